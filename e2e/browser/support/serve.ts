@@ -1,0 +1,82 @@
+/**
+ * Starts the real browser host, `node bin/baton.mjs serve <dir> --port 0`, and reads the URL it
+ * prints. Each run gets its own config folder so recent projects never leak between runs.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RENDERER_INDEX, REPO_ROOT } from './paths';
+
+const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/;
+const START_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 5_000;
+
+export interface Served {
+  /** The full URL with the token, as printed. */
+  readonly url: string;
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  readonly port: number;
+  readonly token: string;
+  stop(): Promise<void>;
+}
+
+export async function serve(dir: string): Promise<Served> {
+  if (!existsSync(RENDERER_INDEX)) {
+    throw new Error(`${RENDERER_INDEX} is missing: build the renderer first with \`npm run build:renderer\`.`);
+  }
+  const configDir = mkdtempSync(join(tmpdir(), 'baton-e2e-config-'));
+  const child = spawn(process.execPath, ['bin/baton.mjs', 'serve', dir, '--port', '0'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, BATON_CONFIG_DIR: configDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`baton serve printed no URL within ${START_TIMEOUT_MS} ms. Output:\n${output}`)),
+        START_TIMEOUT_MS,
+      );
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = URL_PATTERN.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[0]);
+        }
+      });
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`baton serve exited (code ${code}, signal ${signal}) before printing a URL. Output:\n${output}`));
+      });
+    });
+    const parsed = new URL(url);
+    return {
+      url,
+      origin: parsed.origin,
+      port: Number(parsed.port),
+      token: parsed.searchParams.get('token') ?? '',
+      stop: async () => {
+        await stopChild(child);
+        rmSync(configDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await stopChild(child);
+    rmSync(configDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+}

@@ -1,0 +1,68 @@
+/**
+ * The Electron shell: one window, the contract over IPC, everything else refused
+ * (navigation, new windows, permission requests).
+ */
+import { app, BrowserWindow, dialog, session, shell } from 'electron';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createHandlers } from '../core/handlers';
+import { Workbench } from '../core/workbench';
+import { bindContract, forwardEvents } from './ipc';
+import { windowOptions } from './window-options';
+
+// Bundled to dist/electron/main.cjs; the renderer build sits beside it in dist/renderer.
+const rendererIndex = join(__dirname, '..', 'renderer', 'index.html');
+const rendererUrl = pathToFileURL(rendererIndex).href;
+const isTrustedUrl = (url: string) => url === rendererUrl || url.startsWith(`${rendererUrl}#`) || url.startsWith(`${rendererUrl}?`);
+
+app.enableSandbox();
+
+app.on('web-contents-created', (_event, contents) => {
+  contents.setWindowOpenHandler(({ url }) => {
+    // Links to the web open in the person's browser; nothing opens inside Baton.
+    if (url.startsWith('https://')) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  contents.on('will-navigate', (event, url) => {
+    if (!isTrustedUrl(url)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+});
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+
+  let window: BrowserWindow | null = null;
+  const workbench = new Workbench({
+    host: 'electron',
+    version: app.getVersion(),
+    configDir: process.env.BATON_CONFIG_DIR ?? app.getPath('userData'),
+    pickFolder: async () => {
+      const options = { title: 'Open a project folder', properties: ['openDirectory' as const] };
+      const picked = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
+      return picked.canceled ? null : (picked.filePaths[0] ?? null);
+    },
+  });
+  bindContract(createHandlers(workbench), isTrustedUrl);
+
+  const projectArg = process.env.BATON_PROJECT ?? process.argv.slice(app.isPackaged ? 1 : 2).find((a) => !a.startsWith('-'));
+  if (projectArg) await workbench.open(projectArg);
+
+  window = new BrowserWindow(windowOptions(join(__dirname, 'preload.cjs')));
+  const stopForwarding = forwardEvents(workbench, window.webContents);
+  window.on('closed', () => {
+    stopForwarding();
+    window = null;
+  });
+  window.once('ready-to-show', () => window?.show());
+  await window.loadFile(rendererIndex);
+}
+
+app.on('window-all-closed', () => app.quit());
+
+start().catch((cause: Error) => {
+  dialog.showErrorBox('Baton could not start', cause.message);
+  app.exit(1);
+});

@@ -1,0 +1,31 @@
+/** Recently opened projects, remembered in the user's config folder (never inside a project). */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { z } from 'zod';
+import type { RecentProject } from '../../shared/model';
+
+const MAX_RECENT = 10;
+const FILE = 'recent-projects.json';
+
+const recentSchema = z.array(z.object({ path: z.string(), name: z.string(), openedAt: z.string() }));
+
+export async function loadRecent(configDir: string): Promise<RecentProject[]> {
+  try {
+    const parsed = recentSchema.safeParse(JSON.parse(await readFile(join(configDir, FILE), 'utf8')));
+    // A damaged list is not worth an error dialog: start a fresh one.
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
+export async function rememberRecent(configDir: string, path: string, now: Date): Promise<RecentProject[]> {
+  const entry: RecentProject = { path, name: basename(path), openedAt: now.toISOString() };
+  const list = [entry, ...(await loadRecent(configDir)).filter((r) => r.path !== path)].slice(0, MAX_RECENT);
+  await mkdir(configDir, { recursive: true });
+  // Write then rename, so a crash never leaves half a file.
+  const tmp = join(configDir, `${FILE}.${process.pid}.tmp`);
+  await writeFile(tmp, JSON.stringify(list, null, 2));
+  await rename(tmp, join(configDir, FILE));
+  return list;
+}

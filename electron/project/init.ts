@@ -1,0 +1,63 @@
+/**
+ * `baton init`: create `.baton/project.json` with defaults detected from the repository, plus the
+ * empty folders later work lands in. Never overwrites an existing project.json without `force`.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { err, ok, type Result } from '../../shared/result';
+import { detectDefaults, type ProjectSettings } from './settings';
+
+const run = promisify(execFile);
+
+export interface InitOutcome {
+  readonly root: string;
+  readonly settingsFile: string;
+  readonly settings: ProjectSettings;
+  readonly created: readonly string[];
+}
+
+export async function initProject(dir: string, options: { force?: boolean } = {}): Promise<Result<InitOutcome>> {
+  const root = resolve(dir);
+  const info = await stat(root).catch(() => null);
+  if (!info?.isDirectory()) return err('not-found', `${root} is not a folder. Create it (and \`git init\` it) first.`);
+
+  const gitTop = await run('git', ['-C', root, 'rev-parse', '--show-toplevel']).then(
+    (r) => r.stdout.trim(),
+    () => null,
+  );
+  if (!gitTop) {
+    return err(
+      'not-a-git-repository',
+      `${root} is not a git repository. Baton pairs every git branch with a database branch, so it needs one: run \`git init\` there (or pick the repository's folder), then \`baton init\` again.`,
+    );
+  }
+
+  const batonDir = join(root, '.baton');
+  const settingsFile = join(batonDir, 'project.json');
+  if (existsSync(settingsFile) && !options.force) {
+    return err('already-initialised', `${settingsFile} already exists. Nothing was changed; pass --force to rewrite it with fresh defaults.`);
+  }
+
+  const settings = await detectDefaults({
+    name: basename(root),
+    defaultBranch: await currentBranch(root),
+    readText: (file) => readFile(join(root, file), 'utf8').catch(() => null),
+    exists: (file) => existsSync(join(root, file)),
+  });
+  const folders = ['features', 'ledger', join('ledger', 'blobs'), 'state'].map((f) => join(batonDir, f));
+  for (const folder of folders) await mkdir(folder, { recursive: true });
+  await writeFile(settingsFile, JSON.stringify(settings, null, 2) + '\n');
+  await writeFile(join(batonDir, 'ledger', 'events.jsonl'), '', { flag: 'a' });
+  return ok({ root, settingsFile, settings, created: [settingsFile, ...folders] });
+}
+
+async function currentBranch(root: string): Promise<string> {
+  // A fresh repository has no commit yet, so ask for the symbolic HEAD rather than rev-parse.
+  return run('git', ['-C', root, 'symbolic-ref', '--short', 'HEAD']).then(
+    (r) => r.stdout.trim() || 'main',
+    () => 'main',
+  );
+}

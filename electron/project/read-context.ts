@@ -1,0 +1,158 @@
+/**
+ * Guarded access to a project's files. Every read goes through here so that one bad file
+ * (malformed, oversized, unreadable, or a symlink leading out of the project) becomes a located
+ * Problem and never stops the rest of the project from loading.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Problem } from '../../shared/model';
+import { locateJsonError } from './json-locate';
+
+/** Artifacts are small JSON files; anything bigger is a mistake or an attack, not read. */
+export const MAX_ARTIFACT_BYTES = 10 * 1024 * 1024;
+
+export interface ReadContext {
+  /** Absolute path of the folder the user opened; Problem paths are relative to it. */
+  readonly root: string;
+  /** realpath of `root`: the boundary symlinks may not leave. */
+  readonly realRoot: string;
+  readonly problems: Problem[];
+}
+
+export type JsonRead =
+  | { readonly state: 'absent' }
+  | { readonly state: 'failed' }
+  | { readonly state: 'ok'; readonly value: unknown };
+
+export interface DirEntry {
+  readonly name: string;
+  readonly path: string;
+  readonly isDirectory: boolean;
+  readonly isFile: boolean;
+}
+
+export const createContext = async (root: string): Promise<ReadContext> => ({
+  root,
+  realRoot: await fs.realpath(root),
+  problems: [],
+});
+
+export const relativeFile = (ctx: ReadContext, abs: string): string =>
+  path.relative(ctx.root, abs).split(path.sep).join('/') || '.';
+
+export const report = (ctx: ReadContext, abs: string, message: string): void => {
+  ctx.problems.push({ file: relativeFile(ctx, abs), message });
+};
+
+const isInside = (ctx: ReadContext, real: string): boolean => {
+  const rel = path.relative(ctx.realRoot, real);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+};
+
+const codeOf = (error: unknown): string | undefined =>
+  typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+
+const describeFsError = (error: unknown): string => {
+  const code = codeOf(error);
+  if (code === 'EACCES' || code === 'EPERM') return `cannot be read (${code}: permission denied); check its permissions`;
+  if (code === 'EISDIR') return 'is a folder where a file was expected (EISDIR); rename or remove it';
+  if (code === 'ENOTDIR') return 'is a file where a folder was expected (ENOTDIR); rename or remove it';
+  if (code === 'ELOOP') return 'is part of a symlink loop (ELOOP); not followed';
+  return `cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`;
+};
+
+const OUTSIDE = 'symlink points outside the project; not followed';
+
+/**
+ * Resolves `abs` with realpath. Returns null, after reporting, when the path leads outside the
+ * project or cannot be resolved; 'absent' when nothing is there.
+ */
+const resolveInside = async (ctx: ReadContext, abs: string): Promise<string | 'absent' | null> => {
+  try {
+    const real = await fs.realpath(abs);
+    if (isInside(ctx, real)) return real;
+    report(ctx, abs, `${OUTSIDE} (target: ${real})`);
+    return null;
+  } catch (error) {
+    const code = codeOf(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      // A dangling symlink is worth a word; a file that simply is not there is normal.
+      const link = await fs.lstat(abs).catch(() => null);
+      if (link?.isSymbolicLink()) report(ctx, abs, 'symlink target does not exist; not followed');
+      return 'absent';
+    }
+    report(ctx, abs, describeFsError(error));
+    return null;
+  }
+};
+
+/** Reads and parses one JSON artifact. Absence is silent; every other failure is reported. */
+export const readJson = async (ctx: ReadContext, abs: string): Promise<JsonRead> => {
+  const real = await resolveInside(ctx, abs);
+  if (real === 'absent') return { state: 'absent' };
+  if (real === null) return { state: 'failed' };
+  let text: string;
+  try {
+    // Stat first so an enormous file is never pulled into memory.
+    const stat = await fs.stat(real);
+    if (stat.isDirectory()) {
+      report(ctx, abs, describeFsError({ code: 'EISDIR' }));
+      return { state: 'failed' };
+    }
+    if (stat.size > MAX_ARTIFACT_BYTES) {
+      const mb = (stat.size / (1024 * 1024)).toFixed(1);
+      report(ctx, abs, `is ${mb} MB (${stat.size} bytes), over the 10 MB limit for an artifact; not read`);
+      return { state: 'failed' };
+    }
+    text = await fs.readFile(real, 'utf8');
+  } catch (error) {
+    report(ctx, abs, describeFsError(error));
+    return { state: 'failed' };
+  }
+  // Editors on Windows may write a byte-order mark, which JSON.parse rejects.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  try {
+    return { state: 'ok', value: JSON.parse(text) as unknown };
+  } catch (error) {
+    const where = locateJsonError(text);
+    const detail = where
+      ? `${where.reason} at line ${where.line}, column ${where.column}`
+      : (error instanceof Error ? error.message : String(error)).slice(0, 200);
+    report(ctx, abs, `is not valid JSON: ${detail}; fix the file or restore it from version control`);
+    return { state: 'failed' };
+  }
+};
+
+/**
+ * Lists a folder. Entries that are symlinks leading outside the project are reported and left
+ * out; symlinks inside are classified by their target. A missing folder lists as empty.
+ */
+export const listDir = async (ctx: ReadContext, abs: string): Promise<DirEntry[]> => {
+  const real = await resolveInside(ctx, abs);
+  if (real === 'absent' || real === null) return [];
+  let entries;
+  try {
+    entries = await fs.readdir(real, { withFileTypes: true });
+  } catch (error) {
+    // A file where a folder was expected is worth reporting; a missing one is not.
+    if (codeOf(error) !== 'ENOENT') report(ctx, abs, describeFsError(error));
+    return [];
+  }
+  const listed = await Promise.all(
+    entries.map(async (entry): Promise<DirEntry | null> => {
+      const entryPath = path.join(abs, entry.name);
+      if (!entry.isSymbolicLink()) {
+        return { name: entry.name, path: entryPath, isDirectory: entry.isDirectory(), isFile: entry.isFile() };
+      }
+      const target = await resolveInside(ctx, entryPath);
+      if (target === 'absent' || target === null) return null;
+      const stat = await fs.stat(target).catch(() => null);
+      if (stat === null) return null;
+      return { name: entry.name, path: entryPath, isDirectory: stat.isDirectory(), isFile: stat.isFile() };
+    }),
+  );
+  return listed.filter((entry): entry is DirEntry => entry !== null);
+};
+
+/** The realpath of a folder inside the project, used to avoid walking a symlink loop twice. */
+export const realDir = async (abs: string): Promise<string | null> => fs.realpath(abs).catch(() => null);

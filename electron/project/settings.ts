@@ -1,0 +1,120 @@
+/**
+ * `.baton/project.json`: the settings the orchestrator trusts (never files an agent may edit),
+ * and the defaults `baton init` detects from a repository.
+ */
+import { z } from 'zod';
+
+export const projectSettingsSchema = z.looseObject({
+  version: z.literal(1),
+  name: z.string().min(1),
+  defaultBranch: z.string().min(1),
+  branchProvider: z.enum(['pglite', 'postgres', 'neon', 'lakebase']),
+  testCommand: z.string().nullable(),
+  reportFormat: z.enum(['junit', 'tap', 'vitest-json', 'jest-json']),
+  reportPath: z.string().nullable(),
+  testGlobs: z.array(z.string()),
+  runnerConfigFiles: z.array(z.string()),
+  sourceGlobs: z.array(z.string()),
+  migrations: z.object({ tool: z.enum(['sql', 'node-pg-migrate', 'knex', 'command']), path: z.string() }).nullable(),
+  protectedPaths: z.array(z.string()),
+  writeScopes: z.record(z.string(), z.array(z.string())),
+  agents: z.record(z.string(), z.string()),
+  repairBudget: z.number().int().min(0).max(10),
+  masking: z.string().nullable(),
+});
+export type ProjectSettings = z.infer<typeof projectSettingsSchema>;
+
+export interface RepoProbe {
+  readonly name: string;
+  readonly defaultBranch: string;
+  readText(file: string): Promise<string | null>;
+  exists(file: string): boolean;
+}
+
+interface Stack {
+  testCommand: string | null;
+  reportFormat: ProjectSettings['reportFormat'];
+  reportPath: string | null;
+  testGlobs: string[];
+  runnerConfigFiles: string[];
+  sourceGlobs: string[];
+}
+
+const ROLES = ['specAuthor', 'architectReviewer', 'dba', 'uxDesigner', 'testStrategist', 'navigator', 'driver'];
+
+export async function detectDefaults(probe: RepoProbe): Promise<ProjectSettings> {
+  const stack = await detectStack(probe);
+  const migrations = detectMigrations(probe, (await probe.readText('package.json')) ?? '');
+  return {
+    version: 1,
+    name: probe.name,
+    defaultBranch: probe.defaultBranch,
+    branchProvider: 'pglite',
+    ...stack,
+    migrations,
+    protectedPaths: ['.baton/**', '.git/**', ...stack.runnerConfigFiles],
+    writeScopes: {
+      navigator: stack.testGlobs,
+      driver: [...stack.sourceGlobs, ...(migrations ? [`${migrations.path}/**`] : [])],
+    },
+    agents: Object.fromEntries(ROLES.map((role) => [role, 'scripted'])),
+    repairBudget: 3,
+    masking: null,
+  };
+}
+
+async function detectStack(probe: RepoProbe): Promise<Stack> {
+  const pkgText = await probe.readText('package.json');
+  if (pkgText !== null) {
+    const pkg = safeJson(pkgText) as { scripts?: Record<string, string>; devDependencies?: Record<string, string> } | null;
+    const deps = pkg?.devDependencies ?? {};
+    const runnerConfigFiles = ['package.json', ...['vitest.config.ts', 'vitest.config.js', 'jest.config.js', 'jest.config.ts'].filter((f) => probe.exists(f))];
+    const format = deps.vitest ? 'vitest-json' : deps.jest ? 'jest-json' : 'junit';
+    return {
+      testCommand: pkg?.scripts?.test ? 'npm test' : null,
+      reportFormat: format,
+      reportPath: format === 'junit' ? 'reports/junit.xml' : 'reports/test-results.json',
+      testGlobs: ['test/**', 'tests/**', '**/*.test.{js,mjs,cjs,ts,tsx}', '**/*.spec.{js,mjs,cjs,ts,tsx}'],
+      runnerConfigFiles,
+      sourceGlobs: ['src/**', 'lib/**'],
+    };
+  }
+  if (probe.exists('pyproject.toml') || probe.exists('setup.py') || probe.exists('requirements.txt')) {
+    return {
+      testCommand: 'pytest --junitxml=reports/junit.xml',
+      reportFormat: 'junit',
+      reportPath: 'reports/junit.xml',
+      testGlobs: ['tests/**', '**/test_*.py', '**/*_test.py'],
+      runnerConfigFiles: ['pyproject.toml', 'pytest.ini', 'setup.cfg', 'conftest.py'].filter((f) => probe.exists(f)),
+      sourceGlobs: ['src/**', '**/*.py'],
+    };
+  }
+  if (probe.exists('go.mod')) {
+    return {
+      testCommand: 'go test ./...',
+      reportFormat: 'junit',
+      reportPath: 'reports/junit.xml',
+      testGlobs: ['**/*_test.go'],
+      runnerConfigFiles: ['go.mod'],
+      sourceGlobs: ['**/*.go'],
+    };
+  }
+  return { testCommand: null, reportFormat: 'junit', reportPath: 'reports/junit.xml', testGlobs: ['test/**', 'tests/**'], runnerConfigFiles: [], sourceGlobs: ['src/**'] };
+}
+
+function detectMigrations(probe: RepoProbe, packageJson: string): ProjectSettings['migrations'] {
+  if (packageJson.includes('"node-pg-migrate"')) return { tool: 'node-pg-migrate', path: 'migrations' };
+  if (probe.exists('knexfile.js') || probe.exists('knexfile.ts')) return { tool: 'knex', path: 'migrations' };
+  for (const path of ['migrations', 'db/migrations', 'sql/migrations']) {
+    if (probe.exists(path)) return { tool: 'sql', path };
+  }
+  return null;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

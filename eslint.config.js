@@ -1,0 +1,70 @@
+// Lint rules, including the import boundaries between runtimes (ARCHITECTURE.md, "Processes and folders").
+// Do not relax the boundary rules: they are what keeps shared/ pure and electron out of the renderer.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+const noNode = { group: ['node:*'], message: 'This runtime has no Node.js: keep Node code in electron/.' };
+const noElectron = { name: 'electron', message: "Only electron/app/ and electron/preload/ may import 'electron'." };
+const nodePaths = nodeBuiltins.map((name) => ({ name, message: 'This runtime has no Node.js: keep Node code in electron/.' }));
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'e2e/fixtures/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    ignores: ['shared/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [...nodePaths, noElectron, { name: 'react', message: 'shared/ is pure: no React.' }],
+          patterns: [noNode, { group: ['**/electron/**', '**/renderer/**', '**/e2e/**'], message: 'shared/ imports nothing from the other runtimes.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    ignores: ['renderer/vite.config.ts'],
+    languageOptions: { globals: globals.browser },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [...nodePaths, noElectron],
+          patterns: [noNode, { group: ['**/electron/**', '**/e2e/**'], message: 'The renderer talks to main only through the contract in shared/.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['electron/**/*.ts'],
+    ignores: ['electron/app/**', 'electron/preload/**'],
+    languageOptions: { globals: globals.node },
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [{ group: ['**/renderer/**'], message: 'Main-side code never imports the renderer.' }] }],
+    },
+  },
+  {
+    // Raw IPC lives only in the preload and the main-side binding (electron/app/ipc.ts).
+    files: ['electron/app/**/*.ts'],
+    ignores: ['electron/app/ipc.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'Bind IPC only in electron/app/ipc.ts.' }] }],
+    },
+  },
+  {
+    files: ['scripts/**/*.mjs', 'bin/**/*.mjs', '*.js', 'e2e/**/*.ts', '**/*.test.ts'],
+    languageOptions: { globals: globals.node },
+  },
+);

@@ -1,0 +1,30 @@
+/** A card on the board: a button that opens the item's drawer. */
+import { memo } from 'react';
+import type { BoardCard } from '../lib/board-model';
+import { useStore } from '../store/store';
+
+export const ItemCard = memo(function ItemCard({ card }: { card: BoardCard }) {
+  const select = useStore((s) => s.select);
+  const showFeature = useStore((s) => s.filters.feature === null);
+  const { item } = card;
+  return (
+    <button
+      type="button"
+      className="card"
+      data-testid={`card-${item.id}`}
+      data-feature={card.featureId}
+      aria-haspopup="dialog"
+      onClick={() => select({ featureId: card.featureId, itemId: item.id })}
+    >
+      <span className="card-top">
+        <span className="card-id">{item.id}</span>
+        {showFeature && <span className="card-feature">{card.featureName}</span>}
+      </span>
+      <span className="card-description">{item.description || 'No description'}</span>
+      <span className="card-meta">
+        <span className="card-ac">{item.acId || 'no AC'}</span>
+        <span className={item.kind ? 'card-kind' : 'card-kind card-kind-none'}>{item.kind ?? 'no kind'}</span>
+      </span>
+    </button>
+  );
+});

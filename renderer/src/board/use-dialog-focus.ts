@@ -1,0 +1,52 @@
+/**
+ * Dialog keyboard behaviour: focus moves in on open and back to where it was on close,
+ * Escape closes, and Tab cycles inside the dialog.
+ */
+import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex="-1"])';
+
+export function useDialogFocus<T extends HTMLElement>(onClose: () => void): {
+  ref: RefObject<T | null>;
+  onKeyDown: (event: KeyboardEvent) => void;
+} {
+  const ref = useRef<T>(null);
+  const close = useRef(onClose);
+  useEffect(() => {
+    close.current = onClose;
+  });
+
+  useEffect(() => {
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    ref.current?.focus();
+    const onEscape = (event: globalThis.KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        close.current();
+      }
+    };
+    document.addEventListener('keydown', onEscape);
+    return () => {
+      document.removeEventListener('keydown', onEscape);
+      if (previous?.isConnected) previous.focus();
+    };
+  }, []);
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Tab' || !ref.current) return;
+    const items = Array.from(ref.current.querySelectorAll<HTMLElement>(FOCUSABLE));
+    if (items.length === 0) return;
+    const first = items[0]!;
+    const last = items[items.length - 1]!;
+    const active = document.activeElement;
+    if (event.shiftKey && (active === first || active === ref.current)) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && active === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
+  return { ref, onKeyDown };
+}

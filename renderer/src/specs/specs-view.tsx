@@ -1,0 +1,83 @@
+/** Specs: each feature, its stories, and their acceptance criteria as Given / When / Then. */
+import type { Feature, Story } from '../../../shared/model';
+import { GivenWhenThen } from '../components/gwt';
+import { StoryStatusBadge } from '../components/status-badge';
+import { useStore } from '../store/store';
+
+function StoryBlock({ story }: { story: Story }) {
+  return (
+    <article className="story" data-testid={`story-${story.id}`} aria-labelledby={`story-title-${story.id}`}>
+      <header className="story-header">
+        <h3 id={`story-title-${story.id}`}>
+          <span className="mono muted">{story.id}</span> {story.title}
+        </h3>
+        <StoryStatusBadge status={story.status} />
+      </header>
+      <p className="story-narrative">
+        <span className="lead-word">As a</span> {story.asA || '—'}, <span className="lead-word">I want</span>{' '}
+        {story.iWant || '—'}, <span className="lead-word">so that</span> {story.soThat || '—'}.
+      </p>
+      {story.experiment && (
+        <p className="experiment">
+          Experiment branch <code>{story.experiment.branch}</code>
+          {story.experiment.parent && (
+            <>
+              {' '}
+              from <code>{story.experiment.parent}</code>
+            </>
+          )}
+          {story.experiment.status && <> · {story.experiment.status}</>}
+        </p>
+      )}
+      {story.acs.length === 0 ? (
+        <p className="muted">No acceptance criteria yet.</p>
+      ) : (
+        <ul className="ac-list" role="list">
+          {story.acs.map((ac) => (
+            <li key={ac.id} className="ac" data-testid={`ac-${ac.id}`}>
+              <h4>
+                <span className="mono">{ac.id}</span> {ac.title}
+              </h4>
+              <GivenWhenThen ac={ac} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </article>
+  );
+}
+
+function FeatureBlock({ feature }: { feature: Feature }) {
+  return (
+    <section className="feature" data-testid={`feature-${feature.id}`} aria-labelledby={`feature-title-${feature.id}`}>
+      <header className="feature-header">
+        <h2 id={`feature-title-${feature.id}`}>{feature.name}</h2>
+        <span className="mono muted">{feature.id}</span>
+      </header>
+      {feature.description && <p className="feature-description">{feature.description}</p>}
+      {feature.stories.length === 0 ? (
+        <p className="muted">No stories yet — they appear once the spec is written.</p>
+      ) : (
+        feature.stories.map((story) => <StoryBlock key={story.id} story={story} />)
+      )}
+    </section>
+  );
+}
+
+export function SpecsView() {
+  const features = useStore((s) => s.project?.features);
+  if (!features || features.length === 0) {
+    return (
+      <div className="empty-state">
+        <p>No features yet — a feature appears here once its spec is written.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="specs-view">
+      {features.map((feature) => (
+        <FeatureBlock key={feature.id} feature={feature} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+/** How the renderer's link to main is doing: booting, which host answers, the last failed action. */
+import type { AppError } from '../../../shared/result';
+import type { AppInfo } from '../../../shared/model';
+import type { SliceCreator } from './store';
+
+export type BootPhase = 'loading' | 'ready' | 'failed';
+
+export interface SessionSlice {
+  readonly boot: BootPhase;
+  readonly bootError: AppError | null;
+  readonly appInfo: AppInfo | null;
+  /** The last failed workbench action (e.g. a reload); shown as a banner until dismissed. */
+  readonly actionError: AppError | null;
+  readonly reloading: boolean;
+  setBoot(boot: BootPhase, error?: AppError | null): void;
+  setAppInfo(info: AppInfo | null): void;
+  setActionError(error: AppError | null): void;
+  setReloading(reloading: boolean): void;
+}
+
+export const createSessionSlice: SliceCreator<SessionSlice> = (set) => ({
+  boot: 'loading',
+  bootError: null,
+  appInfo: null,
+  actionError: null,
+  reloading: false,
+  setBoot: (boot, error = null) => set({ boot, bootError: error }),
+  setAppInfo: (appInfo) => set({ appInfo }),
+  setActionError: (actionError) => set({ actionError }),
+  setReloading: (reloading) => set({ reloading }),
+});

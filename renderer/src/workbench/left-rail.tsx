@@ -1,0 +1,56 @@
+/** The left rail: the project on top, then the views. Links drive the URL hash. */
+import { hrefFor } from '../store/hash-route';
+import { useStore } from '../store/store';
+import type { Screen } from '../store/ui-slice';
+
+const LINKS: readonly { screen: Screen; label: string }[] = [
+  { screen: 'board', label: 'Board' },
+  { screen: 'specs', label: 'Specs' },
+  { screen: 'gates', label: 'Gates' },
+  { screen: 'problems', label: 'Problems' },
+];
+
+function ProblemsBadge() {
+  const count = useStore((s) => s.project?.problems.length ?? 0);
+  return (
+    <span
+      className={count > 0 ? 'count-badge count-badge-alert' : 'count-badge'}
+      data-testid="problems-count"
+      aria-label={`${count} ${count === 1 ? 'problem' : 'problems'}`}
+    >
+      {count}
+    </span>
+  );
+}
+
+export function LeftRail() {
+  const name = useStore((s) => s.project?.name ?? '');
+  const root = useStore((s) => s.project?.root ?? '');
+  const screen = useStore((s) => s.screen);
+
+  return (
+    <aside className="rail">
+      <div className="rail-project" title={root}>
+        <span className="brand">Baton</span>
+        <span className="rail-project-name">{name}</span>
+      </div>
+      <nav aria-label="Views">
+        <ul className="rail-nav" role="list">
+          {LINKS.map(({ screen: target, label }) => (
+            <li key={target}>
+              <a
+                href={hrefFor(target)}
+                className="rail-link"
+                data-testid={`nav-${target}`}
+                aria-current={screen === target ? 'page' : undefined}
+              >
+                <span>{label}</span>
+                {target === 'problems' && <ProblemsBadge />}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </aside>
+  );
+}

@@ -1,0 +1,48 @@
+/** The top bar: which project, how it is stored, and the project-level actions. */
+import { Icon } from '../components/icon';
+import { layoutLabel } from '../lib/format';
+import { reloadProject } from '../store/actions';
+import { useStore } from '../store/store';
+
+export function TopBar() {
+  const name = useStore((s) => s.project?.name ?? '');
+  const root = useStore((s) => s.project?.root ?? '');
+  const layout = useStore((s) => s.project?.layout ?? 'baton');
+  const readOnly = useStore((s) => s.project?.readOnly ?? false);
+  const reloading = useStore((s) => s.reloading);
+  const setShowOpen = useStore((s) => s.setShowOpen);
+
+  return (
+    <header className="top-bar">
+      <h1 className="top-title" title={root} data-testid="project-name">
+        {name}
+      </h1>
+      <span className="tag" data-testid="layout-badge">
+        {layoutLabel(layout)}
+      </span>
+      {readOnly && (
+        <span
+          className="tag tag-readonly"
+          data-testid="read-only"
+          title="Baton reads this project's artifacts and never writes them."
+        >
+          <Icon name="lock" />
+          read-only
+        </span>
+      )}
+      <span className="spacer" />
+      <button
+        type="button"
+        className="button"
+        data-testid="reload"
+        onClick={() => void reloadProject()}
+        disabled={reloading}
+      >
+        {reloading ? 'Reloading…' : 'Reload'}
+      </button>
+      <button type="button" className="button" data-testid="open-another" onClick={() => setShowOpen(true)}>
+        Open another…
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,42 @@
+/** The workbench: left rail, top bar, and the current screen. */
+import type { ComponentType } from 'react';
+import { ErrorBanner } from '../components/error-banner';
+import { BoardView } from '../board/board-view';
+import { GatesView } from '../gates/gates-view';
+import { ProblemsView } from '../problems/problems-view';
+import { SpecsView } from '../specs/specs-view';
+import { useStore } from '../store/store';
+import type { Screen } from '../store/ui-slice';
+import { LeftRail } from './left-rail';
+import { TopBar } from './top-bar';
+
+const VIEWS: Record<Screen, ComponentType> = {
+  board: BoardView,
+  specs: SpecsView,
+  gates: GatesView,
+  problems: ProblemsView,
+};
+
+export function Workbench() {
+  const screen = useStore((s) => s.screen);
+  const actionError = useStore((s) => s.actionError);
+  const setActionError = useStore((s) => s.setActionError);
+  const View = VIEWS[screen];
+
+  return (
+    <div className="workbench">
+      <LeftRail />
+      <div className="workbench-main">
+        <TopBar />
+        {actionError && (
+          <div className="banner-slot">
+            <ErrorBanner error={actionError} title="Reload failed" onDismiss={() => setActionError(null)} />
+          </div>
+        )}
+        <main className="view" id="view" aria-label={screen}>
+          <View />
+        </main>
+      </div>
+    </div>
+  );
+}

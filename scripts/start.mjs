@@ -1,0 +1,19 @@
+// `npm start`: the desktop app where Electron's binary exists, otherwise the browser host.
+// Usage: npm start [-- <project-dir>]
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { electronBinary } from './electron-binary.mjs';
+
+const args = process.argv.slice(2);
+if (!existsSync('dist/renderer/index.html') || !existsSync('dist/electron/main.cjs')) {
+  console.error('Baton is not built yet: run `npm run build` (npm ci runs it for you), then `npm start`.');
+  process.exit(1);
+}
+const { path, reason } = electronBinary();
+const [command, commandArgs] = path
+  ? [path, ['.', ...args]]
+  : [process.execPath, ['bin/baton.mjs', 'serve', ...args]];
+if (!path) console.log(`Starting the browser host instead of the desktop app: ${reason}.`);
+const child = spawn(command, commandArgs, { stdio: 'inherit' });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code) => process.exit(code ?? 0));

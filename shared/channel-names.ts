@@ -1,0 +1,26 @@
+/**
+ * The allow-list: every invoke channel and pushed event by name, with no dependencies, so the
+ * sandboxed preload can carry it without the schemas. contract.ts must define exactly these
+ * channels (a compile-time check there fails otherwise).
+ */
+export const CHANNEL_NAMES = [
+  'app:info',
+  'project:open',
+  'project:current',
+  'project:reload',
+  'project:recent',
+  'project:pick',
+] as const;
+export type Channel = (typeof CHANNEL_NAMES)[number];
+
+export const EVENT_NAMES = ['project:changed'] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+
+export const isChannel = (name: unknown): name is Channel =>
+  typeof name === 'string' && (CHANNEL_NAMES as readonly string[]).includes(name);
+
+export const isEventName = (name: unknown): name is EventName =>
+  typeof name === 'string' && (EVENT_NAMES as readonly string[]).includes(name);
+
+/** The name under which the preload exposes the API on `window`. */
+export const BRIDGE_KEY = 'baton';

@@ -1,0 +1,64 @@
+/**
+ * The one contract between the renderer and main: every invoke channel (`domain:verb`) with its
+ * request schema and response type, and every pushed event (`domain:happened`).
+ * Both transports (Electron IPC and the browser host's WebSocket) carry exactly this.
+ * Add a channel here and nowhere else; the preload and the host derive their allow-lists from it.
+ */
+import { z } from 'zod';
+import type { AppInfo, ProjectView, RecentProject } from './model';
+import type { Result } from './result';
+import { CHANNEL_NAMES, EVENT_NAMES, type Channel, type EventName } from './channel-names';
+
+export { BRIDGE_KEY, isChannel, isEventName, type Channel, type EventName } from './channel-names';
+
+/** A phantom marker for a response type: carries the type, holds no value at run time. */
+const returns = <T>(): T => undefined as unknown as T;
+
+const empty = z.object({}).strict();
+
+/** A filesystem path typed by a person or picked in a dialog: non-empty, no NUL bytes. */
+const pathSchema = z
+  .string()
+  .min(1, 'path is empty')
+  .max(4096, 'path is longer than 4096 characters')
+  .refine((p) => !p.includes('\0'), 'path contains a NUL byte');
+
+export const channels = {
+  /** Which host answers and its version. */
+  'app:info': { request: empty, response: returns<AppInfo>() },
+  /** Open a project folder (or a Consort artifact root) and make it current. */
+  'project:open': { request: z.object({ path: pathSchema }).strict(), response: returns<ProjectView>() },
+  /** The current project, or null when none is open. */
+  'project:current': { request: empty, response: returns<ProjectView | null>() },
+  /** Re-read the current project from disk. */
+  'project:reload': { request: empty, response: returns<ProjectView>() },
+  /** Recently opened projects, newest first. */
+  'project:recent': { request: empty, response: returns<readonly RecentProject[]>() },
+  /** Ask the person for a folder (Electron only; the browser host takes a path argument instead). */
+  'project:pick': { request: empty, response: returns<{ readonly path: string | null }>() },
+} as const satisfies Record<Channel, { request: z.ZodType; response: unknown }>;
+
+// The allow-list in channel-names.ts and this table must name the same channels.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _channelsMatch: Same<keyof typeof channels, Channel> = true;
+void _channelsMatch;
+
+export type RequestOf<C extends Channel> = z.input<(typeof channels)[C]['request']>;
+export type ResponseOf<C extends Channel> = (typeof channels)[C]['response'];
+
+export const CHANNELS: readonly Channel[] = CHANNEL_NAMES;
+
+/** Events main pushes to the renderer. */
+export interface Events {
+  /** The current project was opened or re-read. */
+  'project:changed': ProjectView;
+}
+const _eventsMatch: Same<keyof Events, EventName> = true;
+void _eventsMatch;
+export const EVENTS: readonly EventName[] = EVENT_NAMES;
+
+/** What the renderer sees, whichever transport carries it. */
+export interface BatonApi {
+  invoke<C extends Channel>(channel: C, request: RequestOf<C>): Promise<Result<ResponseOf<C>>>;
+  on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void;
+}

@@ -1,0 +1,123 @@
+/**
+ * View models: what main sends to the renderer and what `baton inspect` summarises.
+ * Field names follow Consort's artifacts where they exist so a project can move between the tools.
+ */
+
+export const LAYOUTS = ['baton', 'consort', 'sftdd'] as const;
+export type Layout = (typeof LAYOUTS)[number];
+
+export const TEST_STATUSES = ['pending', 'red', 'green', 'refactored', 'skipped'] as const;
+export type TestStatus = (typeof TEST_STATUSES)[number];
+
+export const TEST_KINDS = ['behavior', 'fitness', 'client'] as const;
+export type TestKind = (typeof TEST_KINDS)[number];
+
+export const GATE_STATUSES = ['open', 'approved', 'superseded', 'withdrawn'] as const;
+export type GateStatus = (typeof GATE_STATUSES)[number];
+
+export const STORY_STATUSES = [
+  'designing',
+  'awaiting-gate',
+  'ready',
+  'building',
+  'awaiting-acceptance',
+  'done',
+  'discarded',
+] as const;
+/** `unknown` when no pipeline.json entry names the story. */
+export type StoryStatus = (typeof STORY_STATUSES)[number] | 'unknown';
+
+/** A located problem: the file (relative to the project root, `/`-separated) and what is wrong. */
+export interface Problem {
+  readonly file: string;
+  readonly message: string;
+}
+
+export interface AcceptanceCriterion {
+  readonly id: string;
+  readonly title: string;
+  readonly given: string;
+  readonly when: string;
+  readonly then: string;
+}
+
+export interface Experiment {
+  readonly branch: string;
+  readonly parent: string | null;
+  readonly status: string | null;
+}
+
+export interface Story {
+  readonly id: string;
+  readonly title: string;
+  readonly asA: string;
+  readonly iWant: string;
+  readonly soThat: string;
+  readonly status: StoryStatus;
+  readonly experiment: Experiment | null;
+  readonly acs: readonly AcceptanceCriterion[];
+}
+
+export interface TestItem {
+  readonly id: string;
+  readonly description: string;
+  readonly acId: string;
+  /** The story whose acceptance criteria include `acId`, when one does. */
+  readonly storyId: string | null;
+  readonly status: TestStatus;
+  readonly kind: TestKind | null;
+  readonly scenarioFile: string | null;
+  readonly invariantId: string | null;
+}
+
+export interface GateArtifact {
+  readonly name: string;
+  readonly sha256: string;
+}
+
+export interface Gate {
+  /** spec | plan | design | test_list | acceptance | deploy | promote (as named on disk). */
+  readonly name: string;
+  readonly status: GateStatus;
+  readonly approver: string | null;
+  readonly approvedAt: string | null;
+  readonly artifacts: readonly GateArtifact[];
+  /** Set for per-story gates (acceptance, sprint gates). */
+  readonly story: string | null;
+}
+
+export interface Feature {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly stories: readonly Story[];
+  readonly testList: readonly TestItem[];
+  readonly gates: readonly Gate[];
+  /** Number of cycle-NNN.json records found for this feature. */
+  readonly cycles: number;
+}
+
+export interface ProjectView {
+  /** Absolute path of the folder the user opened. */
+  readonly root: string;
+  /** A display name: the folder's base name. */
+  readonly name: string;
+  readonly layout: Layout;
+  /** Absolute path of the artifact root (`.baton`, `.consort`, `.sftdd`, or the folder itself). */
+  readonly artifactRoot: string;
+  /** True when the layout is foreign (Consort) or a bundle: Baton never writes it. */
+  readonly readOnly: boolean;
+  readonly features: readonly Feature[];
+  readonly problems: readonly Problem[];
+}
+
+export interface RecentProject {
+  readonly path: string;
+  readonly name: string;
+  readonly openedAt: string;
+}
+
+export interface AppInfo {
+  readonly version: string;
+  readonly host: 'electron' | 'browser';
+}
