@@ -31,6 +31,25 @@ export interface DirEntry {
   readonly isFile: boolean;
 }
 
+/**
+ * Features, stories and ACs are read in parallel; a large project would otherwise open
+ * thousands of files at once and turn EMFILE into spurious problems.
+ */
+const MAX_CONCURRENT_READS = 64;
+let activeReads = 0;
+const waitingReads: (() => void)[] = [];
+
+const withReadSlot = async <T>(work: () => Promise<T>): Promise<T> => {
+  if (activeReads >= MAX_CONCURRENT_READS) await new Promise<void>((resolve) => waitingReads.push(resolve));
+  activeReads += 1;
+  try {
+    return await work();
+  } finally {
+    activeReads -= 1;
+    waitingReads.shift()?.();
+  }
+};
+
 export const createContext = async (root: string): Promise<ReadContext> => ({
   root,
   realRoot: await fs.realpath(root),
@@ -104,7 +123,7 @@ export const readJson = async (ctx: ReadContext, abs: string): Promise<JsonRead>
       report(ctx, abs, `is ${mb} MB (${stat.size} bytes), over the 10 MB limit for an artifact; not read`);
       return { state: 'failed' };
     }
-    text = await fs.readFile(real, 'utf8');
+    text = await withReadSlot(() => fs.readFile(real, 'utf8'));
   } catch (error) {
     report(ctx, abs, describeFsError(error));
     return { state: 'failed' };
@@ -132,7 +151,7 @@ export const listDir = async (ctx: ReadContext, abs: string): Promise<DirEntry[]
   if (real === 'absent' || real === null) return [];
   let entries;
   try {
-    entries = await fs.readdir(real, { withFileTypes: true });
+    entries = await withReadSlot(() => fs.readdir(real, { withFileTypes: true }));
   } catch (error) {
     // A file where a folder was expected is worth reporting; a missing one is not.
     if (codeOf(error) !== 'ENOENT') report(ctx, abs, describeFsError(error));

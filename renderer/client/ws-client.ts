@@ -14,9 +14,10 @@ export function createWsClient(location: Location): BatonApi {
   let closedReason: string | null = null;
 
   const socket = new WebSocket(url);
+  let markSettled: () => void = () => undefined;
   const opened = new Promise<void>((resolve) => {
+    markSettled = resolve;
     socket.addEventListener('open', () => resolve(), { once: true });
-    socket.addEventListener('close', () => resolve(), { once: true });
   });
 
   socket.addEventListener('message', (message) => {
@@ -29,11 +30,14 @@ export function createWsClient(location: Location): BatonApi {
     }
   });
 
-  socket.addEventListener('close', (event) => {
-    closedReason =
-      event.code === 1008 || !token
-        ? 'The browser host refused this page: the link has no valid token. Open the exact URL that `baton serve` printed.'
-        : 'Lost the connection to the Baton host. Check that `baton serve` is still running, then reload.';
+  socket.addEventListener('close', () => {
+    // The browser hides why a handshake failed (a refused token and a stopped host both close with
+    // 1006), so the message names both causes unless the link plainly has no token.
+    closedReason = !token
+      ? 'This link has no Baton token. Open the exact URL that `baton serve` printed (it ends in ?token=...).'
+      : 'Not connected to the Baton host: it refused this link\'s token or has stopped. Open the exact URL that `baton serve` printed, or start it again.';
+    // Settle `opened` only after the reason is known, so waiting invokes report it.
+    markSettled();
     for (const resolve of pending.values()) resolve({ ok: false, error: { code: 'disconnected', message: closedReason } });
     pending.clear();
   });

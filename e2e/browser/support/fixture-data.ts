@@ -57,3 +57,47 @@ export function countByStatus(items: readonly FixtureItem[]): Record<Status, num
   for (const item of items) counts[item.status] += 1;
   return counts;
 }
+
+export interface FixtureAc {
+  readonly featureId: string;
+  readonly storyId: string;
+  readonly id: string;
+  readonly title: string;
+  readonly given: string;
+  readonly when: string;
+  /** Consort allows a list of lines; the reader joins them with newlines. */
+  readonly then: string;
+}
+
+const text = (value: string | string[]): string => (Array.isArray(value) ? value.join('\n') : value);
+
+/** The AC files of every story: `features/<F>/stories/<S>/acs/<AC>.json`. */
+export function readFixtureAcs(): FixtureAc[] {
+  const acs: FixtureAc[] = [];
+  for (const featureId of readdirSync(FEATURES_DIR).sort()) {
+    const storiesDir = join(FEATURES_DIR, featureId, 'stories');
+    if (!existsSync(storiesDir)) continue;
+    for (const storyId of readdirSync(storiesDir).sort()) {
+      const acsDir = join(storiesDir, storyId, 'acs');
+      if (!existsSync(acsDir)) continue;
+      for (const file of readdirSync(acsDir).sort()) {
+        const raw = JSON.parse(readFileSync(join(acsDir, file), 'utf8')) as Record<string, string | string[]>;
+        acs.push({
+          featureId,
+          storyId,
+          id: file.replace(/\.json$/, ''),
+          title: text(raw.title ?? ''),
+          given: text(raw.given ?? ''),
+          when: text(raw.when ?? ''),
+          then: text(raw.then ?? ''),
+        });
+      }
+    }
+  }
+  return acs;
+}
+
+/** The story whose ACs include the item's AC. */
+export function storyOf(item: FixtureItem, acs: readonly FixtureAc[]): string | null {
+  return acs.find((ac) => ac.featureId === item.featureId && ac.id === item.acId)?.storyId ?? null;
+}

@@ -22,12 +22,13 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-export async function serve(dir: string): Promise<Served> {
+/** `dir` null starts the host with no project, as `baton serve` with no folder does. */
+export async function serve(dir: string | null): Promise<Served> {
   if (!existsSync(RENDERER_INDEX)) {
     throw new Error(`${RENDERER_INDEX} is missing: build the renderer first with \`npm run build:renderer\`.`);
   }
   const configDir = mkdtempSync(join(tmpdir(), 'baton-e2e-config-'));
-  const child = spawn(process.execPath, ['bin/baton.mjs', 'serve', dir, '--port', '0'], {
+  const child = spawn(process.execPath, ['bin/baton.mjs', 'serve', ...(dir ? [dir] : []), '--port', '0'], {
     cwd: REPO_ROOT,
     env: { ...process.env, BATON_CONFIG_DIR: configDir },
     stdio: ['ignore', 'pipe', 'pipe'],

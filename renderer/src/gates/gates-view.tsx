@@ -10,9 +10,9 @@ function When({ text }: { text: string | null }) {
   return (
     <span className="when">
       {friendly && (
-        <time dateTime={text} title={friendly.absolute}>
-          {friendly.relative}
-        </time>
+        <span>
+          <time dateTime={text}>{friendly.absolute}</time> <span className="muted">· {friendly.relative}</span>
+        </span>
       )}
       <span className="mono muted when-raw">{text}</span>
     </span>
@@ -68,11 +68,21 @@ function FeatureGates({ feature }: { feature: Feature }) {
         <table className="table">
           <thead>
             <tr>
-              <th scope="col">Gate</th>
-              <th scope="col">Status</th>
-              <th scope="col">Approver</th>
-              <th scope="col">Approved at</th>
-              <th scope="col">Artifacts</th>
+              <th scope="col" className="col-gate">
+                Gate
+              </th>
+              <th scope="col" className="col-status">
+                Status
+              </th>
+              <th scope="col" className="col-approver">
+                Approver
+              </th>
+              <th scope="col" className="col-when">
+                Approved at
+              </th>
+              <th scope="col" className="col-artifacts">
+                Artifacts
+              </th>
             </tr>
           </thead>
           <tbody>

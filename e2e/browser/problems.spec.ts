@@ -1,0 +1,18 @@
+/** The Problems view lists the fixture's one malformed file; the rail's badge counts it. */
+import { expect, test } from '@playwright/test';
+import { servedFixture } from './support/served-fixture';
+
+const served = servedFixture();
+
+test('lists the malformed file with what is wrong', async ({ page }) => {
+  await page.goto(served().url);
+  await expect(page.getByTestId('problems-count')).toHaveText('1');
+  await page.getByTestId('nav-problems').click();
+  await expect(page.getByTestId('nav-problems')).toHaveAttribute('aria-current', 'page');
+
+  const problems = page.getByTestId('problem');
+  await expect(problems).toHaveCount(1);
+  await expect(problems.first()).toContainText('.consort/features/F-inventory/architecture.json');
+  await expect(problems.first()).toContainText('is not valid JSON:');
+  await expect(problems.first()).toContainText('line 4, column 3');
+});
