@@ -8,7 +8,7 @@ import type { Handlers } from './handlers';
 
 export async function dispatch(handlers: Handlers, channel: unknown, payload: unknown): Promise<Result<unknown>> {
   if (!isChannel(channel)) {
-    return err('forbidden-channel', `"${String(channel).slice(0, 64)}" is not a channel of the Baton contract.`);
+    return err('forbidden-channel', `"${safeString(channel).slice(0, 64)}" is not a channel of the Baton contract.`);
   }
   const parsed = channels[channel].request.safeParse(payload ?? {});
   if (!parsed.success) {
@@ -21,6 +21,17 @@ export async function dispatch(handlers: Handlers, channel: unknown, payload: un
     const handler = handlers[channel] as (request: unknown) => Promise<Result<unknown>>;
     return await handler(parsed.data);
   } catch (cause) {
-    return err('internal', `${channel as Channel} failed unexpectedly: ${(cause as Error).message ?? String(cause)}`);
+    // `throw null` and `Promise.reject()` happen too: read .message only from something that has one.
+    const detail = (cause as { message?: unknown } | null | undefined)?.message;
+    return err('internal', `${channel as Channel} failed unexpectedly: ${typeof detail === 'string' ? detail : safeString(cause)}`);
+  }
+}
+
+/** String() that never throws: a prototype-less object has no toString to call. */
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return typeof value;
   }
 }

@@ -19,7 +19,18 @@ export async function loadRecent(configDir: string): Promise<RecentProject[]> {
   }
 }
 
-export async function rememberRecent(configDir: string, path: string, now: Date): Promise<RecentProject[]> {
+/** One write at a time per config folder, so two opens at once cannot drop each other's entry. */
+const writes = new Map<string, Promise<unknown>>();
+
+export function rememberRecent(configDir: string, path: string, now: Date): Promise<RecentProject[]> {
+  const next = (writes.get(configDir) ?? Promise.resolve())
+    .catch(() => undefined)
+    .then(() => writeRecent(configDir, path, now));
+  writes.set(configDir, next);
+  return next;
+}
+
+async function writeRecent(configDir: string, path: string, now: Date): Promise<RecentProject[]> {
   const entry: RecentProject = { path, name: basename(path), openedAt: now.toISOString() };
   const list = [entry, ...(await loadRecent(configDir)).filter((r) => r.path !== path)].slice(0, MAX_RECENT);
   await mkdir(configDir, { recursive: true });

@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -17,9 +17,18 @@ const TYPES: Record<string, string> = {
 };
 
 export async function serveStatic(root: string, urlPath: string, response: ServerResponse): Promise<void> {
-  const relative = normalize(decodeURIComponent(urlPath === '/' ? '/index.html' : urlPath)).replace(/^([/\\])+/, '');
-  const file = join(root, relative);
-  if (!file.startsWith(root + sep) || relative.split(/[/\\]/).includes('..')) {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath === '/' ? '/index.html' : urlPath);
+  } catch {
+    // A malformed %-escape (`/%E0%A4%A`) is the client's mistake, not a server failure.
+    return send(response, 400, 'Bad request: the path has a malformed %-escape.');
+  }
+  const relative = normalize(decoded).replace(/^([/\\])+/, '');
+  // Resolved, so a root given as `dist/renderer/` or `./dist/renderer` still contains its own files.
+  const base = resolve(root);
+  const file = join(base, relative);
+  if (!file.startsWith(base + sep) || relative.split(/[/\\]/).includes('..')) {
     return send(response, 404, 'Not found');
   }
   const info = await stat(file).catch(() => null);

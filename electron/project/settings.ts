@@ -66,8 +66,13 @@ export async function detectDefaults(probe: RepoProbe): Promise<ProjectSettings>
 async function detectStack(probe: RepoProbe): Promise<Stack> {
   const pkgText = await probe.readText('package.json');
   if (pkgText !== null) {
-    const pkg = safeJson(pkgText) as { scripts?: Record<string, string>; devDependencies?: Record<string, string> } | null;
-    const deps = pkg?.devDependencies ?? {};
+    const pkg = safeJson(pkgText) as {
+      scripts?: Record<string, string>;
+      dependencies?: Record<string, string>;
+      devDependencies?: Record<string, string>;
+    } | null;
+    // A runner listed under dependencies runs (and reports) exactly like one under devDependencies.
+    const deps = { ...pkg?.dependencies, ...pkg?.devDependencies };
     const runnerConfigFiles = ['package.json', ...['vitest.config.ts', 'vitest.config.js', 'jest.config.js', 'jest.config.ts'].filter((f) => probe.exists(f))];
     const format = deps.vitest ? 'vitest-json' : deps.jest ? 'jest-json' : 'junit';
     return {

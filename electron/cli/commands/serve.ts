@@ -60,7 +60,8 @@ export async function serveCommand(positionals: string[], flags: ServeFlags, io:
 
 function parsePort(raw: string | undefined): number {
   if (raw === undefined) return 0;
-  const port = Number(raw);
+  // Digits only: Number('') is 0 (an unset $PORT would silently pick a random port) and Number('0x50') is 80.
+  const port = /^\d{1,5}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`--port must be a whole number from 0 to 65535 (0 picks a free port); got "${raw}".`);
   }
