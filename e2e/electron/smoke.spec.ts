@@ -7,10 +7,12 @@ import { _electron as electron, expect, test, type ElectronApplication } from '@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BatonApi } from '../../shared/contract';
 
-const root = join(__dirname, '..', '..');
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
 
 interface BatonWindow {
   baton: { invoke(channel: string, request: unknown): ReturnType<BatonApi['invoke']> };
@@ -18,7 +20,7 @@ interface BatonWindow {
 
 function electronBinary(): { path: string | null; reason: string } {
   try {
-    const path = createRequire(__filename)('electron') as unknown as string;
+    const path = createRequire(import.meta.url)('electron') as unknown as string;
     if (existsSync(path)) return { path, reason: '' };
     return { path: null, reason: `no Electron binary on this machine (${path} is missing; installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1?)` };
   } catch (cause) {
