@@ -10,6 +10,14 @@ export const CHANNEL_NAMES = [
   'project:reload',
   'project:recent',
   'project:pick',
+  'identity:default',
+  'gates:evidence',
+  'gates:approve',
+  'gates:reject',
+  'gates:withdraw',
+  'ledger:list',
+  'ledger:blob',
+  'ledger:verify',
 ] as const;
 export type Channel = (typeof CHANNEL_NAMES)[number];
 

@@ -5,6 +5,7 @@
  * Add a channel here and nowhere else; the preload and the host derive their allow-lists from it.
  */
 import { z } from 'zod';
+import { GATE_NAMES, type BlobView, type GateEvidence, type LedgerPage, type LedgerRecord, type VerifyReport } from './ledger';
 import type { AppInfo, ProjectView, RecentProject } from './model';
 import type { Result } from './result';
 import { CHANNEL_NAMES, EVENT_NAMES, type Channel, type EventName } from './channel-names';
@@ -23,6 +24,13 @@ const pathSchema = z
   .max(4096, 'path is longer than 4096 characters')
   .refine((p) => !p.includes('\0'), 'path contains a NUL byte');
 
+const id = z.string().min(1, 'is empty').max(200, 'is longer than 200 characters');
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'is not a lowercase hex SHA-256');
+/** Who decides: "Name <email>" or any non-empty name a person confirmed. */
+const approver = z.string().trim().min(1, 'is required: say who approves').max(200);
+const gateRef = { feature: id, story: id.optional(), gate: z.enum(GATE_NAMES) };
+const reason = z.string().trim().min(1, 'is required').max(4000);
+
 export const channels = {
   /** Which host answers and its version. */
   'app:info': { request: empty, response: returns<AppInfo>() },
@@ -36,6 +44,27 @@ export const channels = {
   'project:recent': { request: empty, response: returns<readonly RecentProject[]>() },
   /** Ask the person for a folder (Electron only; the browser host takes a path argument instead). */
   'project:pick': { request: empty, response: returns<{ readonly path: string | null }>() },
+  /** The approver identity to offer by default (git user.name <user.email>), or null. */
+  'identity:default': { request: empty, response: returns<{ readonly approver: string | null }>() },
+  /** What a gate decision is about: artifacts (current and previously approved), evidence summary. */
+  'gates:evidence': { request: z.object(gateRef).strict(), response: returns<GateEvidence>() },
+  /** Approve a gate; `expect` carries the hashes the person was shown (fail closed on any difference). */
+  'gates:approve': {
+    request: z.object({ ...gateRef, approver, expect: z.record(z.string().min(1), sha256Hex), comment: z.string().max(4000).optional() }).strict(),
+    response: returns<LedgerRecord>(),
+  },
+  'gates:reject': { request: z.object({ ...gateRef, approver, reason }).strict(), response: returns<LedgerRecord>() },
+  /** Withdraw an approval (cascades: withdrawing spec reopens design and test_list). */
+  'gates:withdraw': { request: z.object({ ...gateRef, approver, reason }).strict(), response: returns<LedgerRecord>() },
+  /** A page of the ledger, oldest first, with the chain's verification state. */
+  'ledger:list': {
+    request: z.object({ offset: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(),
+    response: returns<LedgerPage>(),
+  },
+  /** One blob's content (runner output, diff, frozen artifact). */
+  'ledger:blob': { request: z.object({ sha256: sha256Hex }).strict(), response: returns<BlobView>() },
+  /** Verify the chain, the blobs and every gate's approved hashes against the disk. */
+  'ledger:verify': { request: empty, response: returns<VerifyReport>() },
 } as const satisfies Record<Channel, { request: z.ZodType; response: unknown }>;
 
 // The allow-list in channel-names.ts and this table must name the same channels.

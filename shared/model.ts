@@ -3,6 +3,8 @@
  * Field names follow Consort's artifacts where they exist so a project can move between the tools.
  */
 
+import type { DriftEntry } from './ledger';
+
 export const LAYOUTS = ['baton', 'consort', 'sftdd'] as const;
 export type Layout = (typeof LAYOUTS)[number];
 
@@ -12,8 +14,13 @@ export type TestStatus = (typeof TEST_STATUSES)[number];
 export const TEST_KINDS = ['behavior', 'fitness', 'client'] as const;
 export type TestKind = (typeof TEST_KINDS)[number];
 
+/** The statuses a gate has on disk (Consort's gates.json; Baton's ledger folds to the same words). */
 export const GATE_STATUSES = ['open', 'approved', 'superseded', 'withdrawn'] as const;
-export type GateStatus = (typeof GATE_STATUSES)[number];
+/**
+ * What a person sees: the stored status, or `rejected` (a Product Owner sent it back, reason in the
+ * ledger) or `drifted` (approved, but an approved artifact's hash no longer matches the disk).
+ */
+export type GateStatus = (typeof GATE_STATUSES)[number] | 'rejected' | 'drifted';
 
 export const STORY_STATUSES = [
   'designing',
@@ -84,6 +91,12 @@ export interface Gate {
   readonly artifacts: readonly GateArtifact[];
   /** Set for per-story gates (acceptance, sprint gates). */
   readonly story: string | null;
+  /** Approved artifacts whose current hash differs from the approved one (empty unless drifted). */
+  readonly drift: readonly DriftEntry[];
+  /** The approver's comment, or the reason of the latest rejection or withdrawal. */
+  readonly note: string | null;
+  /** When the gate started waiting for a decision (its artifacts' latest change), for the inbox order. */
+  readonly pendingSince: string | null;
 }
 
 export interface Feature {
@@ -107,6 +120,8 @@ export interface ProjectView {
   readonly artifactRoot: string;
   /** True when the layout is foreign (Consort) or a bundle: Baton never writes it. */
   readonly readOnly: boolean;
+  /** Set when the project was opened from an exported review bundle (`baton export`). */
+  readonly bundle: string | null;
   readonly features: readonly Feature[];
   readonly problems: readonly Problem[];
 }

@@ -18,7 +18,7 @@ const view = (features: Feature[], problems: ProjectView['problems'] = []): Proj
   name: 'p',
   layout: 'consort',
   artifactRoot: '/p/.consort',
-  readOnly: true,
+  readOnly: true, bundle: null,
   features,
   problems,
 });
@@ -64,7 +64,7 @@ describe('inspectReport', () => {
           feature({
             stories: [{ id: 'S-1', title: '', asA: '', iWant: '', soThat: '', status: 'building', experiment: null, acs: [] }],
             testList: [item('T1', 'red', 'behavior'), item('T2', 'red', null), item('T3', 'green', 'client')],
-            gates: [{ name: 'spec', status: 'approved', approver: 'po', approvedAt: 'T', artifacts: [{ name: 'a', sha256: 'b' }], story: 's' }],
+            gates: [{ name: 'spec', status: 'approved', approver: 'po', approvedAt: 'T', artifacts: [{ name: 'a', sha256: 'b' }], story: 's', drift: [], note: null, pendingSince: null }],
             cycles: 2,
           }),
         ],
@@ -94,8 +94,8 @@ describe('formatInspect', () => {
             feature({
               testList: [item('T1', 'pending', 'behavior')],
               gates: [
-                { name: 'spec', status: 'approved', approver: 'po@shop.example', approvedAt: '2025-03-10T10:00:00Z', artifacts: [], story: null },
-                { name: 'test_list', status: 'open', approver: null, approvedAt: null, artifacts: [], story: null },
+                { name: 'spec', status: 'approved', approver: 'po@shop.example', approvedAt: '2025-03-10T10:00:00Z', artifacts: [], story: null, drift: [], note: null, pendingSince: null },
+                { name: 'test_list', status: 'open', approver: null, approvedAt: null, artifacts: [], story: null, drift: [], note: null, pendingSince: null },
               ],
               cycles: 4,
             }),

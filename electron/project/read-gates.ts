@@ -81,6 +81,10 @@ export const readGatesFile = async (ctx: ReadContext, file: string, story: strin
       approvedAt: pickString(gate, 'approved_at', 'approvedAt') ?? null,
       artifacts: artifactsOf(ctx, file, name, gate),
       story: story ?? pickString(gate, 'story', 'story_id', 'storyId') ?? null,
+      // Drift is found later, by re-hashing the approved artifacts (electron/gates).
+      drift: [],
+      note: pickString(gate, 'comment', 'reason', 'note') ?? null,
+      pendingSince: null,
     });
   }
   return { featureId: pickString(doc, 'feature_id', 'featureId') ?? null, gates };

@@ -73,6 +73,7 @@ export const readProject = async (dir: string): Promise<Result<ProjectView>> => 
     layout,
     artifactRoot,
     readOnly: layout !== 'baton',
+    bundle: null,
     features,
     problems,
   });

@@ -23,6 +23,8 @@ const GATE_LOOK: Record<GateStatus, Look> = {
   approved: { icon: 'green', tone: 'success' },
   superseded: { icon: 'superseded', tone: 'muted' },
   withdrawn: { icon: 'minus', tone: 'muted' },
+  rejected: { icon: 'red', tone: 'danger' },
+  drifted: { icon: 'unknown', tone: 'warning' },
 };
 
 const STORY_LOOK: Record<StoryStatus, Look> = {

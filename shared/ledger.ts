@@ -1,0 +1,145 @@
+/**
+ * The ledger's record shape and the gate/verification views built from it (ARCHITECTURE.md,
+ * "On-disk layout"). Pure types and constants: the hashing and file I/O live in electron/ledger/.
+ */
+
+export type ActorKind = 'orchestrator' | 'agent' | 'person';
+export interface Actor {
+  readonly kind: ActorKind;
+  /** A person: "Name <email>"; an agent: its role and adapter; the orchestrator: "baton". */
+  readonly id: string;
+}
+
+export interface Subject {
+  readonly feature?: string;
+  readonly story?: string;
+  readonly item?: string;
+  readonly cycle?: string;
+  readonly gate?: string;
+}
+
+export interface BlobRef {
+  /** What the blob is to this record, e.g. `feature-spec.json` or `stdout`. */
+  readonly name: string;
+  /** SHA-256 of the blob's (uncompressed) content; also its file name under ledger/blobs/. */
+  readonly sha256: string;
+  readonly bytes: number;
+}
+
+/**
+ * One line of `.baton/ledger/events.jsonl`. `hash` is SHA-256 of the RFC 8785 canonical JSON of
+ * the record without `hash`; `prev` is the previous record's `hash`, or GENESIS_HASH for seq 1.
+ */
+export interface LedgerRecord {
+  readonly seq: number;
+  readonly at: string;
+  readonly type: string;
+  readonly actor: Actor;
+  readonly subject: Subject;
+  readonly data: Readonly<Record<string, unknown>>;
+  readonly blobs: readonly BlobRef[];
+  readonly prev: string;
+  readonly hash: string;
+}
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** Record types written by this release. Later issues add cycle.* and branch.* types. */
+export const RECORD_TYPES = {
+  gateApproved: 'gate.approved',
+  gateRejected: 'gate.rejected',
+  gateWithdrawn: 'gate.withdrawn',
+  ledgerRepaired: 'ledger.repaired',
+  cycleGreened: 'cycle.greened',
+} as const;
+
+export type HashAlgorithm = 'jcs-sha256' | 'text-sha256';
+
+/** Baton's gates, in the order a feature passes them. `acceptance` is per story. */
+export const GATE_NAMES = ['spec', 'design', 'test_list', 'acceptance', 'deploy', 'promote'] as const;
+export type GateName = (typeof GATE_NAMES)[number];
+
+export interface DriftEntry {
+  /** Artifact path relative to the feature folder, `/`-separated (as in Consort's artifact_hashes). */
+  readonly artifact: string;
+  readonly expected: string;
+  /** null when the artifact is gone. */
+  readonly actual: string | null;
+}
+
+export interface VerifyProblem {
+  readonly file: string;
+  readonly seq?: number;
+  readonly message: string;
+}
+
+export type SignatureState = 'signed' | 'unsigned' | 'invalid';
+
+/** `baton verify --json`. */
+export interface VerifyReport {
+  readonly ok: boolean;
+  readonly records: number;
+  readonly head: string | null;
+  readonly chain: { readonly ok: boolean; readonly brokenAt?: number };
+  readonly gates: readonly {
+    readonly feature: string;
+    readonly story?: string;
+    readonly gate: string;
+    readonly status: string;
+    readonly drift: readonly DriftEntry[];
+  }[];
+  readonly signature: SignatureState;
+  readonly problems: readonly VerifyProblem[];
+}
+
+/** One artifact as the approver sees it: the current text, and what was approved before. */
+export interface EvidenceArtifact {
+  /** Path relative to the feature folder, `/`-separated (e.g. `feature-spec.json`, `stories/S-1/story.json`). */
+  readonly name: string;
+  readonly algorithm: HashAlgorithm;
+  /** Current hash; null when the file is missing. */
+  readonly sha256: string | null;
+  /** Current text (null when missing or binary). */
+  readonly text: string | null;
+  /** Why this artifact cannot be approved (missing, malformed, schema-invalid), or null. */
+  readonly problem: string | null;
+  /** The previously approved version (frozen blob), if any. */
+  readonly approved: { readonly sha256: string; readonly text: string | null; readonly approvedAt: string; readonly approver: string } | null;
+}
+
+/** Everything a Product Owner needs to decide one gate. */
+export interface GateEvidence {
+  readonly feature: string;
+  readonly story: string | null;
+  readonly gate: string;
+  readonly status: string;
+  readonly artifacts: readonly EvidenceArtifact[];
+  readonly summary: {
+    readonly testItems: number;
+    readonly byStatus: Readonly<Record<string, number>>;
+    readonly cycles: number;
+    /** Ledger records about this feature. */
+    readonly records: number;
+    readonly lastRecordAt: string | null;
+  };
+  /** Whether an approval could succeed now, and if not why (fail closed). */
+  readonly approvable: { readonly ok: boolean; readonly reason: string | null };
+}
+
+export interface LedgerPage {
+  readonly total: number;
+  readonly offset: number;
+  /** Oldest first, `limit` records from `offset`. */
+  readonly records: readonly LedgerRecord[];
+  readonly head: string | null;
+  readonly chain: { readonly ok: boolean; readonly brokenAt?: number };
+  readonly problems: readonly VerifyProblem[];
+}
+
+export interface BlobView {
+  readonly sha256: string;
+  readonly bytes: number;
+  /** UTF-8 text, or null when the blob is binary. At most 1 MB; `truncated` says when cut. */
+  readonly text: string | null;
+  readonly truncated: boolean;
+}
