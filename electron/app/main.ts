@@ -46,6 +46,8 @@ async function start(): Promise<void> {
     },
   });
   bindContract(createHandlers(workbench), isTrustedUrl);
+  // An opened review bundle is extracted to a temporary folder; remove it on the way out.
+  app.on('will-quit', () => void workbench.close());
 
   const projectArg = process.env.BATON_PROJECT ?? process.argv.slice(app.isPackaged ? 1 : 2).find((a) => !a.startsWith('-'));
   if (projectArg) await workbench.open(projectArg);

@@ -72,7 +72,7 @@ describe('baton: arguments', () => {
     const { code, out, err } = await baton(flag);
     expect(code).toBe(0);
     expect(out).toContain('Usage: baton <command>');
-    expect(out).toMatch(/init <dir>[\s\S]*inspect <dir>[\s\S]*serve \[dir\]/);
+    expect(out).toMatch(/init <dir>[\s\S]*inspect <dir>[\s\S]*serve \[dir\|bundle\]/);
     expect(err).toBe('');
   });
 

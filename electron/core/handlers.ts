@@ -1,13 +1,11 @@
 /** One handler per contract channel. The mapped type makes a missing channel a compile error. */
 import type { Channel, RequestOf, ResponseOf } from '../../shared/contract';
-import { err, ok, type Result } from '../../shared/result';
+import { ok, type Result } from '../../shared/result';
 import type { Workbench } from './workbench';
 
 export type Handlers = {
   [C in Channel]: (request: RequestOf<C>) => Promise<Result<ResponseOf<C>>>;
 };
-
-const notYet = async () => err('not-implemented', 'This part of Baton is being built.');
 
 export function createHandlers(workbench: Workbench): Handlers {
   return {
@@ -17,14 +15,14 @@ export function createHandlers(workbench: Workbench): Handlers {
     'project:reload': () => workbench.reload(),
     'project:recent': async () => ok(await workbench.recent()),
     'project:pick': () => workbench.pick(),
-    'identity:default': notYet,
-    'gates:evidence': notYet,
-    'gates:approve': notYet,
-    'gates:reject': notYet,
-    'gates:withdraw': notYet,
-    'ledger:list': notYet,
-    'ledger:blob': notYet,
-    'ledger:verify': notYet,
+    'identity:default': async () => ok(await workbench.identity()),
+    'gates:evidence': (request) => workbench.evidence(request),
+    'gates:approve': (request) => workbench.approve(request),
+    'gates:reject': (request) => workbench.reject(request),
+    'gates:withdraw': (request) => workbench.withdraw(request),
+    'ledger:list': (request) => workbench.ledgerPage(request.offset, request.limit),
+    'ledger:blob': (request) => workbench.blob(request.sha256),
+    'ledger:verify': () => workbench.verify(),
   };
 }
 

@@ -1,18 +1,26 @@
 /** `baton inspect <dir> [--json]`: what a project holds, and the problems found reading it. */
-import { formatInspect, inspectReport, readProject } from '../../project';
-import { EXIT, UsageError, type ExitCode } from '../exit-codes';
-import { printError, printJson, type Io } from '../io';
+import { loadProject } from '../../core/load-project';
+import { formatInspect, inspectReport } from '../../project';
+import { flag, JSON_OPTION, onePath, type Command } from '../command';
+import { EXIT } from '../exit-codes';
+import { printError, printJson } from '../io';
 
-export async function inspectCommand(positionals: string[], flags: { json: boolean }, io: Io): Promise<ExitCode> {
-  const [dir, ...extra] = positionals;
-  if (!dir || extra.length) throw new UsageError('inspect takes one folder: baton inspect <dir> [--json]');
-  const result = await readProject(dir);
-  if (!result.ok) {
-    printError(io, result.error, flags.json);
-    return EXIT.problems;
-  }
-  const report = inspectReport(result.value);
-  if (flags.json) printJson(io, report);
-  else io.out(formatInspect(report));
-  return report.problems.length ? EXIT.problems : EXIT.ok;
-}
+export const inspectCommand: Command = {
+  name: 'inspect',
+  synopsis: 'inspect <dir> [--json]',
+  summary: 'Features, stories, test lists, gates and problems of a Baton or Consort project',
+  options: JSON_OPTION,
+  async run(positionals, values, io) {
+    const json = flag(values, 'json');
+    const result = await loadProject(onePath(positionals, this.synopsis));
+    if (!result.ok) {
+      printError(io, result.error, json);
+      return EXIT.problems;
+    }
+    const report = inspectReport(result.value.view);
+    await result.value.dispose();
+    if (json) printJson(io, report);
+    else io.out(formatInspect(report));
+    return report.problems.length ? EXIT.problems : EXIT.ok;
+  },
+};

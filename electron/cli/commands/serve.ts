@@ -1,62 +1,69 @@
 /** `baton serve [dir] [--port N]`: the workbench in a browser, on 127.0.0.1, behind a per-run token. */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createHandlers } from '../../core/handlers';
-import { Workbench } from '../../core/workbench';
 import { defaultConfigDir } from '../../core/config-dir';
+import { createHandlers } from '../../core/handlers';
 import { readVersion } from '../../core/version';
+import { Workbench } from '../../core/workbench';
 import { startHost } from '../../host/server';
-import { EXIT, UsageError, type ExitCode } from '../exit-codes';
-import { printError, printJson, type Io } from '../io';
+import { flag, JSON_OPTION, text, type Command } from '../command';
+import { EXIT, UsageError } from '../exit-codes';
+import { printError, printJson } from '../io';
 
 const RENDERER_DIR = fileURLToPath(new URL('../../../dist/renderer', import.meta.url));
 
-export interface ServeFlags {
-  readonly json: boolean;
-  readonly port?: string;
-}
-
-export async function serveCommand(positionals: string[], flags: ServeFlags, io: Io): Promise<ExitCode> {
-  const [dir, ...extra] = positionals;
-  if (extra.length) throw new UsageError('serve takes at most one folder: baton serve [dir] [--port N]');
-  const port = parsePort(flags.port);
-  if (!existsSync(`${RENDERER_DIR}/index.html`)) {
-    printError(io, { code: 'not-built', message: `the renderer is not built (${RENDERER_DIR} is missing). Run \`npm run build\` in the Baton folder, then try again.` }, flags.json);
-    return EXIT.problems;
-  }
-  const workbench = new Workbench({ host: 'browser', version: readVersion(), configDir: defaultConfigDir() });
-  if (dir) {
-    const opened = await workbench.open(dir);
-    if (!opened.ok) {
-      printError(io, opened.error, flags.json);
+export const serveCommand: Command = {
+  name: 'serve',
+  synopsis: 'serve [dir|bundle] [--port N] [--json]',
+  summary: 'The workbench in your browser on 127.0.0.1 (token-protected URL)',
+  options: { ...JSON_OPTION, port: { type: 'string' } },
+  async run(positionals, values, io) {
+    const [dir, ...extra] = positionals;
+    if (extra.length) throw new UsageError(`serve takes at most one folder: baton ${this.synopsis}`);
+    const json = flag(values, 'json');
+    const port = parsePort(text(values, 'port'));
+    if (!existsSync(`${RENDERER_DIR}/index.html`)) {
+      const message = `the renderer is not built (${RENDERER_DIR} is missing). Run \`npm run build\` in the Baton folder, then try again.`;
+      printError(io, { code: 'not-built', message }, json);
       return EXIT.problems;
     }
-  }
-  let host;
-  try {
-    host = await startHost({ workbench, handlers: createHandlers(workbench), staticDir: RENDERER_DIR, port });
-  } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    const message =
-      code === 'EADDRINUSE'
-        ? `port ${port} on 127.0.0.1 is already in use. Pick another with --port N, or --port 0 for any free port.`
-        : `could not start the browser host: ${(cause as Error).message}`;
-    printError(io, { code: 'listen-failed', message }, flags.json);
-    return EXIT.problems;
-  }
-  const project = workbench.project;
-  if (flags.json) printJson(io, { url: host.url, port: host.port, project: project?.root ?? null });
-  else {
-    io.out(`Baton is serving ${project ? project.root : '(no project yet)'} at ${host.url}`);
-    io.out('Open that URL in a browser on this machine. Press Ctrl+C to stop.');
-  }
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  await host.close();
-  return EXIT.ok;
-}
+    const workbench = new Workbench({ host: 'browser', version: readVersion(), configDir: defaultConfigDir() });
+    if (dir) {
+      const opened = await workbench.open(dir);
+      if (!opened.ok) {
+        printError(io, opened.error, json);
+        return EXIT.problems;
+      }
+    }
+    let host;
+    try {
+      host = await startHost({ workbench, handlers: createHandlers(workbench), staticDir: RENDERER_DIR, port });
+    } catch (cause) {
+      await workbench.close();
+      const code = (cause as NodeJS.ErrnoException).code;
+      const message =
+        code === 'EADDRINUSE'
+          ? `port ${port} on 127.0.0.1 is already in use. Pick another with --port N, or --port 0 for any free port.`
+          : `could not start the browser host: ${(cause as Error).message}`;
+      printError(io, { code: 'listen-failed', message }, json);
+      return EXIT.problems;
+    }
+    const project = workbench.project;
+    const shown = project ? (project.bundle ?? project.root) : null;
+    if (json) printJson(io, { url: host.url, port: host.port, project: shown });
+    else {
+      io.out(`Baton is serving ${shown ?? '(no project yet)'} at ${host.url}`);
+      io.out('Open that URL in a browser on this machine. Press Ctrl+C to stop.');
+    }
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await host.close();
+    await workbench.close();
+    return EXIT.ok;
+  },
+};
 
 function parsePort(raw: string | undefined): number {
   if (raw === undefined) return 0;

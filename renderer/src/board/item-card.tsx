@@ -1,7 +1,13 @@
 /** A card on the board: a button that opens the item's drawer. */
 import { memo } from 'react';
-import type { BoardCard } from '../lib/board-model';
+import { Icon } from '../components/icon';
+import type { BoardCard, GateNotice } from '../lib/board-model';
 import { useStore } from '../store/store';
+
+const NOTICE: Record<Exclude<GateNotice, null>, { word: string; title: string }> = {
+  drifted: { word: 'drifted gate', title: 'An approved artifact of this feature changed since approval: see Gates or the inbox.' },
+  'test-list-unapproved': { word: 'test list unapproved', title: "The feature's test_list gate is not approved yet." },
+};
 
 export const ItemCard = memo(function ItemCard({ card }: { card: BoardCard }) {
   const select = useStore((s) => s.select);
@@ -24,6 +30,12 @@ export const ItemCard = memo(function ItemCard({ card }: { card: BoardCard }) {
       <span className="card-meta">
         <span className="card-ac">{item.acId || 'no AC'}</span>
         <span className={item.kind ? 'card-kind' : 'card-kind card-kind-none'}>{item.kind ?? 'no kind'}</span>
+        {card.gateNotice && (
+          <span className={`card-gate card-gate-${card.gateNotice}`} data-testid="item-gate-notice" title={NOTICE[card.gateNotice].title}>
+            <Icon name={card.gateNotice === 'drifted' ? 'warning' : 'clock'} />
+            {NOTICE[card.gateNotice].word}
+          </span>
+        )}
       </span>
     </button>
   );

@@ -4,7 +4,7 @@ import { GivenWhenThen } from '../components/gwt';
 import { StoryStatusBadge, TestStatusBadge } from '../components/status-badge';
 import { findItem } from '../lib/board-model';
 import { useStore } from '../store/store';
-import { useDialogFocus } from './use-dialog-focus';
+import { useDialogFocus } from '../components/use-dialog-focus';
 
 /** The story that holds the item's AC: the one the reader named, else any story of the feature. */
 function locateAc(feature: Feature, item: TestItem) {

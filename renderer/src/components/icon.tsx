@@ -69,6 +69,31 @@ const PATHS = {
       <path d="M8 2.5a5.5 5.5 0 0 1 0 11z" className="icon-fill" />
     </>
   ),
+  chevron: <path d="M6 4l4 4-4 4" />,
+  eye: (
+    <>
+      <path d="M1.8 8s2.3-4.2 6.2-4.2S14.2 8 14.2 8s-2.3 4.2-6.2 4.2S1.8 8 1.8 8z" />
+      <circle cx="8" cy="8" r="1.8" />
+    </>
+  ),
+  diff: (
+    <>
+      <path d="M5 2.5v6M2 5.5h6" />
+      <path d="M8 12.5h6" />
+    </>
+  ),
+  shield: (
+    <>
+      <path d="M8 1.8l5 1.9v4c0 3.2-2.2 5.5-5 6.5-2.8-1-5-3.3-5-6.5v-4z" />
+      <path d="M5.6 8l1.7 1.7 3.1-3.3" />
+    </>
+  ),
+  inbox: (
+    <>
+      <path d="M2 9.5l1.8-5.5h8.4L14 9.5V13H2z" />
+      <path d="M2 9.5h3.5l1 1.5h3l1-1.5H14" />
+    </>
+  ),
 } satisfies Record<string, ReactElement>;
 
 export type IconName = keyof typeof PATHS;

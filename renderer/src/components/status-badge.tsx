@@ -3,9 +3,9 @@ import type { GateStatus, StoryStatus, TestStatus } from '../../../shared/model'
 import { humanize } from '../lib/format';
 import { Icon, type IconName } from './icon';
 
-type Tone = 'neutral' | 'danger' | 'success' | 'info' | 'muted' | 'warning';
+export type Tone = 'neutral' | 'danger' | 'success' | 'info' | 'muted' | 'warning';
 
-interface Look {
+export interface Look {
   readonly icon: IconName;
   readonly tone: Tone;
 }
@@ -18,7 +18,7 @@ export const TEST_STATUS_LOOK: Record<TestStatus, Look> = {
   skipped: { icon: 'skipped', tone: 'muted' },
 };
 
-const GATE_LOOK: Record<GateStatus, Look> = {
+export const GATE_LOOK: Record<GateStatus, Look> = {
   open: { icon: 'clock', tone: 'warning' },
   approved: { icon: 'green', tone: 'success' },
   superseded: { icon: 'superseded', tone: 'muted' },
@@ -38,9 +38,9 @@ const STORY_LOOK: Record<StoryStatus, Look> = {
   unknown: { icon: 'unknown', tone: 'muted' },
 };
 
-const FALLBACK: Look = { icon: 'unknown', tone: 'muted' };
+export const FALLBACK: Look = { icon: 'unknown', tone: 'muted' };
 
-function Badge({ look, word, testId }: { look: Look; word: string; testId?: string }) {
+export function Badge({ look, word, testId }: { look: Look; word: string; testId?: string }) {
   return (
     <span className={`badge tone-${look.tone}`} data-testid={testId}>
       <Icon name={look.icon} />

@@ -1,8 +1,26 @@
-/** Gates: per feature, who approved what and when, with the hashes of what they saw. */
+/**
+ * Gates: per feature, who approved what and when, with the hashes of what they saw. A drifted
+ * gate links to its diff; an approved or drifted one can be withdrawn, with a reason.
+ */
+import { useState } from 'react';
 import type { Feature, Gate } from '../../../shared/model';
-import { GateStatusBadge } from '../components/status-badge';
+import type { AppError } from '../../../shared/result';
+import { ErrorBanner } from '../components/error-banner';
+import { GateBadge } from '../components/gate-badge';
+import { ReasonDialog } from '../components/reason-dialog';
 import { friendlyTime, humanize, shortHash } from '../lib/format';
+import { refOf, type GateRef } from '../lib/gate-ref';
+import { withdrawConsequence, withdrawGate } from '../store/gate-actions';
+import { ensureIdentity } from '../store/identity';
 import { useStore } from '../store/store';
+
+interface Withdrawal {
+  readonly ref: GateRef;
+  readonly featureName: string;
+}
+
+/** Set by the view: the withdraw action, or null when the project is read-only. */
+type OnWithdraw = ((target: Withdrawal) => void) | null;
 
 function When({ text }: { text: string | null }) {
   if (!text) return <span className="muted">—</span>;
@@ -19,16 +37,28 @@ function When({ text }: { text: string | null }) {
   );
 }
 
-function GateRow({ featureId, gate }: { featureId: string; gate: Gate }) {
+function GateRow({ feature, gate, onWithdraw }: { feature: Feature; gate: Gate; onWithdraw: OnWithdraw }) {
+  const featureId = feature.id;
+  const ref = refOf(featureId, gate);
+  const withdrawable = ref !== null && (gate.status === 'approved' || gate.status === 'drifted');
   return (
     // Story-scoped gates can repeat a name per story: data-story tells them apart.
     <tr data-testid={`gate-${featureId}-${gate.name}`} data-story={gate.story ?? undefined}>
       <th scope="row">
         <span className="gate-name">{humanize(gate.name)}</span>
         {gate.story && <span className="gate-story"> · story {gate.story}</span>}
+        {gate.note && (gate.status === 'rejected' || gate.status === 'withdrawn') && (
+          // Kept out of the status cell, which holds the status word alone.
+          <span className="gate-note">
+            {gate.status === 'rejected' ? 'Rejected' : 'Withdrawn'}: “{gate.note}”
+          </span>
+        )}
       </th>
       <td>
-        <GateStatusBadge status={gate.status} />
+        <GateBadge feature={featureId} gate={gate} />
+        {gate.drift.length > 0 && (
+          <span className="drift-note">changed: {gate.drift.map((d) => d.artifact).join(', ')}</span>
+        )}
       </td>
       <td>{gate.approver ?? <span className="muted">—</span>}</td>
       <td>
@@ -50,11 +80,25 @@ function GateRow({ featureId, gate }: { featureId: string; gate: Gate }) {
           </ul>
         )}
       </td>
+      {onWithdraw && (
+        <td>
+          {withdrawable && (
+            <button
+              type="button"
+              className="button button-small"
+              data-testid="withdraw"
+              onClick={() => onWithdraw({ ref, featureName: feature.name })}
+            >
+              Withdraw…
+            </button>
+          )}
+        </td>
+      )}
     </tr>
   );
 }
 
-function FeatureGates({ feature }: { feature: Feature }) {
+function FeatureGates({ feature, onWithdraw }: { feature: Feature; onWithdraw: OnWithdraw }) {
   const titleId = `gates-title-${feature.id}`;
   return (
     <section className="feature" aria-labelledby={titleId} data-testid={`gates-${feature.id}`}>
@@ -65,7 +109,7 @@ function FeatureGates({ feature }: { feature: Feature }) {
       {feature.gates.length === 0 ? (
         <p className="muted">No gates recorded yet — the first appears when the spec is approved.</p>
       ) : (
-        <table className="table">
+        <table className={onWithdraw ? 'table table-with-actions' : 'table'}>
           <thead>
             <tr>
               <th scope="col" className="col-gate">
@@ -83,11 +127,16 @@ function FeatureGates({ feature }: { feature: Feature }) {
               <th scope="col" className="col-artifacts">
                 Artifacts
               </th>
+              {onWithdraw && (
+                <th scope="col" className="col-actions">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
             {feature.gates.map((gate, i) => (
-              <GateRow key={`${gate.name}/${gate.story ?? ''}/${i}`} featureId={feature.id} gate={gate} />
+              <GateRow key={`${gate.name}/${gate.story ?? ''}/${i}`} feature={feature} gate={gate} onWithdraw={onWithdraw} />
             ))}
           </tbody>
         </table>
@@ -98,6 +147,22 @@ function FeatureGates({ feature }: { feature: Feature }) {
 
 export function GatesView() {
   const features = useStore((s) => s.project?.features);
+  const readOnly = useStore((s) => s.project?.readOnly ?? true);
+  const [withdrawing, setWithdrawing] = useState<Withdrawal | null>(null);
+  const [error, setError] = useState<AppError | null>(null);
+
+  const withdraw = async (reason: string) => {
+    const target = withdrawing;
+    setWithdrawing(null);
+    if (!target) return;
+    const approver = await ensureIdentity();
+    if (!approver) return;
+    setError(null);
+    const result = await withdrawGate(target.ref, approver, reason);
+    // Success re-reads the project, and the row shows the new state.
+    if (!result.ok) setError(result.error);
+  };
+
   if (!features || features.length === 0) {
     return (
       <div className="empty-state">
@@ -107,9 +172,21 @@ export function GatesView() {
   }
   return (
     <div className="gates-view">
+      {error && <ErrorBanner error={error} title="The approval was not withdrawn" onDismiss={() => setError(null)} />}
       {features.map((feature) => (
-        <FeatureGates key={feature.id} feature={feature} />
+        <FeatureGates key={feature.id} feature={feature} onWithdraw={readOnly ? null : setWithdrawing} />
       ))}
+      {withdrawing && (
+        <ReasonDialog
+          title={`Withdraw the ${humanize(withdrawing.ref.gate)} approval of ${withdrawing.featureName}`}
+          testIdPrefix="withdraw"
+          submitLabel="Withdraw"
+          onSubmit={(reason) => void withdraw(reason)}
+          onClose={() => setWithdrawing(null)}
+        >
+          <p>{withdrawConsequence(withdrawing.ref.gate)}</p>
+        </ReasonDialog>
+      )}
     </div>
   );
 }

@@ -20,10 +20,20 @@ export interface ItemRef {
   readonly itemId: string;
 }
 
+/** What a card warns about its feature's gates: one modest badge, the most serious first. */
+export type GateNotice = 'drifted' | 'test-list-unapproved' | null;
+
 export interface BoardCard {
   readonly featureId: string;
   readonly featureName: string;
   readonly item: TestItem;
+  readonly gateNotice: GateNotice;
+}
+
+export function gateNoticeOf(feature: Feature): GateNotice {
+  if (feature.gates.some((g) => g.status === 'drifted')) return 'drifted';
+  const testList = feature.gates.find((g) => g.name === 'test_list' && g.story === null);
+  return testList?.status === 'approved' ? null : 'test-list-unapproved';
 }
 
 export type Columns = Readonly<Record<TestStatus, readonly BoardCard[]>>;
@@ -35,10 +45,11 @@ export function filterCards(features: readonly Feature[], filters: BoardFilters)
   const cards: BoardCard[] = [];
   for (const feature of features) {
     if (filters.feature !== null && feature.id !== filters.feature) continue;
+    const gateNotice = gateNoticeOf(feature);
     for (const item of feature.testList) {
       if (filters.story !== null && item.storyId !== filters.story) continue;
       if (!kindMatches(item.kind, filters.kind)) continue;
-      cards.push({ featureId: feature.id, featureName: feature.name, item });
+      cards.push({ featureId: feature.id, featureName: feature.name, item, gateNotice });
     }
   }
   return cards;

@@ -1,10 +1,31 @@
-/** Specs: each feature, its stories, and their acceptance criteria as Given / When / Then. */
-import type { Feature, Story } from '../../../shared/model';
+/**
+ * Specs: each feature, its stories, and their acceptance criteria as Given / When / Then, with
+ * the state of the gates over them ("compare with approved" opens the diff).
+ */
+import type { Feature, Gate, Story } from '../../../shared/model';
+import { GateBadge } from '../components/gate-badge';
 import { GivenWhenThen } from '../components/gwt';
 import { StoryStatusBadge } from '../components/status-badge';
 import { useStore } from '../store/store';
 
-function StoryBlock({ story }: { story: Story }) {
+/** The feature-level gates over the spec and what follows from it (Consort calls design "plan"). */
+const SPEC_GATES = ['spec', 'plan', 'design', 'test_list'];
+
+function GateBadges({ feature, gates, label }: { feature: Feature; gates: readonly Gate[]; label: string }) {
+  if (gates.length === 0) return null;
+  return (
+    <ul className="gate-badges" role="list" aria-label={label}>
+      {gates.map((gate, i) => (
+        <li key={`${gate.name}/${gate.story ?? ''}/${i}`}>
+          <GateBadge feature={feature.id} gate={gate} withName linkApproved />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function StoryBlock({ feature, story }: { feature: Feature; story: Story }) {
+  const gates = feature.gates.filter((g) => g.story === story.id);
   return (
     <article className="story" data-testid={`story-${story.id}`} aria-labelledby={`story-title-${story.id}`}>
       <header className="story-header">
@@ -12,6 +33,7 @@ function StoryBlock({ story }: { story: Story }) {
           <span className="mono muted">{story.id}</span> {story.title}
         </h3>
         <StoryStatusBadge status={story.status} />
+        <GateBadges feature={feature} gates={gates} label={`Gates of story ${story.id}`} />
       </header>
       <p className="story-narrative">
         <span className="lead-word">As a</span> {story.asA || '—'}, <span className="lead-word">I want</span>{' '}
@@ -48,17 +70,19 @@ function StoryBlock({ story }: { story: Story }) {
 }
 
 function FeatureBlock({ feature }: { feature: Feature }) {
+  const gates = feature.gates.filter((g) => g.story === null && SPEC_GATES.includes(g.name));
   return (
     <section className="feature" data-testid={`feature-${feature.id}`} aria-labelledby={`feature-title-${feature.id}`}>
       <header className="feature-header">
         <h2 id={`feature-title-${feature.id}`}>{feature.name}</h2>
         <span className="mono muted">{feature.id}</span>
+        <GateBadges feature={feature} gates={gates} label={`Gates of ${feature.name}`} />
       </header>
       {feature.description && <p className="feature-description">{feature.description}</p>}
       {feature.stories.length === 0 ? (
         <p className="muted">No stories yet — they appear once the spec is written.</p>
       ) : (
-        feature.stories.map((story) => <StoryBlock key={story.id} story={story} />)
+        feature.stories.map((story) => <StoryBlock key={story.id} feature={feature} story={story} />)
       )}
     </section>
   );

@@ -1,21 +1,48 @@
 /**
- * Keeps the screen in the URL hash (#/board, #/specs, …) so a reload or the back button returns
- * to the same view. The query string carries the browser host's token and is left alone.
+ * Keeps the screen in the URL hash (#/board, #/specs, #/diff/F-1/spec, …) so a reload or the
+ * back button returns to the same view. The query string carries the browser host's token and
+ * is left alone.
  */
+import { isGateName, type GateRef } from '../lib/gate-ref';
 import { SCREENS, type Screen } from './ui-slice';
 import { useStore } from './store';
 
-const screenFromHash = (hash: string): Screen | null => {
-  const name = hash.replace(/^#\/?/, '');
-  return (SCREENS as readonly string[]).includes(name) ? (name as Screen) : null;
-};
+interface Route {
+  readonly screen: Screen;
+  readonly diff: GateRef | null;
+}
 
-export const hrefFor = (screen: Screen): string => `#/${screen}`;
+function routeFromHash(hash: string): Route | null {
+  const parts = hash
+    .replace(/^#\/?/, '')
+    .split('/')
+    .map((part) => {
+      try {
+        return decodeURIComponent(part);
+      } catch {
+        return part;
+      }
+    });
+  const [name, feature, gate, story] = parts;
+  if (name === 'diff') {
+    if (!feature || !gate || !isGateName(gate)) return null;
+    return { screen: 'diff', diff: { feature, gate, story: story || null } };
+  }
+  return (SCREENS as readonly string[]).includes(name ?? '') && name !== 'diff' ? { screen: name as Screen, diff: null } : null;
+}
+
+export const hrefFor = (screen: Exclude<Screen, 'diff'>): string => `#/${screen}`;
+
+export const hrefForDiff = (ref: GateRef): string =>
+  `#/diff/${[ref.feature, ref.gate, ...(ref.story ? [ref.story] : [])].map(encodeURIComponent).join('/')}`;
 
 export function bindHashRoute(): () => void {
   const sync = () => {
-    const screen = screenFromHash(window.location.hash);
-    if (screen) useStore.getState().setScreen(screen);
+    const route = routeFromHash(window.location.hash);
+    if (!route) return;
+    const state = useStore.getState();
+    if (route.diff) state.setDiffTarget(route.diff);
+    state.setScreen(route.screen);
   };
   sync();
   window.addEventListener('hashchange', sync);

@@ -1,9 +1,12 @@
-/** What the person is looking at: the screen, the board's filters, the open card. */
+/** What the person is looking at: the screen, the board's filters, the open card, the open gate. */
 import { NO_FILTERS, type BoardFilters, type ItemRef } from '../lib/board-model';
+import type { GateRef } from '../lib/gate-ref';
 import type { SliceCreator } from './store';
 
-export const SCREENS = ['board', 'specs', 'gates', 'problems'] as const;
+export const SCREENS = ['board', 'specs', 'inbox', 'gates', 'evidence', 'problems', 'diff'] as const;
 export type Screen = (typeof SCREENS)[number];
+
+export type DiffMode = 'unified' | 'split';
 
 export interface UiSlice {
   readonly screen: Screen;
@@ -11,10 +14,19 @@ export interface UiSlice {
   readonly showOpen: boolean;
   readonly filters: BoardFilters;
   readonly selected: ItemRef | null;
+  /** The gate whose evidence the inbox shows. */
+  readonly inboxSelected: GateRef | null;
+  /** The gate the diff screen compares (from `#/diff/<feature>/<gate>[/<story>]`). */
+  readonly diffTarget: GateRef | null;
+  /** How diffs are laid out, everywhere: one column or old beside new. */
+  readonly diffMode: DiffMode;
   setScreen(screen: Screen): void;
+  setDiffTarget(ref: GateRef | null): void;
+  setDiffMode(mode: DiffMode): void;
   setShowOpen(show: boolean): void;
   setFilters(patch: Partial<BoardFilters>): void;
   select(ref: ItemRef | null): void;
+  selectInbox(ref: GateRef | null): void;
 }
 
 export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
@@ -22,7 +34,12 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
   showOpen: false,
   filters: NO_FILTERS,
   selected: null,
+  inboxSelected: null,
+  diffTarget: null,
+  diffMode: 'unified',
   setScreen: (screen) => set({ screen }),
+  setDiffTarget: (diffTarget) => set({ diffTarget }),
+  setDiffMode: (diffMode) => set({ diffMode }),
   setShowOpen: (showOpen) => set({ showOpen }),
   setFilters: (patch) =>
     set((state) => {
@@ -32,4 +49,5 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
       return { filters: next };
     }),
   select: (selected) => set({ selected }),
+  selectInbox: (inboxSelected) => set({ inboxSelected }),
 });

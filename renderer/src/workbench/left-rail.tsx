@@ -1,12 +1,18 @@
 /** The left rail: the project on top, then the views. Links drive the URL hash. */
+import { useMemo } from 'react';
+import { countPending } from '../lib/inbox-model';
 import { hrefFor } from '../store/hash-route';
 import { useStore } from '../store/store';
 import type { Screen } from '../store/ui-slice';
 
-const LINKS: readonly { screen: Screen; label: string }[] = [
+type RailScreen = Exclude<Screen, 'diff'>;
+
+const LINKS: readonly { screen: RailScreen; label: string }[] = [
   { screen: 'board', label: 'Board' },
   { screen: 'specs', label: 'Specs' },
+  { screen: 'inbox', label: 'Inbox' },
   { screen: 'gates', label: 'Gates' },
+  { screen: 'evidence', label: 'Evidence' },
   { screen: 'problems', label: 'Problems' },
 ];
 
@@ -17,6 +23,20 @@ function ProblemsBadge() {
       className={count > 0 ? 'count-badge count-badge-alert' : 'count-badge'}
       data-testid="problems-count"
       aria-label={`${count} ${count === 1 ? 'problem' : 'problems'}`}
+    >
+      {count}
+    </span>
+  );
+}
+
+function InboxBadge() {
+  const project = useStore((s) => s.project);
+  const count = useMemo(() => countPending(project), [project]);
+  return (
+    <span
+      className={count > 0 ? 'count-badge count-badge-attention' : 'count-badge'}
+      data-testid="inbox-count"
+      aria-label={`${count} ${count === 1 ? 'decision' : 'decisions'} waiting`}
     >
       {count}
     </span>
@@ -46,6 +66,7 @@ export function LeftRail() {
               >
                 <span>{label}</span>
                 {target === 'problems' && <ProblemsBadge />}
+                {target === 'inbox' && <InboxBadge />}
               </a>
             </li>
           ))}

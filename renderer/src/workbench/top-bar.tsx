@@ -9,6 +9,7 @@ export function TopBar() {
   const root = useStore((s) => s.project?.root ?? '');
   const layout = useStore((s) => s.project?.layout ?? 'baton');
   const readOnly = useStore((s) => s.project?.readOnly ?? false);
+  const bundle = useStore((s) => s.project?.bundle ?? null);
   const reloading = useStore((s) => s.reloading);
   const setShowOpen = useStore((s) => s.setShowOpen);
 
@@ -20,7 +21,17 @@ export function TopBar() {
       <span className="tag" data-testid="layout-badge">
         {layoutLabel(layout)}
       </span>
-      {readOnly && (
+      {bundle && (
+        <span
+          className="tag tag-readonly"
+          data-testid="bundle-marker"
+          title={`Opened from ${bundle}. A bundle is evidence to review: nothing in it can be decided or changed.`}
+        >
+          <Icon name="lock" />
+          Review bundle · read-only
+        </span>
+      )}
+      {readOnly && !bundle && (
         <span
           className="tag tag-readonly"
           data-testid="read-only"

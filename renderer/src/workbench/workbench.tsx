@@ -2,6 +2,10 @@
 import type { ComponentType } from 'react';
 import { ErrorBanner } from '../components/error-banner';
 import { BoardView } from '../board/board-view';
+import { IdentityDialog } from '../components/identity-dialog';
+import { DiffView } from '../diff/diff-view';
+import { EvidenceView } from '../evidence/evidence-view';
+import { InboxView } from '../inbox/inbox-view';
 import { GatesView } from '../gates/gates-view';
 import { ProblemsView } from '../problems/problems-view';
 import { SpecsView } from '../specs/specs-view';
@@ -13,9 +17,15 @@ import { TopBar } from './top-bar';
 const VIEWS: Record<Screen, ComponentType> = {
   board: BoardView,
   specs: SpecsView,
+  inbox: InboxView,
   gates: GatesView,
+  evidence: EvidenceView,
   problems: ProblemsView,
+  diff: DiffView,
 };
+
+/** Views that lay themselves out to the window's height (panes with their own scrolling). */
+const FULL_HEIGHT: ReadonlySet<Screen> = new Set(['inbox', 'evidence']);
 
 export function Workbench() {
   const screen = useStore((s) => s.screen);
@@ -33,10 +43,11 @@ export function Workbench() {
             <ErrorBanner error={actionError} title="Reload failed" onDismiss={() => setActionError(null)} />
           </div>
         )}
-        <main className="view" id="view" aria-label={screen}>
+        <main className={FULL_HEIGHT.has(screen) ? 'view view-full' : 'view'} id="view" aria-label={screen}>
           <View />
         </main>
       </div>
+      <IdentityDialog />
     </div>
   );
 }

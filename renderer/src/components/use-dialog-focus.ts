@@ -1,10 +1,10 @@
 /**
- * Dialog keyboard behaviour: focus moves in on open and back to where it was on close,
- * Escape closes, and Tab cycles inside the dialog.
+ * Dialog keyboard behaviour: focus moves in on open (to the `[data-autofocus]` control when there
+ * is one) and back to where it was on close, Escape closes, and Tab cycles inside the dialog.
  */
 import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export function useDialogFocus<T extends HTMLElement>(onClose: () => void): {
   ref: RefObject<T | null>;
@@ -18,7 +18,9 @@ export function useDialogFocus<T extends HTMLElement>(onClose: () => void): {
 
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    ref.current?.focus();
+    // A dialog may name the control a person types into first (data-autofocus); else the dialog.
+    const initial = ref.current?.querySelector<HTMLElement>('[data-autofocus]');
+    (initial ?? ref.current)?.focus();
     const onEscape = (event: globalThis.KeyboardEvent) => {
       if (event.key === 'Escape') {
         event.preventDefault();

@@ -1,0 +1,103 @@
+/**
+ * `baton approve | reject | withdraw`: gate decisions from a terminal, with the same fail-closed
+ * rules as the inbox. An approval names the exact hashes the person saw: `--expect name=sha256`
+ * for each artifact, or `--yes` to approve exactly the hashes this command prints.
+ */
+import { GATE_NAMES, type GateName } from '../../../shared/ledger';
+import type { Workbench } from '../../core/workbench';
+import { flag, JSON_OPTION, list, onePath, required, text, type Command, type Values } from '../command';
+import { EXIT, UsageError, type ExitCode } from '../exit-codes';
+import { printError, printJson, type Io } from '../io';
+import { withProject } from '../open-project';
+
+const GATE_OPTIONS = {
+  ...JSON_OPTION,
+  feature: { type: 'string' },
+  story: { type: 'string' },
+  gate: { type: 'string' },
+  approver: { type: 'string' },
+} as const;
+
+function gateRef(values: Values, synopsis: string): { feature: string; story?: string; gate: GateName } {
+  const gate = required(values, 'gate', synopsis);
+  if (!(GATE_NAMES as readonly string[]).includes(gate)) {
+    throw new UsageError(`--gate must be one of ${GATE_NAMES.join(', ')}; got "${gate}".`);
+  }
+  const story = text(values, 'story');
+  return { feature: required(values, 'feature', synopsis), gate: gate as GateName, ...(story ? { story } : {}) };
+}
+
+async function approverOf(values: Values, workbench: Workbench): Promise<string> {
+  return text(values, 'approver') ?? (await workbench.identity()).approver ?? '';
+}
+
+function parseExpect(pairs: string[]): Record<string, string> {
+  const expect: Record<string, string> = {};
+  for (const pair of pairs) {
+    const match = /^(.+)=([0-9a-f]{64})$/.exec(pair);
+    if (!match) throw new UsageError(`--expect takes name=sha256 (64 lowercase hex digits); got "${pair}".`);
+    expect[match[1]!] = match[2]!;
+  }
+  return expect;
+}
+
+function report(io: Io, json: boolean, result: Awaited<ReturnType<Workbench['approve']>>, done: string): ExitCode {
+  if (!result.ok) {
+    printError(io, result.error, json);
+    return EXIT.problems;
+  }
+  if (json) printJson(io, { ok: true, record: result.value });
+  else io.out(`${done} (ledger record #${result.value.seq}, ${result.value.hash.slice(0, 12)}…)`);
+  return EXIT.ok;
+}
+
+export const approveCommand: Command = {
+  name: 'approve',
+  synopsis: 'approve <dir> --feature F [--story S] --gate G [--approver "Name <email>"] [--expect name=sha256 ...] [--yes] [--comment TEXT] [--json]',
+  summary: 'Approve a gate, binding who, when and the exact artifact hashes',
+  options: { ...GATE_OPTIONS, expect: { type: 'string', multiple: true }, comment: { type: 'string' }, yes: { type: 'boolean', default: false } },
+  async run(positionals, values, io) {
+    const json = flag(values, 'json');
+    const ref = gateRef(values, this.synopsis);
+    let expect = parseExpect(list(values, 'expect'));
+    return withProject(onePath(positionals, this.synopsis), json, io, async (workbench) => {
+      if (Object.keys(expect).length === 0) {
+        const evidence = await workbench.evidence(ref);
+        if (!evidence.ok) return report(io, json, evidence, '');
+        const shown = evidence.value.artifacts.map((a) => `${a.name}=${a.sha256 ?? '(missing)'}`);
+        if (!flag(values, 'yes')) {
+          io.err(`baton: say which content you approve. The ${ref.gate} gate covers:\n  ${shown.join('\n  ')}\n` +
+            'Re-run with --expect name=sha256 for each (from what you reviewed), or --yes to approve exactly these.');
+          return EXIT.usage;
+        }
+        if (!json) io.out(`Approving ${ref.gate} of ${ref.feature}${ref.story ? `/${ref.story}` : ''}:\n  ${shown.join('\n  ')}`);
+        expect = Object.fromEntries(evidence.value.artifacts.filter((a) => a.sha256).map((a) => [a.name, a.sha256!]));
+      }
+      const comment = text(values, 'comment');
+      const result = await workbench.approve({ ...ref, approver: await approverOf(values, workbench), expect, ...(comment ? { comment } : {}) });
+      return report(io, json, result, `Approved ${ref.gate}`);
+    });
+  },
+};
+
+function reasonedDecision(name: 'reject' | 'withdraw', summary: string, done: string): Command {
+  return {
+    name,
+    synopsis: `${name} <dir> --feature F [--story S] --gate G --reason TEXT [--approver "Name <email>"] [--json]`,
+    summary,
+    options: { ...GATE_OPTIONS, reason: { type: 'string' } },
+    async run(positionals, values, io) {
+      const json = flag(values, 'json');
+      const ref = gateRef(values, this.synopsis);
+      const reason = required(values, 'reason', this.synopsis);
+      return withProject(onePath(positionals, this.synopsis), json, io, async (workbench) => {
+        const request = { ...ref, approver: await approverOf(values, workbench), reason };
+        const result = name === 'reject' ? await workbench.reject(request) : await workbench.withdraw(request);
+        return report(io, json, result, `${done} ${ref.gate}`);
+      });
+    },
+  };
+}
+
+export const rejectCommand = reasonedDecision('reject', 'Send a gate back, with a reason', 'Rejected');
+export const withdrawCommand = reasonedDecision('withdraw', 'Withdraw an approval (reopens the gates after it)', 'Withdrew');

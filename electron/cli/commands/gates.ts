@@ -1,0 +1,35 @@
+/** `baton gates <dir> [--json]`: every gate of every feature, with approver, time and drift. */
+import { flag, JSON_OPTION, onePath, type Command } from '../command';
+import { EXIT } from '../exit-codes';
+import { printJson } from '../io';
+import { withProject } from '../open-project';
+import { table } from '../table';
+
+export const gatesCommand: Command = {
+  name: 'gates',
+  synopsis: 'gates <dir|bundle> [--json]',
+  summary: 'Gate status per feature (approved, open, rejected, withdrawn, drifted)',
+  options: JSON_OPTION,
+  async run(positionals, values, io) {
+    const json = flag(values, 'json');
+    return withProject(onePath(positionals, this.synopsis), json, io, async (_workbench, view) => {
+      const features = view.features.map((f) => ({ id: f.id, name: f.name, gates: f.gates }));
+      const drifted = features.some((f) => f.gates.some((g) => g.status === 'drifted'));
+      if (json) printJson(io, { layout: view.layout, features });
+      else {
+        for (const feature of features) {
+          io.out(`${feature.id}  ${feature.name}`);
+          const rows = feature.gates.map((g) => [
+            g.story ? `${g.name} (${g.story})` : g.name,
+            g.status,
+            g.approver ?? '-',
+            g.approvedAt ?? '-',
+            g.drift.map((d) => `${d.artifact} changed`).join(', ') || g.note || '',
+          ]);
+          io.out(table(['gate', 'status', 'approver', 'approved at', 'notes'], rows, '  ') + '\n');
+        }
+      }
+      return drifted ? EXIT.problems : EXIT.ok;
+    });
+  },
+};

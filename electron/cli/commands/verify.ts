@@ -1,0 +1,59 @@
+/** `baton verify <dir|bundle> [--json] [--repair-tail]`: is the evidence intact? */
+import type { VerifyReport } from '../../../shared/ledger';
+import { Ledger } from '../../ledger';
+import { flag, JSON_OPTION, onePath, type Command } from '../command';
+import { EXIT } from '../exit-codes';
+import { printError, printJson, type Io } from '../io';
+import { withProject } from '../open-project';
+
+export const verifyCommand: Command = {
+  name: 'verify',
+  synopsis: 'verify <dir|bundle> [--json] [--repair-tail]',
+  summary: 'Check the hash chain, every blob, the signature and every approved gate against the disk',
+  options: { ...JSON_OPTION, 'repair-tail': { type: 'boolean', default: false } },
+  async run(positionals, values, io) {
+    const json = flag(values, 'json');
+    const path = onePath(positionals, this.synopsis);
+    return withProject(path, json, io, async (workbench, view) => {
+      if (flag(values, 'repair-tail')) {
+        if (view.readOnly) {
+          printError(io, { code: 'read-only', message: `${path} is read-only (a Consort project or a bundle); --repair-tail only mends a Baton project's own ledger.` }, json);
+          return EXIT.problems;
+        }
+        const approver = (await workbench.identity()).approver ?? 'baton verify --repair-tail';
+        const repaired = await Ledger.forArtifactRoot(view.artifactRoot).repairTail({ kind: 'person', id: approver });
+        if (!json) {
+          io.out(repaired.droppedBytes
+            ? `Dropped an incomplete final line (${repaired.droppedBytes} bytes); recorded as ledger record #${repaired.record?.seq}.`
+            : 'No incomplete final line: nothing to repair.');
+        }
+        const reopened = await workbench.reload();
+        if (!reopened.ok) return EXIT.problems;
+      }
+      const result = await workbench.verify();
+      if (!result.ok) {
+        printError(io, result.error, json);
+        return EXIT.problems;
+      }
+      if (json) printJson(io, result.value);
+      else printReport(io, result.value);
+      return result.value.ok ? EXIT.ok : EXIT.problems;
+    });
+  },
+};
+
+function printReport(io: Io, report: VerifyReport): void {
+  const head = report.head ? `head ${report.head.slice(0, 12)}…` : 'no records';
+  io.out(report.chain.ok
+    ? `Ledger intact · ${report.records} records · ${head} · ${report.signature}`
+    : `Ledger BROKEN at record #${report.chain.brokenAt} · ${report.records} records read · ${report.signature}`);
+  for (const gate of report.gates) {
+    const where = `${gate.feature}${gate.story ? `/${gate.story}` : ''} ${gate.gate}`;
+    io.out(`  ${gate.drift.length ? '✗' : '·'} ${where}: ${gate.status}`);
+    for (const d of gate.drift) io.out(`      ${d.artifact}: expected ${d.expected.slice(0, 12)}…, found ${d.actual ? `${d.actual.slice(0, 12)}…` : 'nothing (missing)'}`);
+  }
+  if (report.problems.length) {
+    io.out(`\nProblems (${report.problems.length})`);
+    for (const p of report.problems) io.out(`  ${p.file}${p.seq !== undefined ? ` #${p.seq}` : ''}: ${p.message}`);
+  } else io.out('\nNo problems: the evidence is intact.');
+}

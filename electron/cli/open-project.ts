@@ -1,0 +1,26 @@
+/** Commands that act on a project open it through a Workbench, exactly as the UI does. */
+import { defaultConfigDir } from '../core/config-dir';
+import { readVersion } from '../core/version';
+import { Workbench } from '../core/workbench';
+import type { ProjectView } from '../../shared/model';
+import { EXIT, type ExitCode } from './exit-codes';
+import { printError, type Io } from './io';
+
+export async function withProject(
+  path: string,
+  json: boolean,
+  io: Io,
+  fn: (workbench: Workbench, view: ProjectView) => Promise<ExitCode>,
+): Promise<ExitCode> {
+  const workbench = new Workbench({ host: 'cli', version: readVersion(), configDir: defaultConfigDir() });
+  const opened = await workbench.open(path);
+  if (!opened.ok) {
+    printError(io, opened.error, json);
+    return EXIT.problems;
+  }
+  try {
+    return await fn(workbench, opened.value);
+  } finally {
+    await workbench.close();
+  }
+}

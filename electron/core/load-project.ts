@@ -1,0 +1,49 @@
+/**
+ * Opens a project folder or a review bundle and returns the view with its gates folded from the
+ * ledger and re-hashed against the disk (drift). Used by the Workbench and by the CLI, so both
+ * see exactly the same state.
+ */
+import { rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { LedgerRecord } from '../../shared/ledger';
+import type { ProjectView } from '../../shared/model';
+import { ok, type Result } from '../../shared/result';
+import { annotateGates } from '../gates';
+import { isBundleFile, Ledger, openBundle } from '../ledger';
+import { readProject } from '../project';
+
+export interface LoadedProject {
+  readonly view: ProjectView;
+  /** The ledger of a Baton project (read-only for a bundle); null for Consort layouts. */
+  readonly ledger: Ledger | null;
+  readonly records: readonly LedgerRecord[];
+  /** Removes what opening made (a bundle's extracted copy); safe to call twice. */
+  dispose(): Promise<void>;
+}
+
+export async function loadProject(path: string): Promise<Result<LoadedProject>> {
+  const target = resolve(path);
+  if (await isBundleFile(target)) {
+    const opened = await openBundle(target);
+    if (!opened.ok) return opened;
+    const dispose = () => rm(opened.value.root, { recursive: true, force: true });
+    const loaded = await loadFolder(opened.value.root, { bundle: target, dispose });
+    if (!loaded.ok) await dispose();
+    return loaded;
+  }
+  return loadFolder(target, { bundle: null, dispose: async () => undefined });
+}
+
+async function loadFolder(
+  root: string,
+  origin: { bundle: string | null; dispose: () => Promise<void> },
+): Promise<Result<LoadedProject>> {
+  const read = await readProject(root);
+  if (!read.ok) return read;
+  let view: ProjectView = origin.bundle ? { ...read.value, readOnly: true, bundle: origin.bundle } : read.value;
+  const ledger = view.layout === 'baton' ? Ledger.forArtifactRoot(view.artifactRoot) : null;
+  const snapshot = ledger ? await ledger.read() : null;
+  const records = snapshot?.records ?? [];
+  view = await annotateGates(view, ledger ? records : null);
+  return ok({ view, ledger, records, dispose: origin.dispose });
+}

@@ -1,0 +1,168 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Ledger } from '../ledger';
+import { approveGate } from './decide';
+import { gateEvidence } from './evidence';
+import { makeBatonProject, PERSON, type TestProject } from './test-project';
+
+let p: TestProject;
+beforeEach(async () => {
+  p = await makeBatonProject();
+});
+afterEach(() => p.cleanup());
+
+const shown = async (gate: 'spec' | 'design' | 'test_list', story?: string) => {
+  const evidence = await gateEvidence(await p.view(), p.ledger, { feature: 'F-1', gate, ...(story ? { story } : {}) });
+  if (!evidence.ok) throw new Error(evidence.error.message);
+  return Object.fromEntries(evidence.value.artifacts.map((a) => [a.name, a.sha256 ?? '']));
+};
+
+const codeOf = (result: { ok: boolean; error?: { code: string } }) => (result.ok ? 'ok' : result.error?.code);
+
+describe('approveGate', () => {
+  it('records who approved, the exact hashes shown and the frozen content of every artifact', async () => {
+    const expectHashes = await shown('spec');
+    const result = await approveGate(await p.view(), p.ledger, { feature: 'F-1', gate: 'spec', approver: `  ${PERSON} `, expect: expectHashes, comment: 'looks right' });
+    if (!result.ok) throw new Error(result.error.message);
+    const record = result.value;
+    expect(record.type).toBe('gate.approved');
+    expect(record.actor).toEqual({ kind: 'person', id: PERSON });
+    expect(record.subject).toEqual({ feature: 'F-1', gate: 'spec' });
+    expect(record.data).toMatchObject({ gate: 'spec', approver: PERSON, comment: 'looks right' });
+    const artifacts = record.data['artifacts'] as Record<string, { sha256: string; algorithm: string }>;
+    expect(Object.keys(artifacts).sort()).toEqual(['feature.json', 'stories/S-1/acs/AC-1.json', 'stories/S-1/acs/AC-2.json', 'stories/S-1/story.json']);
+    expect(artifacts['feature.json']).toEqual({ sha256: expectHashes['feature.json'], algorithm: 'jcs-sha256' });
+    const blob = record.blobs.find((b) => b.name === 'stories/S-1/story.json');
+    expect((await p.ledger.readBlob(blob!.sha256))?.toString()).toBe(await fs.readFile(p.file('stories/S-1/story.json'), 'utf8'));
+  });
+
+  it('refuses an approval with no identity and records nothing', async () => {
+    const result = await approveGate(await p.view(), p.ledger, { feature: 'F-1', gate: 'spec', approver: ' \t', expect: await shown('spec') });
+    expect(codeOf(result)).toBe('no-identity');
+    expect(await p.records()).toHaveLength(0);
+  });
+
+  it('refuses hashes that differ from the disk, naming the changed artifact', async () => {
+    const seen = await shown('spec');
+    await p.write('stories/S-1/acs/AC-2.json', { id: 'AC-2', given: 'a declined card', when: 'I pay', then: 'the order is cancelled' });
+    const result = await approveGate(await p.view(), p.ledger, { feature: 'F-1', gate: 'spec', approver: PERSON, expect: seen });
+    expect(codeOf(result)).toBe('stale-artifact');
+    expect(!result.ok && result.error.message).toContain('changed since you reviewed it: stories/S-1/acs/AC-2.json');
+    expect(await p.records()).toHaveLength(0);
+  });
+
+  it('refuses an expect that leaves out an artifact or names one the gate does not cover', async () => {
+    const seen = await shown('spec');
+    const partial = { ...seen };
+    delete partial['stories/S-1/story.json'];
+    expect(codeOf(await approveGate(await p.view(), p.ledger, { feature: 'F-1', gate: 'spec', approver: PERSON, expect: partial }))).toBe('stale-artifact');
+    const extra = { ...seen, 'architecture.json': 'a'.repeat(64) };
+    expect(codeOf(await approveGate(await p.view(), p.ledger, { feature: 'F-1', gate: 'spec', approver: PERSON, expect: extra }))).toBe('stale-artifact');
+  });
+
+  it('refuses a gate whose required artifact is missing', async () => {
+    expect((await p.approve('spec')).ok).toBe(true);
+    await fs.rm(p.file('architecture.json'));
+    const result = await approveGate(await p.view(), p.ledger, { feature: 'F-1', gate: 'design', approver: PERSON, expect: { 'db-design.json': 'b'.repeat(64) } });
+    expect(codeOf(result)).toBe('missing-artifact');
+    expect(!result.ok && result.error.message).toContain('.baton/features/F-1/architecture.json is missing');
+  });
+
+  it('refuses an artifact that does not parse, and one that lacks what its kind needs', async () => {
+    expect((await p.approve('spec')).ok).toBe(true);
+    expect((await p.approve('design')).ok).toBe(true);
+    await p.write('test-list.json', '{ "items": [ { "id": "T1", ');
+    const broken = await p.approve('test_list');
+    expect(codeOf(broken)).toBe('invalid-artifact');
+    expect(!broken.ok && broken.error.message).toContain('test-list.json is not valid JSON');
+    await p.write('test-list.json', { items: [{ id: 'T1', description: 'no status' }] });
+    const shapeless = await p.approve('test_list');
+    expect(codeOf(shapeless)).toBe('invalid-artifact');
+    expect(!shapeless.ok && shapeless.error.message).toContain('"status"');
+  });
+
+  it('refuses a spec without a name and a story without its sentence or title', async () => {
+    await p.write('feature.json', { id: 'F-1', description: 'nameless' });
+    expect(codeOf(await p.approve('spec'))).toBe('invalid-artifact');
+    await p.write('feature.json', { id: 'F-1', name: 'Checkout' });
+    await p.write('stories/S-1/story.json', { id: 'S-1', as_a: 'shopper' });
+    const result = await p.approve('spec');
+    expect(codeOf(result)).toBe('invalid-artifact');
+    expect(!result.ok && result.error.message).toContain('stories/S-1/story.json is not a valid story.json');
+  });
+
+  it('refuses a file the reader reports even when it parses (a test item with an unknown status)', async () => {
+    expect((await p.approve('spec')).ok).toBe(true);
+    expect((await p.approve('design')).ok).toBe(true);
+    await p.write('test-list.json', { items: [{ id: 'T1', status: 'done-ish' }] });
+    const result = await p.approve('test_list');
+    expect(codeOf(result)).toBe('invalid-artifact');
+    expect(!result.ok && result.error.message).toContain('done-ish');
+  });
+
+  it('refuses a gate whose prerequisite is not approved, or has drifted', async () => {
+    const early = await p.approve('design');
+    expect(codeOf(early)).toBe('prerequisite');
+    expect(!early.ok && early.error.message).toContain('Approve the spec gate of F-1 first');
+    expect(codeOf(await p.approve('acceptance', 'S-1'))).toBe('prerequisite');
+    expect((await p.approve('spec')).ok).toBe(true);
+    await p.write('feature.json', { id: 'F-1', name: 'Checkout, renamed' });
+    const drifted = await p.approve('design');
+    expect(codeOf(drifted)).toBe('prerequisite');
+    expect(!drifted.ok && drifted.error.message).toContain('drifted (feature.json changed');
+  });
+
+  it('refuses approving an approved, unchanged gate, and allows re-approving a drifted one', async () => {
+    expect((await p.approve('spec')).ok).toBe(true);
+    expect(codeOf(await p.approve('spec'))).toBe('already-approved');
+    await p.write('feature.json', { id: 'F-1', name: 'Checkout v2' });
+    expect((await p.approve('spec')).ok).toBe(true);
+    expect((await p.records()).map((r) => r.type)).toEqual(['gate.approved', 'gate.approved']);
+  });
+
+  it('lets exactly one of two concurrent approvals of the same gate win', async () => {
+    const view = await p.view();
+    const request = { feature: 'F-1', gate: 'spec' as const, expect: await shown('spec') };
+    const results = await Promise.all([
+      approveGate(view, p.ledger, { ...request, approver: PERSON }),
+      approveGate(view, p.ledger, { ...request, approver: 'Grace Hopper <grace@example.com>' }),
+    ]);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.map(codeOf).sort()).toEqual(['already-approved', 'ok']);
+    expect(await p.records()).toHaveLength(1);
+  });
+
+  it('serializes approvals from two Ledger instances on the same folder (the app and the CLI)', async () => {
+    const view = await p.view();
+    const request = { feature: 'F-1', gate: 'spec' as const, approver: PERSON, expect: await shown('spec') };
+    const other = Ledger.forArtifactRoot(path.join(p.root, '.baton'));
+    const results = await Promise.all([approveGate(view, p.ledger, request), approveGate(view, other, request)]);
+    expect(results.map(codeOf).sort()).toEqual(['already-approved', 'ok']);
+    expect(await p.records()).toHaveLength(1);
+  });
+
+  it('allows re-approving an approved gate when it now covers a new artifact (a new AC)', async () => {
+    expect((await p.approve('spec')).ok).toBe(true);
+    await p.write('stories/S-1/acs/AC-3.json', { id: 'AC-3', given: 'g', when: 'w', then: 't' });
+    const result = await p.approve('spec');
+    expect(result.ok && Object.keys(result.value.data['artifacts'] as object)).toContain('stories/S-1/acs/AC-3.json');
+  });
+
+  it('refuses an unknown feature or story, and a story on the wrong kind of gate', async () => {
+    const view = await p.view();
+    const base = { approver: PERSON, expect: {} };
+    expect(codeOf(await approveGate(view, p.ledger, { ...base, feature: 'F-9', gate: 'spec' }))).toBe('not-found');
+    expect(codeOf(await approveGate(view, p.ledger, { ...base, feature: 'F-1', gate: 'acceptance', story: 'S-9' }))).toBe('not-found');
+    expect(codeOf(await approveGate(view, p.ledger, { ...base, feature: 'F-1', gate: 'acceptance' }))).toBe('invalid-request');
+    expect(codeOf(await approveGate(view, p.ledger, { ...base, feature: 'F-1', gate: 'spec', story: 'S-1' }))).toBe('invalid-request');
+  });
+
+  it('approves a story acceptance over its story and ACs once the test list is approved', async () => {
+    for (const gate of ['spec', 'design', 'test_list'] as const) expect((await p.approve(gate)).ok).toBe(true);
+    const result = await p.approve('acceptance', 'S-1');
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.subject).toEqual({ feature: 'F-1', story: 'S-1', gate: 'acceptance' });
+    expect(Object.keys(result.value.data['artifacts'] as object).sort()).toEqual(['stories/S-1/acs/AC-1.json', 'stories/S-1/acs/AC-2.json', 'stories/S-1/story.json']);
+  });
+});

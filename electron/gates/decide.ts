@@ -1,0 +1,143 @@
+/**
+ * Gate decisions, fail closed. Each is one ledger transaction: the lock is held while the ledger is
+ * re-folded, the disk re-read and re-hashed, the rules checked and the record appended, so two
+ * people approving the same gate at once produce one approval and one refusal.
+ */
+import { RECORD_TYPES, type GateName, type LedgerRecord } from '../../shared/ledger';
+import type { ProjectView } from '../../shared/model';
+import { err, ok, type AppError, type Result } from '../../shared/result';
+import type { Ledger, LedgerTx } from '../ledger';
+import { readProject } from '../project';
+import { currentHashes, describeRef, locateGate, snapshotArtifacts, type GateRef } from './artifacts';
+import { approvalBlocker, staleError } from './checks';
+import { downstreamOf } from './definitions';
+import { driftOf } from './drift';
+import { foldGates, gateKey } from './state';
+
+export interface ApproveRequest extends GateRef {
+  readonly approver: string;
+  /** Artifact name → the sha256 the person was shown. */
+  readonly expect: Readonly<Record<string, string>>;
+  readonly comment?: string | undefined;
+}
+
+export interface ReasonedRequest extends GateRef {
+  readonly approver: string;
+  readonly reason: string;
+}
+
+const refuse = (error: AppError): Result<never> => ({ ok: false, error });
+
+/** What every decision needs before the ledger is touched: a writable project and a person. */
+const preflight = (view: ProjectView, req: GateRef & { approver: string }): Result<never> | null => {
+  if (view.readOnly || view.layout !== 'baton') {
+    return err('read-only', `${view.bundle ?? view.root} is read-only (${view.bundle ? 'a review bundle' : `a ${view.layout} project`}): Baton never writes it. Decide gates in the Baton project itself.`);
+  }
+  if (req.approver.trim() === '') {
+    return err('no-identity', `A decision on ${describeRef(req)} must say who makes it: give your name and email, e.g. "Ada Lovelace <ada@example.com>".`);
+  }
+  return null;
+};
+
+const subjectOf = (ref: GateRef) => ({ feature: ref.feature, ...(ref.story ? { story: ref.story } : {}), gate: ref.gate });
+
+/** Runs `fn` holding the ledger's writer lock; a ledger failure becomes an error Result, never a throw. */
+const inTransaction = async (ledger: Ledger, fn: (tx: LedgerTx) => Promise<Result<LedgerRecord>>): Promise<Result<LedgerRecord>> => {
+  try {
+    return await ledger.transaction(fn);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return err('ledger-error', `The decision was not recorded: the ledger could not be written (${why}). Nothing changed; try again.`);
+  }
+};
+
+/** The disk as it is inside the lock: the caller's view may be older. */
+const freshView = async (view: ProjectView): Promise<Result<ProjectView>> => readProject(view.root);
+
+export const approveGate = async (view: ProjectView, ledger: Ledger, req: ApproveRequest): Promise<Result<LedgerRecord>> => {
+  const pre = preflight(view, req);
+  if (pre) return pre;
+  return inTransaction(ledger, async (tx) => {
+    const current = await freshView(view);
+    if (!current.ok) return current;
+    const located = await locateGate(current.value, req);
+    if (!located.ok) return located;
+    const snapshots = await snapshotArtifacts(current.value, located.value);
+    const blocker = await approvalBlocker(located.value, req, foldGates(tx.records), snapshots);
+    if (blocker) return refuse(blocker);
+    const stale = staleError(req, req.expect, currentHashes(snapshots));
+    if (stale) return refuse(stale);
+    const approver = req.approver.trim();
+    const comment = req.comment?.trim();
+    const artifacts: Record<string, { sha256: string; algorithm: string }> = {};
+    const blobs: { name: string; content: Uint8Array }[] = [];
+    for (const s of snapshots) {
+      // approvalBlocker has refused every missing or unreadable artifact, so each one has bytes here.
+      if (s.hash === null || s.file.state !== 'ok') return err('missing-artifact', `${s.name} could not be read; nothing was approved.`);
+      artifacts[s.name] = { sha256: s.hash.sha256, algorithm: s.hash.algorithm };
+      blobs.push({ name: s.name, content: s.file.bytes });
+    }
+    const record = await tx.append({
+      type: RECORD_TYPES.gateApproved,
+      actor: { kind: 'person', id: approver },
+      subject: subjectOf(req),
+      data: { gate: req.gate, approver, ...(comment ? { comment } : {}), artifacts },
+      blobs,
+    });
+    return ok(record);
+  });
+};
+
+const reasonError = (req: ReasonedRequest, verb: string): Result<never> | null =>
+  req.reason.trim() === '' ? err('no-reason', `To ${verb} ${describeRef(req)}, say why: the reason is recorded with the decision and shown to the team.`) : null;
+
+export const rejectGate = async (view: ProjectView, ledger: Ledger, req: ReasonedRequest): Promise<Result<LedgerRecord>> => {
+  const pre = preflight(view, req) ?? reasonError(req, 'reject');
+  if (pre) return pre;
+  return inTransaction(ledger, async (tx) => {
+    const current = await freshView(view);
+    if (!current.ok) return current;
+    const located = await locateGate(current.value, req);
+    if (!located.ok) return located;
+    const fold = foldGates(tx.records).get(gateKey(req));
+    if (fold?.status === 'approved' && fold.approval) {
+      const drift = await driftOf(located.value.site.root, located.value.site.featureDir, fold.approval.artifacts);
+      if (drift.length === 0) return err('already-approved', `${describeRef(req)} is approved and unchanged; to take the approval back, withdraw it (with a reason) instead.`);
+    }
+    const snapshots = await snapshotArtifacts(current.value, located.value);
+    // The hashes of what was rejected, so a later approval can be compared with it.
+    const artifacts = Object.fromEntries(snapshots.flatMap((s) => (s.hash ? [[s.name, { sha256: s.hash.sha256, algorithm: s.hash.algorithm }]] : [])));
+    const approver = req.approver.trim();
+    return ok(await tx.append({
+      type: RECORD_TYPES.gateRejected,
+      actor: { kind: 'person', id: approver },
+      subject: subjectOf(req),
+      data: { gate: req.gate, approver, reason: req.reason.trim(), artifacts },
+    }));
+  });
+};
+
+export const withdrawGate = async (view: ProjectView, ledger: Ledger, req: ReasonedRequest): Promise<Result<LedgerRecord>> => {
+  const pre = preflight(view, req) ?? reasonError(req, 'withdraw');
+  if (pre) return pre;
+  return inTransaction(ledger, async (tx) => {
+    const folds = foldGates(tx.records);
+    const fold = folds.get(gateKey(req));
+    if (fold?.status !== 'approved') {
+      // An approval of a feature or story since deleted can still be withdrawn; anything else must exist.
+      const located = await locateGate(view, req);
+      if (!located.ok) return located;
+      return err('not-approved', `${describeRef(req)} is ${fold?.status ?? 'open'}, not approved: only an approved (or drifted) gate can be withdrawn.`);
+    }
+    const reopened = downstreamOf(req.gate).filter((gate: GateName) =>
+      [...folds.values()].some((f) => f.feature === req.feature && f.gate === gate && f.status === 'approved'),
+    );
+    const approver = req.approver.trim();
+    return ok(await tx.append({
+      type: RECORD_TYPES.gateWithdrawn,
+      actor: { kind: 'person', id: approver },
+      subject: subjectOf(req),
+      data: { gate: req.gate, approver, reason: req.reason.trim(), reopened },
+    }));
+  });
+};

@@ -1,0 +1,34 @@
+/** Drift: an approved artifact whose content on disk no longer hashes to what was approved. */
+import type { DriftEntry, HashAlgorithm } from '../../shared/ledger';
+import { readArtifact, rehash } from './files';
+
+export interface ApprovedArtifact {
+  /** Relative to the feature folder, `/`-separated. */
+  readonly name: string;
+  readonly sha256: string;
+  readonly algorithm: HashAlgorithm;
+}
+
+/** Re-hashes each approved artifact; a changed, missing or unreadable one is a DriftEntry. */
+export const driftOf = async (
+  root: string,
+  featureDir: string | null,
+  approved: readonly ApprovedArtifact[],
+): Promise<DriftEntry[]> => {
+  const entries = await Promise.all(
+    approved.map(async (artifact): Promise<DriftEntry | null> => {
+      // A feature whose folder is gone has lost every artifact it had approved.
+      const file = featureDir === null ? ({ state: 'missing' } as const) : await readArtifact(root, featureDir, artifact.name);
+      if (file.state !== 'ok') return { artifact: artifact.name, expected: artifact.sha256, actual: null };
+      const actual = rehash(artifact.algorithm, file.bytes);
+      return actual === artifact.sha256 ? null : { artifact: artifact.name, expected: artifact.sha256, actual };
+    }),
+  );
+  return entries.filter((entry): entry is DriftEntry => entry !== null);
+};
+
+/** Same names, same hashes: what the person approved (or withdrew) is exactly what is there. */
+export const sameHashes = (a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean => {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => b[key] === a[key]);
+};

@@ -1,0 +1,118 @@
+/**
+ * What a Product Owner sees before deciding a gate: each artifact as it is now and as it was last
+ * approved, a summary of the feature's progress, and whether an approval could succeed (computed by
+ * the same checks a decision runs, so the UI never offers what the backend would refuse).
+ */
+import type { EvidenceArtifact, GateEvidence, LedgerRecord } from '../../shared/ledger';
+import type { Feature, Gate, ProjectView } from '../../shared/model';
+import { err, ok, type Result } from '../../shared/result';
+import type { Ledger } from '../ledger';
+import { readProject } from '../project';
+import { locateGate, snapshotArtifacts, type ArtifactSnapshot, type GateRef, type LocatedGate } from './artifacts';
+import { approvalBlocker } from './checks';
+import { artifactsIn, batonGateName } from './definitions';
+import { textOf } from './files';
+import { batonGate, foreignGate } from './gate-view';
+import { featureSites } from './site';
+import { foldGates, gateKey, type GateApproval } from './state';
+
+const READ_ONLY_BUNDLE = 'This is a review bundle, opened read-only: decide gates in the Baton project it was exported from.';
+const readOnlyReason = (view: ProjectView): string =>
+  view.bundle ? READ_ONLY_BUNDLE : `Baton reads this ${view.layout} project and never writes it: decide its gates with the tool that owns it.`;
+
+const summaryOf = (feature: Feature, records: readonly LedgerRecord[]): GateEvidence['summary'] => {
+  const byStatus: Record<string, number> = {};
+  for (const item of feature.testList) byStatus[item.status] = (byStatus[item.status] ?? 0) + 1;
+  const about = records.filter((r) => r.subject.feature === feature.id);
+  return { testItems: feature.testList.length, byStatus, cycles: feature.cycles, records: about.length, lastRecordAt: about.at(-1)?.at ?? null };
+};
+
+const current = (s: ArtifactSnapshot, approved: EvidenceArtifact['approved'], fallback: EvidenceArtifact['algorithm']): EvidenceArtifact => ({
+  name: s.name,
+  algorithm: s.hash?.algorithm ?? fallback,
+  sha256: s.hash?.sha256 ?? null,
+  text: s.text,
+  problem: s.problem,
+  approved,
+});
+
+/** The frozen text of one artifact of an approval, from its blob (null when binary or absent). */
+const frozen = async (ledger: Ledger | null, approval: GateApproval, name: string): Promise<EvidenceArtifact['approved']> => {
+  const artifact = approval.artifacts.find((a) => a.name === name);
+  if (!artifact) return null;
+  const blob = approval.blobs.find((b) => b.name === name);
+  const bytes = blob && ledger ? await ledger.readBlob(blob.sha256) : null;
+  return { sha256: artifact.sha256, text: bytes ? textOf(bytes) : null, approvedAt: approval.at, approver: approval.approver };
+};
+
+const batonEvidence = async (view: ProjectView, ledger: Ledger | null, ref: GateRef): Promise<Result<GateEvidence>> => {
+  const records = ledger ? (await ledger.read()).records : [];
+  // The disk as it is now: the caller's view may be older than the files.
+  const fresh = await readProject(view.root);
+  if (!fresh.ok) return fresh;
+  const located = await locateGate(fresh.value, ref);
+  if (!located.ok) return located;
+  const folds = foldGates(records);
+  const fold = folds.get(gateKey(ref));
+  const last = fold?.lastApproval ?? null;
+  const snapshots = await snapshotArtifacts(fresh.value, located.value);
+  const artifacts = await Promise.all(
+    snapshots.map(async (s) => current(s, last ? await frozen(ledger, last, s.name) : null, s.name.endsWith('.json') ? 'jcs-sha256' : 'text-sha256')),
+  );
+  // An artifact approved before but no longer covered (a deleted AC) is shown, so its removal is seen.
+  for (const gone of last?.artifacts.filter((a) => !located.value.names.includes(a.name)) ?? []) {
+    artifacts.push({ name: gone.name, algorithm: gone.algorithm, sha256: null, text: null, problem: 'was approved before but is no longer part of this gate (removed)', approved: await frozen(ledger, last!, gone.name) });
+  }
+  const gate = await batonGate(located.value.site, ref.gate, located.value.story, fold);
+  const blocker = view.readOnly ? null : await approvalBlocker(located.value, ref, folds, snapshots);
+  return ok({
+    feature: ref.feature,
+    story: located.value.story,
+    gate: ref.gate,
+    status: gate.status,
+    artifacts,
+    summary: summaryOf(located.value.feature, records),
+    approvable: view.readOnly ? { ok: false, reason: readOnlyReason(view) } : { ok: blocker === null, reason: blocker?.message ?? null },
+  });
+};
+
+/** A Consort gate by Baton's name (Consort's `plan` is `design`), preferring an exact name match. */
+const findForeign = (feature: Feature, ref: GateRef): Gate | undefined => {
+  const story = ref.story ?? null;
+  const candidates = feature.gates.filter((g) => batonGateName(g.name) === ref.gate && g.story === story);
+  return candidates.find((g) => g.name === ref.gate) ?? candidates[0];
+};
+
+const foreignEvidence = async (view: ProjectView, ref: GateRef): Promise<Result<GateEvidence>> => {
+  const feature = view.features.find((f) => f.id === ref.feature);
+  if (!feature) return err('not-found', `There is no feature "${ref.feature}" in ${view.root}. Check the feature id.`);
+  const site = await (await featureSites(view))(feature.id);
+  if (site.featureDir === null) return err('not-found', `The folder of feature ${ref.feature} is gone; reload the project.`);
+  const stored = findForeign(feature, ref);
+  const story = ref.story ?? null;
+  // An open Consort gate lists no hashes yet; what it will cover comes from Baton's definitions.
+  const names = stored && stored.artifacts.length > 0
+    ? stored.artifacts.map((a) => a.name)
+    : await artifactsIn(site.featureDir, ref.gate, story === null ? null : (site.stories.get(story) ?? story));
+  const located: LocatedGate = { feature, story, site: { ...site, featureDir: site.featureDir }, names };
+  const snapshots = await snapshotArtifacts(view, located);
+  const artifacts = snapshots.map((s) => {
+    const hash = stored?.artifacts.find((a) => a.name === s.name);
+    const approved = hash ? { sha256: hash.sha256, text: null, approvedAt: stored?.approvedAt ?? '', approver: stored?.approver ?? '' } : null;
+    return current(s, approved, 'text-sha256');
+  });
+  return ok({
+    feature: ref.feature,
+    story,
+    gate: ref.gate,
+    // A gate gates.json does not list has never been approved: open.
+    status: stored ? (await foreignGate(site, stored)).status : 'open',
+    artifacts,
+    summary: summaryOf(feature, []),
+    approvable: { ok: false, reason: readOnlyReason(view) },
+  });
+};
+
+/** `ledger` is null for foreign layouts (their decisions live in gates.json). */
+export const gateEvidence = async (view: ProjectView, ledger: Ledger | null, ref: GateRef): Promise<Result<GateEvidence>> =>
+  view.layout === 'baton' ? batonEvidence(view, ledger, ref) : foreignEvidence(view, ref);

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { LedgerRecord } from '../../shared/ledger';
+import { foldGates, gateKey } from './state';
+
+const H = 'c'.repeat(64);
+let seq = 0;
+const record = (type: string, subject: LedgerRecord['subject'], data: Record<string, unknown>): LedgerRecord => {
+  seq += 1;
+  return { seq, at: `2025-01-01T00:00:0${seq % 10}Z`, type, actor: { kind: 'person', id: 'po' }, subject, data, blobs: [], prev: H, hash: H };
+};
+const approval = (gate: string, story?: string) =>
+  record('gate.approved', { feature: 'F-1', gate, ...(story ? { story } : {}) }, { gate, approver: 'po', artifacts: { 'a.json': { sha256: H, algorithm: 'jcs-sha256' } } });
+const statusOf = (records: LedgerRecord[], gate: string, story?: string) => foldGates(records).get(gateKey({ feature: 'F-1', gate, story }))?.status;
+
+describe('foldGates', () => {
+  it('reopens what data.reopened names, in every story, and falls back to the downstream gates without it', () => {
+    const base = [approval('spec'), approval('design'), approval('test_list'), approval('acceptance', 'S-1'), approval('acceptance', 'S-2')];
+    const listed = [...base, record('gate.withdrawn', { feature: 'F-1', gate: 'design' }, { reason: 'r', reopened: ['test_list'] })];
+    expect(statusOf(listed, 'spec')).toBe('approved');
+    expect(statusOf(listed, 'design')).toBe('withdrawn');
+    expect(statusOf(listed, 'test_list')).toBe('open');
+    expect(statusOf(listed, 'acceptance', 'S-1')).toBe('approved');
+    const unlisted = [...base, record('gate.withdrawn', { feature: 'F-1', gate: 'design' }, { reason: 'r' })];
+    expect(statusOf(unlisted, 'acceptance', 'S-1')).toBe('open');
+    expect(statusOf(unlisted, 'acceptance', 'S-2')).toBe('open');
+  });
+
+  it('keeps the last approval after a withdrawal and remembers what was withdrawn', () => {
+    const folds = foldGates([approval('spec'), record('gate.withdrawn', { feature: 'F-1', gate: 'spec' }, { reason: 'scope', reopened: [] })]);
+    const spec = folds.get(gateKey({ feature: 'F-1', gate: 'spec' }))!;
+    expect(spec).toMatchObject({ status: 'withdrawn', approval: null, note: 'scope' });
+    expect(spec.lastApproval?.artifacts).toEqual([{ name: 'a.json', sha256: H, algorithm: 'jcs-sha256' }]);
+    expect(spec.withdrawn).toBe(spec.lastApproval);
+  });
+
+  it('ignores an approval that names no valid hashes (it binds nothing) and records of other kinds', () => {
+    const bad = record('gate.approved', { feature: 'F-1', gate: 'spec' }, { artifacts: { 'a.json': { sha256: 'nope', algorithm: 'jcs-sha256' } } });
+    const empty = record('gate.approved', { feature: 'F-1', gate: 'spec' }, { artifacts: {} });
+    const other = record('cycle.greened', { feature: 'F-1', gate: 'spec' }, {});
+    expect(foldGates([bad, empty, other]).size).toBe(0);
+  });
+
+  it('a rejection replaces an approval and keeps its reason', () => {
+    const folds = foldGates([approval('spec'), record('gate.rejected', { feature: 'F-1', gate: 'spec' }, { reason: 'too vague' })]);
+    expect(folds.get(gateKey({ feature: 'F-1', gate: 'spec' }))).toMatchObject({ status: 'rejected', note: 'too vague', approval: null });
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * The gate half of `baton verify`: every approved hash against the disk (or the extracted
+ * bundle). Baton gates come from the ledger's fold, Consort gates from each gates.json.
+ */
+import type { LedgerRecord, VerifyProblem, VerifyReport } from '../../shared/ledger';
+import type { Gate, ProjectView } from '../../shared/model';
+import { projectPath } from './files';
+import { batonFeatureGates, batonGate, foreignGate } from './gate-view';
+import { featureSites, type FeatureSite } from './site';
+import { foldGates } from './state';
+
+type GateReport = VerifyReport['gates'][number];
+
+const gateLabel = (gate: Gate): string => (gate.story ? `${gate.name} gate of ${gate.story}` : `${gate.name} gate`);
+
+const problemsOf = (site: FeatureSite, feature: string, gate: Gate): VerifyProblem[] => {
+  const file = (name: string): string => projectPath(site.root, site.featureDir ?? site.expectedDir, name);
+  const label = gateLabel(gate);
+  const problems: VerifyProblem[] = gate.drift.map((d) => ({
+    file: file(d.artifact),
+    message:
+      d.actual === null
+        ? `missing; it was approved at ${gate.approvedAt ?? 'an unknown time'} by ${gate.approver ?? 'an unknown approver'} in the ${label} (expected ${d.expected}); restore it, or withdraw the gate`
+        : `changed after the ${label} was approved (expected ${d.expected}, found ${d.actual}); restore the approved content, or withdraw and re-approve the gate`,
+  }));
+  if (gate.status === 'approved' && gate.artifacts.length === 0) {
+    // Fail closed: an approval that names no hashes binds nothing and cannot be checked.
+    problems.push({ file: file('gates.json'), message: `the ${label} of ${feature} is approved but lists no artifact hashes, so nothing binds it to content` });
+  }
+  return problems;
+};
+
+const reportOf = (feature: string, gate: Gate): GateReport => ({
+  feature,
+  ...(gate.story ? { story: gate.story } : {}),
+  gate: gate.name,
+  status: gate.status,
+  drift: gate.drift,
+});
+
+export const verifyGates = async (
+  view: ProjectView,
+  records: readonly LedgerRecord[] | null,
+): Promise<{ gates: GateReport[]; problems: VerifyProblem[] }> => {
+  const siteOf = await featureSites(view);
+  const folds = view.layout === 'baton' ? foldGates(records ?? []) : null;
+  const found: { feature: string; site: FeatureSite; gates: Gate[] }[] = [];
+  for (const feature of view.features) {
+    const site = await siteOf(feature.id);
+    const gates = folds
+      ? await batonFeatureGates(site, feature, folds)
+      : await Promise.all(feature.gates.map((gate) => foreignGate(site, gate)));
+    found.push({ feature: feature.id, site, gates });
+  }
+  // A feature deleted after its gates were approved: its approvals still stand, against nothing.
+  const shown = new Set(view.features.map((f) => f.id));
+  for (const fold of folds?.values() ?? []) {
+    if (shown.has(fold.feature)) continue;
+    const site = await siteOf(fold.feature);
+    found.push({ feature: fold.feature, site, gates: [await batonGate(site, fold.gate, fold.story, fold)] });
+  }
+  return {
+    gates: found.flatMap(({ feature, gates }) => gates.map((gate) => reportOf(feature, gate))),
+    problems: found.flatMap(({ feature, site, gates }) => gates.flatMap((gate) => problemsOf(site, feature, gate))),
+  };
+};

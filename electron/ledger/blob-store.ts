@@ -1,0 +1,97 @@
+/**
+ * Content-addressed blobs: `blobs/<sha256>`, where the name is always the SHA-256 of the
+ * uncompressed content. A blob is stored gzip'd when that is smaller; readers recognise gzip by its
+ * magic bytes. Content that itself begins with the gzip magic (a .gz file kept as evidence) is
+ * always stored gzip'd, so exactly one gunzip on read gives back the original bytes.
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { sha256Hex } from './hashing';
+import { isSha256 } from './ledger-file';
+
+/** Reading a blob never inflates more than this: a gzip bomb in a bundle must not exhaust memory. */
+export const MAX_BLOB_BYTES = 512 * 1024 * 1024;
+/** Below this, gzip's own 18-byte frame makes the stored form larger, so it is not tried. */
+const MIN_GZIP_ATTEMPT = 64;
+
+export const isGzip = (bytes: Uint8Array): boolean => bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+
+/** The bytes to keep on disk for `content`. */
+export const encodeBlob = (content: Uint8Array): Uint8Array => {
+  if (isGzip(content)) return gzipSync(content);
+  if (content.length < MIN_GZIP_ATTEMPT) return content;
+  const packed = gzipSync(content);
+  return packed.length < content.length ? packed : content;
+};
+
+/** The content of stored bytes; throws when gzip'd bytes do not inflate (or exceed `maxBytes`). */
+export const decodeBlob = (stored: Buffer, maxBytes = MAX_BLOB_BYTES): Buffer =>
+  isGzip(stored) ? gunzipSync(stored, { maxOutputLength: Math.max(1, maxBytes) }) : stored;
+
+const errorCode = (error: unknown): string | undefined =>
+  typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+
+export const isMissing = (error: unknown): boolean => errorCode(error) === 'ENOENT';
+
+/**
+ * fsync a directory so a rename or a new entry in it survives a power loss. Some platforms
+ * (Windows) cannot open a directory; there the rename is as durable as the OS makes it.
+ */
+export const fsyncDir = async (dir: string): Promise<void> => {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(dir, 'r');
+    await handle.sync();
+  } catch (error) {
+    if (!['EISDIR', 'EPERM', 'EACCES', 'EINVAL'].includes(errorCode(error) ?? '')) throw error;
+  } finally {
+    await handle?.close();
+  }
+};
+
+/** Writes `bytes` to `target` through a temp file in the same folder: fsync, then rename. */
+export const writeFileAtomic = async (target: string, bytes: Uint8Array, mode?: number): Promise<void> => {
+  const temp = path.join(path.dirname(target), `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
+  try {
+    const handle = await fs.open(temp, 'wx', mode);
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(temp, target);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+};
+
+/**
+ * Stores `content` under its SHA-256 unless a blob of that name exists. `written` says whether a
+ * new directory entry was made (the caller fsyncs the folder once for all of an append's blobs).
+ */
+export const writeBlob = async (blobsDir: string, content: Uint8Array): Promise<{ sha256: string; written: boolean }> => {
+  const sha256 = sha256Hex(content);
+  const target = path.join(blobsDir, sha256);
+  const exists = await fs.stat(target).then(
+    () => true,
+    (error: unknown) => (isMissing(error) ? false : Promise.reject(error)),
+  );
+  if (exists) return { sha256, written: false };
+  await writeFileAtomic(target, encodeBlob(content));
+  return { sha256, written: true };
+};
+
+/** The stored bytes of a blob, or null when there is none (or the name is not a SHA-256). */
+export const readStoredBlob = async (blobsDir: string, sha256: string): Promise<Buffer | null> => {
+  if (!isSha256(sha256)) return null;
+  try {
+    return await fs.readFile(path.join(blobsDir, sha256));
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+};

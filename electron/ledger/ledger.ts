@@ -1,0 +1,225 @@
+/**
+ * The ledger: `events.jsonl` (one hash-chained JSON record a line) and `blobs/<sha256>`.
+ * Every append is atomic and durable: blobs first (temp file, fsync, rename, folder fsync), then the
+ * record as ONE write to the file opened for appending, then fsync. A crash leaves at worst an
+ * unreferenced blob or an incomplete final line, which `repairTail` drops and records.
+ * Nothing here reads the environment: a record holds only what the caller passed in.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { GENESIS_HASH, RECORD_TYPES, type Actor, type BlobRef, type LedgerRecord, type Subject } from '../../shared/ledger';
+import { decodeBlob, fsyncDir, readStoredBlob, writeBlob } from './blob-store';
+import { recordHash, sha256Hex } from './hashing';
+import { BLOBS_DIR, displayPath, EVENTS_FILE, LOCK_FILE } from './ledger-file';
+import { loadState, type LedgerState } from './ledger-state';
+import { serialize, withFileLock } from './lock';
+import type { LedgerSnapshot, LedgerTx, AppendInput } from './ledger-types';
+import { checkAppendInput } from './ledger-types';
+
+export type { AppendInput, LedgerSnapshot, LedgerTx } from './ledger-types';
+
+const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
+
+export class Ledger {
+  readonly dir: string;
+  private readonly now: () => Date;
+  private readonly lockTimeoutMs: number;
+  private cache: LedgerState | null = null;
+
+  constructor(ledgerDir: string, options: { now?: () => Date; lockTimeoutMs?: number } = {}) {
+    this.dir = path.resolve(ledgerDir);
+    this.now = options.now ?? (() => new Date());
+    this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  }
+
+  static forArtifactRoot(artifactRoot: string): Ledger {
+    return new Ledger(path.join(artifactRoot, 'ledger'));
+  }
+
+  private get eventsPath(): string {
+    return path.join(this.dir, EVENTS_FILE);
+  }
+
+  /** Tolerant: damage becomes problems and a torn tail, never an exception. */
+  async read(): Promise<LedgerSnapshot> {
+    let state: LedgerState;
+    try {
+      state = await this.load();
+    } catch (error) {
+      const file = displayPath(this.dir, undefined, EVENTS_FILE);
+      return { records: [], problems: [{ file, message: `cannot be read (${(error as Error).message}); check the file's permissions` }], tornTail: null };
+    }
+    return { records: [...state.records], problems: [...state.problems], tornTail: state.tornTail && { offset: state.tornTail.offset, bytes: state.tornTail.bytes } };
+  }
+
+  append(input: AppendInput): Promise<LedgerRecord> {
+    return this.transaction((tx) => tx.append(input));
+  }
+
+  /**
+   * Runs `fn` holding the single-writer lock: what it reads from `tx.records` cannot change before
+   * its `tx.append` lands (gate approvals rely on this to let exactly one of two approvals win).
+   */
+  transaction<T>(fn: (tx: LedgerTx) => Promise<T>): Promise<T> {
+    return this.locked(async (state) => {
+      this.refuseDamagedEnd(state);
+      let open = true;
+      let snapshot: readonly LedgerRecord[] | null = null;
+      const tx: LedgerTx = {
+        get records() {
+          snapshot ??= Object.freeze([...state.records]);
+          return snapshot;
+        },
+        append: async (input) => {
+          if (!open) throw new Error('This ledger transaction has ended; start a new one to append.');
+          const record = await this.write(state, input);
+          state = await this.load();
+          snapshot = null;
+          return record;
+        },
+      };
+      try {
+        return await fn(tx);
+      } finally {
+        open = false;
+      }
+    });
+  }
+
+  async readBlob(sha256: string): Promise<Buffer | null> {
+    const stored = await readStoredBlob(path.join(this.dir, BLOBS_DIR), sha256);
+    return stored === null ? null : decodeBlob(stored);
+  }
+
+  /** Drops an incomplete final line (only that) and records what was dropped, keeping its bytes as a blob. */
+  repairTail(actor: Actor): Promise<{ droppedBytes: number; record: LedgerRecord | null }> {
+    return this.locked(async (state) => {
+      const torn = state.tornTail;
+      if (torn === null) return { droppedBytes: 0, record: null };
+      this.refuseDamagedEnd(state, { tornTailAllowed: true });
+      const handle = await fs.open(this.eventsPath, 'r+');
+      let dropped: Buffer;
+      try {
+        dropped = Buffer.alloc(torn.bytes);
+        await handle.read(dropped, 0, torn.bytes, torn.offset);
+        await handle.truncate(torn.offset);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      this.cache = null;
+      const record = await this.write(await this.load(), {
+        type: RECORD_TYPES.ledgerRepaired,
+        actor,
+        data: {
+          droppedBytes: torn.bytes,
+          droppedSha256: sha256Hex(dropped),
+          offset: torn.offset,
+          line: torn.line,
+          reason: 'an incomplete final line (a write cut short by a crash) was dropped; its bytes are kept in the blob',
+        },
+        blobs: [{ name: 'dropped-tail', content: dropped }],
+      });
+      return { droppedBytes: torn.bytes, record };
+    });
+  }
+
+  private async load(): Promise<LedgerState> {
+    this.cache = await loadState(this.eventsPath, displayPath(this.dir, undefined, EVENTS_FILE), this.cache);
+    return this.cache;
+  }
+
+  private locked<T>(fn: (state: LedgerState) => Promise<T>): Promise<T> {
+    return serialize(this.dir, async () => {
+      await this.ensureDir();
+      return withFileLock(path.join(this.dir, LOCK_FILE), this.lockTimeoutMs, async () => fn(await this.load()));
+    });
+  }
+
+  private async ensureDir(): Promise<void> {
+    const existed = await fs.stat(this.dir).then(() => true, () => false);
+    if (existed) return;
+    await fs.mkdir(this.dir, { recursive: true });
+    await fsyncDir(path.dirname(this.dir));
+  }
+
+  /** A new record may only follow a good one: appending after damage would bury it. */
+  private refuseDamagedEnd(state: LedgerState, options: { tornTailAllowed?: boolean } = {}): void {
+    const file = displayPath(this.dir, undefined, EVENTS_FILE);
+    if (state.tornTail && !options.tornTailAllowed) {
+      throw new Error(
+        `Cannot write to the ledger: ${file} ends with an incomplete line (${state.tornTail.bytes} bytes at byte ${state.tornTail.offset}), ` +
+          'left by a write that was cut short. Run `baton verify --repair-tail` to drop it (the repair is recorded), then try again.',
+      );
+    }
+    const completeLines = state.lines - (state.tornTail ? 1 : 0);
+    if (completeLines === 0) return;
+    const last = state.records.at(-1);
+    if (!state.lastLineIsRecord || last === undefined || recordHash(last) !== last.hash) {
+      throw new Error(
+        `Cannot write to the ledger: the chain in ${file} is broken at its end (line ${completeLines} is not an intact record), ` +
+          'so a new record would have no trustworthy predecessor. Run `baton verify` to see what is wrong.',
+      );
+    }
+  }
+
+  private async write(state: LedgerState, input: AppendInput): Promise<LedgerRecord> {
+    checkAppendInput(input);
+    const blobsDir = path.join(this.dir, BLOBS_DIR);
+    const blobs: BlobRef[] = [];
+    let newEntries = false;
+    if ((input.blobs ?? []).length > 0) await fs.mkdir(blobsDir, { recursive: true });
+    for (const blob of input.blobs ?? []) {
+      const content = typeof blob.content === 'string' ? Buffer.from(blob.content, 'utf8') : blob.content;
+      const { sha256, written } = await writeBlob(blobsDir, content);
+      newEntries ||= written;
+      blobs.push({ name: blob.name, sha256, bytes: content.length });
+    }
+    // The record must never reach the disk before the blobs it names.
+    if (newEntries) await fsyncDir(blobsDir);
+
+    const last = state.records.at(-1);
+    const body = {
+      seq: (last?.seq ?? 0) + 1,
+      at: this.now().toISOString(),
+      type: input.type,
+      actor: { kind: input.actor.kind, id: input.actor.id },
+      subject: input.subject ?? ({} as Subject),
+      data: input.data ?? {},
+      blobs,
+      prev: last?.hash ?? GENESIS_HASH,
+    };
+    // Hash exactly what will be read back: JSON drops undefined, turns Dates into strings, and so on.
+    const plain = JSON.parse(JSON.stringify(body)) as Omit<LedgerRecord, 'hash'>;
+    const record: LedgerRecord = { ...plain, hash: recordHash(plain) };
+    const line = Buffer.from(`${state.unterminated ? '\n' : ''}${JSON.stringify(record)}\n`, 'utf8');
+
+    const created = state.size === 0;
+    const handle = await fs.open(this.eventsPath, 'a');
+    let stat: { ino: number; mtimeMs: number; size: number };
+    try {
+      await handle.write(line);
+      await handle.sync();
+      stat = await handle.stat();
+    } finally {
+      await handle.close();
+    }
+    if (created) await fsyncDir(this.dir);
+    this.cache = state.unterminated || stat.size !== state.size + line.length ? null : this.appended(state, record, line, stat);
+    return record;
+  }
+
+  private appended(state: LedgerState, record: LedgerRecord, line: Buffer, stat: { ino: number; mtimeMs: number; size: number }): LedgerState {
+    return {
+      ...state,
+      ino: stat.ino,
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      // In place: copying the list on every append would make 10,000 appends quadratic.
+      records: (state.records.push(record), state.records),
+      lines: state.lines + 1,
+      lastLine: line,
+      lastLineIsRecord: true,
+    };
+  }
+}

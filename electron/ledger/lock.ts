@@ -1,0 +1,169 @@
+/**
+ * One ledger writer at a time. Inside a process, writers to the same folder queue in order; across
+ * processes, a lock file created with O_EXCL ('wx') holds `{pid, host, at}`. A second process polls
+ * until the lock is free or `timeoutMs` passes, then fails naming the file and its holder. A lock
+ * left by a process that no longer runs on this host is stale and is taken over.
+ *
+ * Known limit: taking over a stale lock and releasing compare the file's content before removing
+ * it, which leaves a window of microseconds in which two processes could both believe they hold
+ * the lock. The ledger's chain check (prev must be the last hash) still refuses a fork.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import { isMissing } from './blob-store';
+
+/** An unreadable lock file older than this was left by a crash between create and write. */
+const UNREADABLE_STALE_MS = 2000;
+const MAX_POLL_MS = 100;
+
+interface Holder {
+  readonly raw: string;
+  readonly pid: number | null;
+  readonly host: string | null;
+  readonly at: string | null;
+  readonly ageMs: number;
+}
+
+const queues = new Map<string, Promise<unknown>>();
+/** The ledgers whose transaction the current async context is running inside (while it runs). */
+const held = new AsyncLocalStorage<ReadonlyMap<string, { active: boolean }>>();
+
+/**
+ * Runs `fn` after every earlier call for `key` in this process has settled. Calling it again for
+ * the same key from inside `fn` would wait for itself forever, so that throws instead.
+ */
+export const serialize = async <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+  const outer = held.getStore();
+  if (outer?.get(key)?.active) {
+    throw new Error(
+      `A ledger transaction on ${key} was started inside another transaction on the same ledger; it would wait for itself. ` +
+        'Use the `tx.append` of the transaction you are in.',
+    );
+  }
+  // Work a transaction leaves running after it ends (a detached promise) may start its own.
+  const mark = { active: true };
+  const context = new Map(outer ?? []).set(key, mark);
+  const task = () => held.run(context, fn).finally(() => (mark.active = false));
+  const run = (queues.get(key) ?? Promise.resolve()).then(task, task);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(key, settled);
+  try {
+    return await run;
+  } finally {
+    if (queues.get(key) === settled) queues.delete(key);
+  }
+};
+
+const pidAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as { code?: string }).code === 'EPERM';
+  }
+};
+
+const readHolder = async (lockPath: string): Promise<Holder | null> => {
+  try {
+    const [raw, stat] = await Promise.all([fs.readFile(lockPath, 'utf8'), fs.stat(lockPath)]);
+    const ageMs = Date.now() - stat.mtimeMs;
+    try {
+      const parsed = JSON.parse(raw) as { pid?: unknown; host?: unknown; at?: unknown };
+      return {
+        raw,
+        pid: Number.isInteger(parsed.pid) ? (parsed.pid as number) : null,
+        host: typeof parsed.host === 'string' ? parsed.host : null,
+        at: typeof parsed.at === 'string' ? parsed.at : null,
+        ageMs,
+      };
+    } catch {
+      return { raw, pid: null, host: null, at: null, ageMs };
+    }
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+};
+
+const isStale = (holder: Holder): boolean => {
+  if (holder.pid === null || holder.host === null) return holder.ageMs > UNREADABLE_STALE_MS;
+  return holder.host === os.hostname() && !pidAlive(holder.pid);
+};
+
+/** Moves the stale lock aside, and removes it only if it is still the stale one we judged. */
+const takeOver = async (lockPath: string, stale: Holder): Promise<void> => {
+  const aside = `${lockPath}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    await fs.rename(lockPath, aside);
+  } catch (error) {
+    if (isMissing(error)) return;
+    throw error;
+  }
+  const moved = await fs.readFile(aside, 'utf8').catch(() => null);
+  // Someone took the lock between our read and the rename: put theirs back.
+  if (moved !== stale.raw) await fs.link(aside, lockPath).catch(() => undefined);
+  await fs.rm(aside, { force: true });
+};
+
+const busyMessage = (lockPath: string, holder: Holder | null, waitedMs: number): string => {
+  const who = holder?.pid != null ? `pid ${holder.pid}${holder.host ? ` on ${holder.host}` : ''}` : 'an unknown process';
+  const since = holder?.at ? `, since ${holder.at}` : '';
+  return (
+    `The ledger is busy: ${who}${since} holds its lock file ${lockPath}. ` +
+    `Waited ${(waitedMs / 1000).toFixed(1)} s. Try again when that process has finished; ` +
+    `if it is no longer running, delete ${lockPath} and try again.`
+  );
+};
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Creates the lock file, waiting for another holder up to `timeoutMs`; returns what it wrote. */
+export const acquireFileLock = async (lockPath: string, timeoutMs: number): Promise<string> => {
+  const started = Date.now();
+  let delay = 5;
+  for (;;) {
+    const content = JSON.stringify({ pid: process.pid, host: os.hostname(), at: new Date().toISOString() });
+    try {
+      const handle = await fs.open(lockPath, 'wx');
+      try {
+        await handle.writeFile(content);
+      } finally {
+        await handle.close();
+      }
+      return content;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+    }
+    const holder = await readHolder(lockPath);
+    if (holder === null) continue;
+    if (isStale(holder)) {
+      await takeOver(lockPath, holder);
+      continue;
+    }
+    const waited = Date.now() - started;
+    if (waited >= timeoutMs) throw new Error(busyMessage(lockPath, holder, waited));
+    await sleep(Math.min(delay, timeoutMs - waited));
+    delay = Math.min(delay * 2, MAX_POLL_MS);
+  }
+};
+
+/** Removes the lock file if it is still ours (a takeover may have replaced it). */
+export const releaseFileLock = async (lockPath: string, content: string): Promise<void> => {
+  const current = await fs.readFile(lockPath, 'utf8').catch(() => null);
+  if (current === content) await fs.rm(lockPath, { force: true });
+};
+
+export const withFileLock = async <T>(lockPath: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> => {
+  const content = await acquireFileLock(lockPath, timeoutMs);
+  try {
+    return await fn();
+  } finally {
+    await releaseFileLock(lockPath, content);
+  }
+};

@@ -1,0 +1,121 @@
+/** The tamper suite: each edit an attacker (or a crash) could make is found at the right record. */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LedgerRecord } from '../../shared/ledger';
+import { gzipSync } from 'node:zlib';
+import { recordHash } from './hashing';
+import { appendSome, makeTempLedger, readLines, removeTemp, writeLines, type TempLedger } from './test-support';
+import { verifyChain } from './verify-chain';
+
+const EVENTS = '.baton/ledger/events.jsonl';
+
+let t: TempLedger;
+let records: LedgerRecord[];
+let lines: string[];
+beforeEach(async () => {
+  t = await makeTempLedger();
+  records = await appendSome(t.ledger, 6); // records 2, 4 and 6 carry a blob
+  lines = await readLines(t.events);
+});
+afterEach(() => removeTemp(t.root));
+
+const blobFile = (record: LedgerRecord) => path.join(t.dir, 'blobs', record.blobs[0]!.sha256);
+
+describe('verifyChain', () => {
+  it('passes an intact ledger and reports its head', async () => {
+    expect(await verifyChain(t.dir)).toEqual({ records: 6, head: records[5]!.hash, chain: { ok: true }, problems: [] });
+  });
+
+  it('passes a folder with no ledger yet', async () => {
+    expect(await verifyChain(path.join(t.root, 'nowhere'))).toEqual({ records: 0, head: null, chain: { ok: true }, problems: [] });
+  });
+
+  it('finds one changed field, at that record only', async () => {
+    await writeLines(t.events, lines.map((line, i) => (i === 2 ? line.replace('"i":3', '"i":33') : line)));
+    const report = await verifyChain(t.dir);
+    expect(report.chain).toEqual({ ok: false, brokenAt: 3 });
+    expect(report.problems).toEqual([
+      { file: EVENTS, seq: 3, message: expect.stringMatching(/^record #3 \(line 3\): its content was changed after it was written \(it hashes to [0-9a-f]{12}…, but its hash says/) },
+    ]);
+  });
+
+  it('finds a changed record whose hash was recomputed, at the next record (its prev no longer matches)', async () => {
+    const forged = { ...(JSON.parse(lines[2]!) as LedgerRecord), data: { i: 33 } };
+    const line = JSON.stringify({ ...forged, hash: recordHash(forged) });
+    await writeLines(t.events, lines.map((l, i) => (i === 2 ? line : l)));
+    const report = await verifyChain(t.dir);
+    expect(report.chain).toEqual({ ok: false, brokenAt: 4 });
+    expect(report.problems).toHaveLength(1);
+    expect(report.problems[0]).toMatchObject({ seq: 4, message: expect.stringMatching(/prev .* is not the hash of the record before it \(#3/) });
+  });
+
+  it('finds a deleted record where the gap is', async () => {
+    await writeLines(t.events, lines.filter((_line, i) => i !== 2));
+    const report = await verifyChain(t.dir);
+    expect(report.records).toBe(5);
+    expect(report.chain).toEqual({ ok: false, brokenAt: 4 });
+    expect(report.problems).toEqual([
+      { file: EVENTS, seq: 4, message: expect.stringMatching(/^record #4 \(line 3\): it follows record #2, so record #3 is missing; its prev/) },
+    ]);
+  });
+
+  it('finds two swapped records', async () => {
+    await writeLines(t.events, [lines[0]!, lines[1]!, lines[3]!, lines[2]!, lines[4]!, lines[5]!]);
+    const report = await verifyChain(t.dir);
+    expect(report.chain).toEqual({ ok: false, brokenAt: 4 });
+    expect(report.problems.map((p) => p.seq)).toEqual([4, 3, 5]);
+    expect(report.problems[1]!.message).toMatch(/^record #3 \(line 4\): it follows record #4: records are out of order or repeated/);
+  });
+
+  it('finds a file truncated mid-line as an incomplete final line', async () => {
+    const text = await fs.readFile(t.events, 'utf8');
+    await fs.writeFile(t.events, text.slice(0, text.length - Math.floor(lines[5]!.length / 2)));
+    const report = await verifyChain(t.dir);
+    expect(report.records).toBe(5);
+    expect(report.chain).toEqual({ ok: false, brokenAt: 6 });
+    expect(report.problems).toEqual([{ file: EVENTS, message: expect.stringMatching(/^the file ends with an incomplete line \(line 6: \d+ bytes .*--repair-tail/) }]);
+  });
+
+  it('finds one changed byte in a blob, at the record that names it', async () => {
+    const file = blobFile(records[3]!);
+    const bytes = await fs.readFile(file);
+    bytes[0] = bytes[0]! ^ 0x01;
+    await fs.writeFile(file, bytes);
+    const report = await verifyChain(t.dir);
+    expect(report.chain).toEqual({ ok: false, brokenAt: 4 });
+    expect(report.problems).toEqual([
+      {
+        file: `.baton/ledger/blobs/${records[3]!.blobs[0]!.sha256}`,
+        seq: 4,
+        message: expect.stringMatching(/^blob "stdout" of record #4 \(.+\) was changed: its content hashes to [0-9a-f]{12}…, not to its name/),
+      },
+    ]);
+  });
+
+  it('finds a deleted blob', async () => {
+    await fs.rm(blobFile(records[5]!));
+    const report = await verifyChain(t.dir);
+    expect(report.chain).toEqual({ ok: false, brokenAt: 6 });
+    expect(report.problems).toEqual([{ file: expect.stringContaining('.baton/ledger/blobs/'), seq: 6, message: expect.stringMatching(/^blob "stdout" of record #6 .* is missing/) }]);
+  });
+
+  it('finds a gzip blob that does not inflate, and checks a blob that inflates fine', async () => {
+    await fs.writeFile(blobFile(records[1]!), gzipSync(`output of run 2\n`));
+    await fs.writeFile(blobFile(records[3]!), Buffer.from([0x1f, 0x8b, 0, 0]));
+    const report = await verifyChain(t.dir);
+    expect(report.problems).toEqual([{ file: expect.any(String), seq: 4, message: expect.stringMatching(/does not decompress/) }]);
+  });
+
+  it('reports the first damage in file order and every later one', async () => {
+    await fs.rm(blobFile(records[1]!));
+    await writeLines(t.events, lines.map((line, i) => (i === 4 ? '{"broken": ' : line)));
+    const report = await verifyChain(t.dir, { displayRoot: t.artifactRoot });
+    expect(report.chain).toEqual({ ok: false, brokenAt: 2 });
+    expect(report.problems.map((p) => [p.file.slice(0, 13), p.seq])).toEqual([
+      ['ledger/blobs/', 2],
+      ['ledger/events', undefined],
+    ]);
+    expect(report.problems[1]!.message).toMatch(/^line 5 is not valid JSON/);
+  });
+});

@@ -1,0 +1,66 @@
+/** Evidence: the ledger's verification banner, its records as a timeline, and the open record. */
+import { useCallback, useState } from 'react';
+import { ErrorBanner } from '../components/error-banner';
+import { useStore } from '../store/store';
+import { LedgerBanner } from './ledger-banner';
+import { RecordDetail } from './record-detail';
+import { RecordList } from './record-list';
+import { PAGE_SIZE, useLedger } from './use-ledger';
+
+export function EvidenceView() {
+  const ledger = useLedger();
+  const foreign = useStore((s) => s.project !== null && s.project.layout !== 'baton');
+  const [selected, setSelected] = useState<number | null>(null);
+  const open = useCallback((seq: number) => setSelected(seq), []);
+  const record = selected === null ? null : (ledger.records.find((r) => r.seq === selected) ?? null);
+  const remaining = ledger.total - ledger.records.length;
+
+  return (
+    <div className="evidence-view">
+      <LedgerBanner
+        report={ledger.report}
+        error={ledger.reportError}
+        verifying={ledger.verifying}
+        foreign={foreign}
+        onVerify={ledger.refresh}
+      />
+      {ledger.listError && <ErrorBanner error={ledger.listError} title="The ledger could not be read" actionLabel="Try again" onAction={ledger.refresh} />}
+      {ledger.loading ? (
+        <p className="muted">Reading the ledger…</p>
+      ) : ledger.records.length === 0 ? (
+        !ledger.listError && (
+          <div className="empty-state" data-testid="ledger-empty">
+            <p>
+              {foreign
+                ? 'This project keeps no Baton ledger: its tool records gates in gates.json, whose hashes are checked against the disk (see Gates).'
+                : 'No ledger records yet — they appear when gates are decided or cycles run.'}
+            </p>
+          </div>
+        )
+      ) : (
+        <div className={record ? 'timeline timeline-with-detail' : 'timeline'}>
+          <div className="timeline-main">
+            <RecordList
+              records={ledger.records}
+              total={ledger.total}
+              selected={selected}
+              brokenAt={ledger.report?.chain.brokenAt ?? null}
+              onOpen={open}
+            />
+            <p className="timeline-footer">
+              <span className="muted" data-testid="ledger-loaded">
+                {ledger.records.length.toLocaleString('en-US')} of {ledger.total.toLocaleString('en-US')} records, oldest first
+              </span>
+              {remaining > 0 && (
+                <button type="button" className="button" data-testid="ledger-load-more" disabled={ledger.loadingMore} onClick={() => void ledger.loadMore()}>
+                  {ledger.loadingMore ? 'Loading…' : `Load more (${Math.min(remaining, PAGE_SIZE).toLocaleString('en-US')})`}
+                </button>
+              )}
+            </p>
+          </div>
+          {record && <RecordDetail key={record.seq} record={record} onClose={() => setSelected(null)} />}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,129 @@
+/** One ledger record: its fields, its data as JSON, and its blobs, each opened on demand. */
+import { useEffect, useState } from 'react';
+import type { BlobRef, BlobView, LedgerRecord } from '../../../shared/ledger';
+import type { AppError } from '../../../shared/result';
+import { api } from '../../client';
+import { ErrorBanner } from '../components/error-banner';
+import { displayText, formatBytes } from '../lib/artifact-text';
+import { friendlyTime, shortHash } from '../lib/format';
+import { subjectText } from './record-list';
+
+function BlobContent({ blob }: { blob: BlobRef }) {
+  const [view, setView] = useState<BlobView | null>(null);
+  const [error, setError] = useState<AppError | null>(null);
+  useEffect(() => {
+    let live = true;
+    void api.invoke('ledger:blob', { sha256: blob.sha256 }).then((result) => {
+      if (!live) return;
+      if (result.ok) setView(result.value);
+      else setError(result.error);
+    });
+    return () => {
+      live = false;
+    };
+  }, [blob.sha256]);
+
+  return (
+    <section className="blob-view" data-testid="blob-view" aria-label={`Blob ${blob.name}`} aria-busy={!view && !error}>
+      <header className="blob-header">
+        <strong className="mono">{blob.name}</strong>
+        <code className="hash" title={`sha256 ${blob.sha256}`}>
+          {shortHash(blob.sha256)}
+        </code>
+        <span className="muted">{formatBytes(view?.bytes ?? blob.bytes)}</span>
+      </header>
+      {error && <ErrorBanner error={error} title="The blob could not be read" />}
+      {!view && !error && <p className="muted">Reading the blob…</p>}
+      {view &&
+        (view.text === null ? (
+          <p className="muted" data-testid="blob-binary">
+            binary, {view.bytes.toLocaleString('en-US')} bytes
+          </p>
+        ) : (
+          <>
+            <pre className="artifact-text blob-text" tabIndex={0}>
+              {view.truncated ? view.text : displayText(blob.name, view.text)}
+            </pre>
+            {view.truncated && <p className="muted">Showing the first 1 MB of {formatBytes(view.bytes)}.</p>}
+          </>
+        ))}
+    </section>
+  );
+}
+
+export function RecordDetail({ record, onClose }: { record: LedgerRecord; onClose(): void }) {
+  const [blob, setBlob] = useState<BlobRef | null>(null);
+  const when = friendlyTime(record.at);
+  const data = JSON.stringify(record.data, null, 2);
+  return (
+    <aside className="record-detail" data-testid="record-detail" aria-labelledby="record-detail-title">
+      <header className="record-detail-header">
+        <h2 id="record-detail-title">
+          <span className="mono muted">#{record.seq}</span> <span className="mono">{record.type}</span>
+        </h2>
+        <button type="button" className="button button-quiet" onClick={onClose} aria-label="Close the record">
+          ✕
+        </button>
+      </header>
+      <dl className="fields">
+        <dt>Time</dt>
+        <dd>
+          {when ? (
+            <>
+              <time dateTime={record.at}>{when.absolute}</time> <span className="muted">· {when.relative}</span>
+            </>
+          ) : (
+            record.at
+          )}
+        </dd>
+        <dt>Actor</dt>
+        <dd>
+          {record.actor.id} <span className="muted">({record.actor.kind})</span>
+        </dd>
+        <dt>Subject</dt>
+        <dd>{subjectText(record.subject)}</dd>
+        <dt>Hash</dt>
+        <dd>
+          <code className="hash" title={record.hash}>
+            {shortHash(record.hash)}
+          </code>
+        </dd>
+        <dt>Previous</dt>
+        <dd>
+          <code className="hash" title={record.prev}>
+            {shortHash(record.prev)}
+          </code>
+        </dd>
+      </dl>
+      <section className="drawer-section" aria-labelledby="record-data-title">
+        <h3 id="record-data-title">Data</h3>
+        {data === '{}' ? <p className="muted">No data.</p> : <pre className="artifact-text record-data">{data}</pre>}
+      </section>
+      <section className="drawer-section" aria-labelledby="record-blobs-title">
+        <h3 id="record-blobs-title">Blobs</h3>
+        {record.blobs.length === 0 ? (
+          <p className="muted">This record keeps no blobs.</p>
+        ) : (
+          <ul className="blob-list" role="list">
+            {record.blobs.map((b) => (
+              <li key={`${b.name}/${b.sha256}`}>
+                <button
+                  type="button"
+                  className="blob-button"
+                  data-testid="record-blob"
+                  data-name={b.name}
+                  aria-pressed={blob?.sha256 === b.sha256 && blob.name === b.name}
+                  onClick={() => setBlob(b)}
+                >
+                  <span className="mono">{b.name}</span>
+                  <span className="muted">{formatBytes(b.bytes)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {blob && <BlobContent key={`${blob.name}/${blob.sha256}`} blob={blob} />}
+      </section>
+    </aside>
+  );
+}

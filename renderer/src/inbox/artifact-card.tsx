@@ -1,0 +1,135 @@
+/**
+ * One artifact under decision. Closed until the person opens it (that is what "the evidence has
+ * been opened" means); open, it shows the text rendered and, when an earlier version was approved,
+ * the changes since then.
+ */
+import { useId, useState } from 'react';
+import type { EvidenceArtifact } from '../../../shared/ledger';
+import { DiffTable } from '../components/diff-table';
+import { Icon } from '../components/icon';
+import { displayText } from '../lib/artifact-text';
+import { friendlyTime, shortHash } from '../lib/format';
+import { artifactTestId } from '../lib/gate-ref';
+
+/** What the approver compares: an earlier approved text that differs from the current one. */
+export const hasChanges = (a: EvidenceArtifact): boolean =>
+  a.approved !== null && a.approved.text !== null && a.text !== null && a.approved.sha256 !== a.sha256;
+
+/** An artifact is "viewed" per version: a new hash must be opened again. */
+export const viewKey = (a: EvidenceArtifact): string => `${a.name}@${a.sha256 ?? 'missing'}`;
+
+function Standing({ artifact }: { artifact: EvidenceArtifact }) {
+  if (artifact.problem) {
+    return (
+      <span className="artifact-standing tone-text-danger">
+        <Icon name="warning" /> cannot be approved
+      </span>
+    );
+  }
+  if (!artifact.approved) return <span className="artifact-standing muted">new · never approved</span>;
+  if (artifact.approved.sha256 === artifact.sha256) return <span className="artifact-standing muted">unchanged since approval</span>;
+  return (
+    <span className="artifact-standing tone-text-warning">
+      <Icon name="diff" /> changed since approval
+    </span>
+  );
+}
+
+function Content({ artifact }: { artifact: EvidenceArtifact }) {
+  const changes = hasChanges(artifact);
+  const [tab, setTab] = useState<'changes' | 'text'>(changes ? 'changes' : 'text');
+  if (artifact.text === null) {
+    return (
+      <p className="muted">
+        {artifact.sha256 === null ? 'The file is missing on disk.' : 'This file is binary; Baton shows text artifacts only.'}
+      </p>
+    );
+  }
+  const approved = artifact.approved;
+  return (
+    <div className="artifact-content">
+      {approved && (
+        <p className="muted artifact-approved-line">
+          Previously approved by {approved.approver}
+          {friendlyTime(approved.approvedAt) ? ` on ${friendlyTime(approved.approvedAt)!.absolute}` : ''} ·{' '}
+          <code className="hash">{shortHash(approved.sha256)}</code>
+        </p>
+      )}
+      {changes && (
+        <div className="segmented" role="group" aria-label={`Show ${artifact.name} as`}>
+          <button type="button" className="segment" aria-pressed={tab === 'changes'} onClick={() => setTab('changes')}>
+            Changes since approval
+          </button>
+          <button type="button" className="segment" aria-pressed={tab === 'text'} onClick={() => setTab('text')}>
+            Full text
+          </button>
+        </div>
+      )}
+      {changes && tab === 'changes' ? (
+        <DiffTable
+          name={artifact.name}
+          before={displayText(artifact.name, approved!.text!)}
+          after={displayText(artifact.name, artifact.text)}
+        />
+      ) : (
+        <pre className="artifact-text" tabIndex={0} aria-label={`${artifact.name}, current text`}>
+          {displayText(artifact.name, artifact.text)}
+        </pre>
+      )}
+    </div>
+  );
+}
+
+interface Props {
+  readonly artifact: EvidenceArtifact;
+  readonly open: boolean;
+  readonly viewed: boolean;
+  /** Set when this artifact's text changed under the person; they must open it again. */
+  readonly changedWhileReading: boolean;
+  onToggle(): void;
+}
+
+export function ArtifactCard({ artifact, open, viewed, changedWhileReading, onToggle }: Props) {
+  const bodyId = useId();
+  return (
+    <section className={open ? 'artifact artifact-open' : 'artifact'} data-testid={artifactTestId(artifact.name)} aria-label={artifact.name}>
+      <header className="artifact-header">
+        <button
+          type="button"
+          className="artifact-toggle"
+          data-testid="open-evidence"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          onClick={onToggle}
+        >
+          <Icon name="chevron" className="chevron" />
+          <span className="artifact-name">{artifact.name}</span>
+          <span className="artifact-action">{open ? 'Hide' : 'Open evidence'}</span>
+        </button>
+        <Standing artifact={artifact} />
+        {artifact.sha256 && (
+          <code className="hash" title={`${artifact.algorithm} ${artifact.sha256}`}>
+            {shortHash(artifact.sha256)}
+          </code>
+        )}
+        <span className={viewed ? 'viewed viewed-yes' : 'viewed'} data-testid="artifact-viewed" data-viewed={viewed}>
+          <Icon name={viewed ? 'eye' : 'pending'} />
+          {viewed ? 'viewed' : 'not opened'}
+        </span>
+      </header>
+      {changedWhileReading && !open && (
+        <p className="artifact-changed" role="status">
+          <Icon name="warning" /> Changed on disk while you were reading it — open it again to review the new version.
+        </p>
+      )}
+      {artifact.problem && (
+        <p className="artifact-problem">
+          <Icon name="warning" /> {artifact.problem}
+        </p>
+      )}
+      <div id={bodyId} hidden={!open}>
+        {open && <Content artifact={artifact} />}
+      </div>
+    </section>
+  );
+}

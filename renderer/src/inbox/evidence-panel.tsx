@@ -1,0 +1,207 @@
+/**
+ * One decision: the gate, its artifacts (each opened by the person before Approve enables), the
+ * evidence summary and the decision bar. Approve sends the hashes of exactly what was shown; if
+ * the disk moved on meanwhile the backend refuses, and this panel reloads instead.
+ */
+import { useState } from 'react';
+import type { LedgerRecord } from '../../../shared/ledger';
+import type { AppError, Result } from '../../../shared/result';
+import { DiffModeToggle } from '../components/diff-table';
+import { ErrorBanner } from '../components/error-banner';
+import { Icon } from '../components/icon';
+import { ReasonDialog } from '../components/reason-dialog';
+import { GateStatusBadge } from '../components/status-badge';
+import { friendlyTime, humanize } from '../lib/format';
+import type { GateRef } from '../lib/gate-ref';
+import type { InboxEntry } from '../lib/inbox-model';
+import { approveGate, rejectGate, STALE_ARTIFACT, withdrawConsequence, withdrawGate } from '../store/gate-actions';
+import { ensureIdentity } from '../store/identity';
+import { useStore } from '../store/store';
+import { ArtifactCard, hasChanges, viewKey } from './artifact-card';
+import { DecisionBar } from './decision-bar';
+import { EvidenceSummary } from './evidence-summary';
+import { useGateEvidence } from './use-gate-evidence';
+
+export const STALE_MESSAGE = 'This artifact changed while you were reading it — reloaded. Open it again before you decide.';
+
+function readOnlyReasonOf(readOnly: boolean, bundle: string | null): string | null {
+  if (bundle) return 'This is a review bundle, opened read-only: decide gates in the Baton project it was exported from.';
+  if (readOnly) return 'Baton reads this project and never writes it: decide its gates with the tool that owns it.';
+  return null;
+}
+
+interface Props {
+  readonly entry: InboxEntry;
+  onDecided(ref: GateRef): void;
+}
+
+export function EvidencePanel({ entry, onDecided }: Props) {
+  const { ref, gate, featureName } = entry;
+  const { evidence, error: loadError, loading, reload } = useGateEvidence(ref);
+  const readOnly = useStore((s) => s.project?.readOnly ?? false);
+  const bundle = useStore((s) => s.project?.bundle ?? null);
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const [viewed, setViewed] = useState<ReadonlySet<string>>(new Set());
+  const [changed, setChanged] = useState<ReadonlySet<string>>(new Set());
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<AppError | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<'reject' | 'withdraw' | null>(null);
+
+  const readOnlyReason = readOnlyReasonOf(readOnly, bundle);
+  const artifacts = evidence?.artifacts ?? [];
+  const unviewed = artifacts.filter((a) => !viewed.has(viewKey(a))).length;
+
+  let approveBlocked: string | null = null;
+  if (!evidence) approveBlocked = loading ? 'Loading the evidence…' : 'The evidence could not be loaded.';
+  else if (!evidence.approvable.ok) approveBlocked = evidence.approvable.reason ?? 'This gate cannot be approved now.';
+  else if (unviewed > 0) {
+    approveBlocked = `Open every artifact to enable Approve (${artifacts.length - unviewed} of ${artifacts.length} opened).`;
+  } else if (loading) approveBlocked = 'Reloading the evidence…';
+
+  const toggle = (key: string) => {
+    const next = new Set(open);
+    if (next.has(key)) next.delete(key);
+    else {
+      next.add(key);
+      setViewed((v) => new Set(v).add(key));
+    }
+    setOpen(next);
+  };
+
+  /** Asks who decides (once per run), records the decision, and opens the next one on success. */
+  const decide = async (run: (approver: string) => Promise<Result<LedgerRecord>>): Promise<Result<LedgerRecord> | null> => {
+    const approver = await ensureIdentity();
+    if (!approver) return null;
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    const result = await run(approver);
+    setBusy(false);
+    if (result.ok) onDecided(ref);
+    return result;
+  };
+
+  const approve = async () => {
+    if (!evidence) return;
+    // Exactly what is on screen now: the hashes of this evidence, not of a later fetch.
+    const shown = evidence;
+    const result = await decide((approver) => approveGate(ref, approver, shown));
+    if (!result || result.ok) return;
+    if (result.error.code !== STALE_ARTIFACT) {
+      setError(result.error);
+      return;
+    }
+    // Never approve stale content: show the new version, closed, until the person opens it again.
+    // (An artifact whose hash did not move keeps its "viewed" mark: its view key is unchanged.)
+    setNotice(STALE_MESSAGE);
+    setChanged(new Set(shown.artifacts.map((a) => a.name)));
+    await reload();
+  };
+
+  const reasoned = (kind: 'reject' | 'withdraw') => async (reason: string) => {
+    setDialog(null);
+    const result = await decide((approver) => (kind === 'reject' ? rejectGate : withdrawGate)(ref, approver, reason));
+    if (result && !result.ok) setError(result.error);
+  };
+
+  const titleId = 'evidence-title';
+  const waiting = gate.pendingSince ? friendlyTime(gate.pendingSince) : null;
+  return (
+    <section className="evidence-panel" aria-labelledby={titleId} data-testid="evidence-panel" aria-busy={loading}>
+      <header className="evidence-header">
+        <div className="evidence-heading">
+          <h2 id={titleId}>
+            {humanize(ref.gate)} gate · {featureName}
+            {ref.story && <span className="muted"> · story {ref.story}</span>}
+          </h2>
+          <p className="muted">
+            <span className="mono">{ref.feature}</span>
+            {waiting && (
+              <>
+                {' '}
+                · waiting since <time dateTime={gate.pendingSince ?? undefined}>{waiting.relative}</time>
+              </>
+            )}
+            {gate.note && <> · last note: “{gate.note}”</>}
+          </p>
+        </div>
+        <GateStatusBadge status={gate.status} />
+      </header>
+      <div className="evidence-body">
+        {loadError && <ErrorBanner error={loadError} title="The evidence could not be loaded" actionLabel="Try again" onAction={() => void reload()} />}
+        {!evidence && !loadError && <EvidenceSkeleton />}
+        {evidence && (
+          <>
+            {/* A read-only project says why in the decision bar; the backend's reason would repeat it. */}
+            {!evidence.approvable.ok && !readOnlyReason && (
+              <p className="approvable-reason" data-testid="approvable-reason">
+                <Icon name="warning" />
+                <span>
+                  <strong>Cannot be approved now.</strong> {evidence.approvable.reason}
+                </span>
+              </p>
+            )}
+            <div className="artifacts-header">
+              <h3>
+                Artifacts <span className="muted">({artifacts.length})</span>
+              </h3>
+              {artifacts.some(hasChanges) && <DiffModeToggle />}
+            </div>
+            {artifacts.length === 0 ? (
+              <p className="muted">This gate names no artifacts: the decision rests on the summary below.</p>
+            ) : (
+              <div className="artifact-list">
+                {artifacts.map((artifact) => {
+                  const key = viewKey(artifact);
+                  return (
+                    <ArtifactCard
+                      key={artifact.name}
+                      artifact={artifact}
+                      open={open.has(key)}
+                      viewed={viewed.has(key)}
+                      changedWhileReading={changed.has(artifact.name) && !viewed.has(key)}
+                      onToggle={() => toggle(key)}
+                    />
+                  );
+                })}
+              </div>
+            )}
+            <EvidenceSummary summary={evidence.summary} />
+          </>
+        )}
+      </div>
+      <DecisionBar
+        readOnlyReason={readOnlyReason}
+        approveBlocked={approveBlocked}
+        busy={busy}
+        canWithdraw={gate.status === 'drifted'}
+        error={error}
+        notice={notice}
+        onApprove={() => void approve()}
+        onReject={() => setDialog('reject')}
+        onWithdraw={() => setDialog('withdraw')}
+      />
+      {dialog === 'reject' && (
+        <ReasonDialog title={`Reject the ${humanize(ref.gate)} of ${featureName}`} testIdPrefix="reject" submitLabel="Reject" onSubmit={reasoned('reject')} onClose={() => setDialog(null)}>
+          <p>The gate stays in the inbox as rejected until the artifacts change. Your reason goes into the ledger.</p>
+        </ReasonDialog>
+      )}
+      {dialog === 'withdraw' && (
+        <ReasonDialog title={`Withdraw the ${humanize(ref.gate)} approval of ${featureName}`} testIdPrefix="withdraw" submitLabel="Withdraw" onSubmit={reasoned('withdraw')} onClose={() => setDialog(null)}>
+          <p>{withdrawConsequence(ref.gate)}</p>
+        </ReasonDialog>
+      )}
+    </section>
+  );
+}
+
+function EvidenceSkeleton() {
+  return (
+    <div className="evidence-skeleton" aria-hidden="true">
+      <div className="skeleton-line" style={{ width: '40%' }} />
+      <div className="skeleton-card" />
+      <div className="skeleton-card" />
+    </div>
+  );
+}

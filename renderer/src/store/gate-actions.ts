@@ -1,0 +1,29 @@
+/** Gate decisions and what they are about. Each returns the Result so the caller shows its error inline. */
+import type { GateEvidence, LedgerRecord } from '../../../shared/ledger';
+import type { Result } from '../../../shared/result';
+import { api } from '../../client';
+import { requestOf, type GateRef } from '../lib/gate-ref';
+
+/** The backend's code when an artifact's hash on disk differs from the one the person was shown. */
+export const STALE_ARTIFACT = 'stale-artifact';
+
+export const loadEvidence = (ref: GateRef): Promise<Result<GateEvidence>> => api.invoke('gates:evidence', requestOf(ref));
+
+/** `expect` is exactly what was displayed: each artifact's hash as the evidence carried it. */
+export function approveGate(ref: GateRef, approver: string, evidence: GateEvidence): Promise<Result<LedgerRecord>> {
+  const expect: Record<string, string> = {};
+  for (const artifact of evidence.artifacts) if (artifact.sha256) expect[artifact.name] = artifact.sha256;
+  return api.invoke('gates:approve', { ...requestOf(ref), approver, expect });
+}
+
+export const rejectGate = (ref: GateRef, approver: string, reason: string): Promise<Result<LedgerRecord>> =>
+  api.invoke('gates:reject', { ...requestOf(ref), approver, reason });
+
+export const withdrawGate = (ref: GateRef, approver: string, reason: string): Promise<Result<LedgerRecord>> =>
+  api.invoke('gates:withdraw', { ...requestOf(ref), approver, reason });
+
+/** What a withdrawal does besides reopening the gate (the backend cascades from spec). */
+export const withdrawConsequence = (gate: string): string =>
+  gate === 'spec'
+    ? 'Withdrawing the spec also reopens the design and test_list gates.'
+    : 'The gate reopens and waits for a new decision in the inbox.';
