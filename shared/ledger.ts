@@ -59,6 +59,16 @@ export type HashAlgorithm = 'jcs-sha256' | 'text-sha256';
 export const GATE_NAMES = ['spec', 'design', 'test_list', 'acceptance', 'deploy', 'promote'] as const;
 export type GateName = (typeof GATE_NAMES)[number];
 
+/** The gate each gate needs approved first (fail closed: no prerequisite, no approval). */
+export const PREREQUISITE: Readonly<Record<GateName, GateName | null>> = {
+  spec: null,
+  design: 'spec',
+  test_list: 'design',
+  acceptance: 'test_list',
+  deploy: 'test_list',
+  promote: 'deploy',
+};
+
 export interface DriftEntry {
   /** Artifact path relative to the feature folder, `/`-separated (as in Consort's artifact_hashes). */
   readonly artifact: string;

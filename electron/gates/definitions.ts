@@ -4,19 +4,11 @@
  * one convention serves both layouts.
  */
 import path from 'node:path';
-import { GATE_NAMES, type GateName } from '../../shared/ledger';
+import { GATE_NAMES, PREREQUISITE, type GateName } from '../../shared/ledger';
+
+export { PREREQUISITE };
 import { naturalCompare } from '../project/fields';
 import { featureFolder, listEntries, storyFolders } from './locate';
-
-/** The gate each gate needs approved first (fail closed: no prerequisite, no approval). */
-export const PREREQUISITE: Readonly<Record<GateName, GateName | null>> = {
-  spec: null,
-  design: 'spec',
-  test_list: 'design',
-  acceptance: 'test_list',
-  deploy: 'test_list',
-  promote: 'deploy',
-};
 
 /** Every gate that (transitively) waits for `gate`, in gate order: what a withdrawal reopens. */
 export const downstreamOf = (gate: GateName): GateName[] => {

@@ -5,10 +5,10 @@
  * record before it on disk, so one changed record is reported once instead of breaking every
  * record after it.
  */
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { GENESIS_HASH, type LedgerRecord, type VerifyProblem } from '../../shared/ledger';
-import { decodeBlob, isMissing } from './blob-store';
+import { decodeBlob, isMissing, readFileQuickSync } from './blob-store';
 import { recordHash, sha256Hex } from './hashing';
 import { BLOBS_DIR, displayPath, EVENTS_FILE, parseLedger, tornTailMessage } from './ledger-file';
 
@@ -120,7 +120,7 @@ type BlobVerdict = { state: 'ok'; bytes: number; sha256: string } | { state: 'mi
 const readVerdict = (blobsDir: string, sha256: string, maxBytes: number): BlobVerdict => {
   let stored: Buffer;
   try {
-    stored = readFileSync(path.join(blobsDir, sha256));
+    stored = readFileQuickSync(path.join(blobsDir, sha256));
   } catch (error) {
     return isMissing(error) ? { state: 'missing' } : { state: 'bad', reason: `cannot be read (${(error as Error).message})` };
   }

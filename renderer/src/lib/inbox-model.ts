@@ -1,5 +1,5 @@
 /** Pure inbox logic: which gates wait for a person, in which order, and which opens next. */
-import type { GateName } from '../../../shared/ledger';
+import { PREREQUISITE, type GateName } from '../../../shared/ledger';
 import type { Gate, GateStatus, ProjectView } from '../../../shared/model';
 import { refOf, sameRef, type GateRef } from './gate-ref';
 
@@ -9,18 +9,6 @@ import { refOf, sameRef, type GateRef } from './gate-ref';
  */
 export const PENDING_STATUSES: readonly GateStatus[] = ['open', 'rejected', 'withdrawn', 'drifted'];
 
-/**
- * The gate each gate waits for. Mirrors PREREQUISITE in electron/gates/definitions.ts, which the
- * renderer may not import; only used to say "after spec" in the list; the backend decides.
- */
-const PREREQUISITE: Readonly<Record<GateName, GateName | null>> = {
-  spec: null,
-  design: 'spec',
-  test_list: 'design',
-  acceptance: 'test_list',
-  deploy: 'test_list',
-  promote: 'deploy',
-};
 
 export interface InboxEntry {
   readonly ref: GateRef;
