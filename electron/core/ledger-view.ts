@@ -8,11 +8,26 @@ import type { LoadedProject } from './load-project';
 const MAX_BLOB_TEXT = 1024 * 1024;
 const DEFAULT_PAGE = 200;
 
+type ChainState = Pick<LedgerPage, 'head' | 'chain' | 'problems'>;
+
+// Verifying reads every record and blob (about half a second at 10,000 records), so it runs once per
+// loaded project, not once per page. A decision reloads the project, which verifies afresh.
+const chainStates = new WeakMap<LoadedProject, Promise<ChainState>>();
+
+function chainState(project: LoadedProject): Promise<ChainState> {
+  let state = chainStates.get(project);
+  if (!state) {
+    state = project.ledger
+      ? verifyChain(join(project.view.artifactRoot, 'ledger'))
+      : Promise.resolve({ head: null, chain: { ok: true }, problems: [] });
+    chainStates.set(project, state);
+  }
+  return state;
+}
+
 export async function ledgerPage(project: LoadedProject, offset = 0, limit = DEFAULT_PAGE): Promise<LedgerPage> {
   const { records } = project;
-  const chain = project.ledger
-    ? await verifyChain(join(project.view.artifactRoot, 'ledger'))
-    : { head: null, chain: { ok: true }, problems: [] };
+  const chain = await chainState(project);
   return {
     total: records.length,
     offset,

@@ -52,10 +52,13 @@ describe('Ledger append and read', () => {
     expect((await verifyChain(t.dir)).chain.ok).toBe(true);
   });
 
-  it('refuses an append without a type or an actor id, writing nothing', async () => {
+  it('refuses an append without a type, an actor id or a JSON-able value, writing nothing', async () => {
     await expect(t.ledger.append({ type: 'x', actor: { kind: 'person', id: ' ' } })).rejects.toThrow(/actor has no id/);
     await expect(t.ledger.append({ type: '', actor: PERSON })).rejects.toThrow(/no type/);
+    const unhashable = { type: 'x', actor: PERSON, data: { text: '\ud800' }, blobs: [{ name: 'b', content: 'z' }] };
+    await expect(t.ledger.append(unhashable)).rejects.toThrow(/canonical JSON: Lone surrogate/);
     expect((await t.ledger.read()).records).toEqual([]);
+    await expect(fs.stat(path.join(t.dir, 'blobs'))).rejects.toThrow(/ENOENT/);
   });
 
   it('sees records another Ledger on the same folder appended', async () => {
@@ -143,6 +146,14 @@ describe('transactions', () => {
     ).rejects.toThrow('boom');
     await expect(fs.stat(path.join(t.dir, '.lock'))).rejects.toThrow(/ENOENT/);
     expect((await t.ledger.append({ type: 'c', actor: ORCHESTRATOR })).seq).toBe(3);
+  });
+
+  it('chains appends a transaction does not await one by one', async () => {
+    const records = await t.ledger.transaction((tx) =>
+      Promise.all([tx.append({ type: 'a', actor: ORCHESTRATOR }), tx.append({ type: 'b', actor: ORCHESTRATOR })]),
+    );
+    expect(records.map((r) => r.seq)).toEqual([1, 2]);
+    expect(records[1]!.prev).toBe(records[0]!.hash);
   });
 
   it('refuses a nested transaction on the same ledger instead of waiting for itself', async () => {

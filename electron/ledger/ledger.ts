@@ -13,8 +13,7 @@ import { recordHash, sha256Hex } from './hashing';
 import { BLOBS_DIR, displayPath, EVENTS_FILE, LOCK_FILE } from './ledger-file';
 import { loadState, type LedgerState } from './ledger-state';
 import { serialize, withFileLock } from './lock';
-import type { LedgerSnapshot, LedgerTx, AppendInput } from './ledger-types';
-import { checkAppendInput } from './ledger-types';
+import { checkAppendInput, type AppendInput, type LedgerSnapshot, type LedgerTx } from './ledger-types';
 
 export type { AppendInput, LedgerSnapshot, LedgerTx } from './ledger-types';
 
@@ -65,22 +64,31 @@ export class Ledger {
       this.refuseDamagedEnd(state);
       let open = true;
       let snapshot: readonly LedgerRecord[] | null = null;
+      // Appends within one transaction run one after another even if fn does not await each one:
+      // two computing their seq from the same state would fork the chain.
+      let queue: Promise<unknown> = Promise.resolve();
+      const appendOne = async (input: AppendInput) => {
+        if (!open) throw new Error('This ledger transaction has ended; start a new one to append.');
+        const record = await this.write(state, input);
+        state = await this.load();
+        snapshot = null;
+        return record;
+      };
       const tx: LedgerTx = {
         get records() {
           snapshot ??= Object.freeze([...state.records]);
           return snapshot;
         },
-        append: async (input) => {
-          if (!open) throw new Error('This ledger transaction has ended; start a new one to append.');
-          const record = await this.write(state, input);
-          state = await this.load();
-          snapshot = null;
-          return record;
+        append: (input) => {
+          const run = queue.then(() => appendOne(input));
+          queue = run.catch(() => undefined);
+          return run;
         },
       };
       try {
         return await fn(tx);
       } finally {
+        await queue; // an append fn did not await still finishes under the lock
         open = false;
       }
     });
@@ -165,19 +173,8 @@ export class Ledger {
 
   private async write(state: LedgerState, input: AppendInput): Promise<LedgerRecord> {
     checkAppendInput(input);
-    const blobsDir = path.join(this.dir, BLOBS_DIR);
-    const blobs: BlobRef[] = [];
-    let newEntries = false;
-    if ((input.blobs ?? []).length > 0) await fs.mkdir(blobsDir, { recursive: true });
-    for (const blob of input.blobs ?? []) {
-      const content = typeof blob.content === 'string' ? Buffer.from(blob.content, 'utf8') : blob.content;
-      const { sha256, written } = await writeBlob(blobsDir, content);
-      newEntries ||= written;
-      blobs.push({ name: blob.name, sha256, bytes: content.length });
-    }
-    // The record must never reach the disk before the blobs it names.
-    if (newEntries) await fsyncDir(blobsDir);
-
+    const contents = (input.blobs ?? []).map((blob) => (typeof blob.content === 'string' ? Buffer.from(blob.content, 'utf8') : blob.content));
+    const blobs: BlobRef[] = (input.blobs ?? []).map((blob, i) => ({ name: blob.name, sha256: sha256Hex(contents[i]!), bytes: contents[i]!.length }));
     const last = state.records.at(-1);
     const body = {
       seq: (last?.seq ?? 0) + 1,
@@ -190,15 +187,19 @@ export class Ledger {
       prev: last?.hash ?? GENESIS_HASH,
     };
     // Hash exactly what will be read back: JSON drops undefined, turns Dates into strings, and so on.
+    // Done before any write, so a value JSON cannot carry fails the append with nothing on disk.
     const plain = JSON.parse(JSON.stringify(body)) as Omit<LedgerRecord, 'hash'>;
     const record: LedgerRecord = { ...plain, hash: recordHash(plain) };
     const line = Buffer.from(`${state.unterminated ? '\n' : ''}${JSON.stringify(record)}\n`, 'utf8');
 
+    await this.writeBlobs(contents);
     const created = state.size === 0;
     const handle = await fs.open(this.eventsPath, 'a');
     let stat: { ino: number; mtimeMs: number; size: number };
     try {
-      await handle.write(line);
+      const { bytesWritten } = await handle.write(line);
+      // One write keeps a record whole; a short one (disk full) leaves a torn tail that verify reports.
+      if (bytesWritten !== line.length) throw new Error(`only ${bytesWritten} of ${line.length} bytes of record #${record.seq} reached ${this.eventsPath} (is the disk full?)`);
       await handle.sync();
       stat = await handle.stat();
     } finally {
@@ -207,6 +208,16 @@ export class Ledger {
     if (created) await fsyncDir(this.dir);
     this.cache = state.unterminated || stat.size !== state.size + line.length ? null : this.appended(state, record, line, stat);
     return record;
+  }
+
+  /** The record must never reach the disk before the blobs it names. */
+  private async writeBlobs(contents: readonly Uint8Array[]): Promise<void> {
+    if (contents.length === 0) return;
+    const blobsDir = path.join(this.dir, BLOBS_DIR);
+    await fs.mkdir(blobsDir, { recursive: true });
+    let newEntries = false;
+    for (const content of contents) newEntries = (await writeBlob(blobsDir, content)).written || newEntries;
+    if (newEntries) await fsyncDir(blobsDir);
   }
 
   private appended(state: LedgerState, record: LedgerRecord, line: Buffer, stat: { ino: number; mtimeMs: number; size: number }): LedgerState {

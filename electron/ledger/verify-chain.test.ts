@@ -1,11 +1,12 @@
 /** The tamper suite: each edit an attacker (or a crash) could make is found at the right record. */
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerRecord } from '../../shared/ledger';
-import { gzipSync } from 'node:zlib';
 import { recordHash } from './hashing';
-import { appendSome, makeTempLedger, readLines, removeTemp, writeLines, type TempLedger } from './test-support';
+import { appendSome, makeTempLedger, ORCHESTRATOR, readLines, removeTemp, writeLines, type TempLedger } from './test-support';
 import { verifyChain } from './verify-chain';
 
 const EVENTS = '.baton/ledger/events.jsonl';
@@ -98,6 +99,16 @@ describe('verifyChain', () => {
     const report = await verifyChain(t.dir);
     expect(report.chain).toEqual({ ok: false, brokenAt: 6 });
     expect(report.problems).toEqual([{ file: expect.stringContaining('.baton/ledger/blobs/'), seq: 6, message: expect.stringMatching(/^blob "stdout" of record #6 .* is missing/) }]);
+  });
+
+  it('reads a blob larger than one read whole, and finds a change in its last byte', async () => {
+    const big = randomBytes(200_000); // incompressible, so stored as it is: bigger than the 64 KiB read
+    const record = await t.ledger.append({ type: 'x', actor: ORCHESTRATOR, blobs: [{ name: 'big', content: big }] });
+    expect((await verifyChain(t.dir)).problems).toEqual([]);
+    const file = path.join(t.dir, 'blobs', record.blobs[0]!.sha256);
+    big[big.length - 1] = big[big.length - 1]! ^ 0x01;
+    await fs.writeFile(file, big);
+    expect((await verifyChain(t.dir)).chain).toEqual({ ok: false, brokenAt: 7 });
   });
 
   it('finds a gzip blob that does not inflate, and checks a blob that inflates fine', async () => {
