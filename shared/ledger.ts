@@ -72,7 +72,8 @@ export const PREREQUISITE: Readonly<Record<GateName, GateName | null>> = {
 export interface DriftEntry {
   /** Artifact path relative to the feature folder, `/`-separated (as in Consort's artifact_hashes). */
   readonly artifact: string;
-  readonly expected: string;
+  /** The approved hash; null for a file the gate now covers that was not part of the approval. */
+  readonly expected: string | null;
   /** null when the artifact is gone. */
   readonly actual: string | null;
 }

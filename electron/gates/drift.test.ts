@@ -11,6 +11,23 @@ beforeEach(async () => {
 afterEach(() => p.cleanup());
 
 describe('drift in a Baton project', () => {
+  it('treats a file added under an approved gate (a new AC) as drift, until the gate is approved again', async () => {
+    expect((await p.approve('spec')).ok).toBe(true);
+    const ac = { id: 'AC-3', given: 'an expired card', when: 'I pay', then: 'I am asked for another' };
+    await p.write('stories/S-1/acs/AC-3.json', ac);
+
+    const drifted = gateOf(await p.view(), 'spec');
+    expect(drifted.status).toBe('drifted');
+    expect(drifted.drift).toEqual([{ artifact: 'stories/S-1/acs/AC-3.json', expected: null, actual: jcsSha256(ac) }]);
+    const report = await verifyGates(await p.view(), await p.records());
+    expect(report.problems).toEqual([
+      { file: '.baton/features/F-1/stories/S-1/acs/AC-3.json', message: expect.stringContaining('added after the spec gate was approved') },
+    ]);
+
+    expect((await p.approve('spec')).ok).toBe(true);
+    expect(gateOf(await p.view(), 'spec')).toMatchObject({ status: 'approved', drift: [] });
+  });
+
   it('marks an approved gate drifted when one byte of an approved artifact changes, and clears when restored', async () => {
     expect((await p.approve('spec')).ok).toBe(true);
     const approved = gateOf(await p.view(), 'spec');

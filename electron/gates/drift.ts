@@ -1,6 +1,7 @@
 /** Drift: an approved artifact whose content on disk no longer hashes to what was approved. */
 import type { DriftEntry, HashAlgorithm } from '../../shared/ledger';
 import { readArtifact, rehash } from './files';
+import { hashArtifact } from '../ledger';
 
 export interface ApprovedArtifact {
   /** Relative to the feature folder, `/`-separated. */
@@ -31,4 +32,28 @@ export const driftOf = async (
 export const sameHashes = (a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean => {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((key) => b[key] === a[key]);
+};
+
+/**
+ * Files the gate covers now that were not part of its approval (a new AC under an approved spec):
+ * unapproved content under an approved gate is drift too, so the view fails closed.
+ */
+export const addedSince = async (
+  root: string,
+  featureDir: string,
+  covered: readonly string[],
+  approved: readonly ApprovedArtifact[],
+): Promise<DriftEntry[]> => {
+  const known = new Set(approved.map((a) => a.name));
+  const entries = await Promise.all(
+    covered
+      .filter((name) => !known.has(name))
+      .map(async (name): Promise<DriftEntry | null> => {
+        const file = await readArtifact(root, featureDir, name);
+        if (file.state !== 'ok') return null;
+        const hashed = hashArtifact(name, file.bytes, 'baton');
+        return { artifact: name, expected: null, actual: hashed.ok ? hashed.sha256 : null };
+      }),
+  );
+  return entries.filter((entry): entry is DriftEntry => entry !== null);
 };

@@ -5,7 +5,7 @@
 import type { GateName } from '../../shared/ledger';
 import type { Feature, Gate, GateStatus } from '../../shared/model';
 import { artifactsIn, batonGateName } from './definitions';
-import { driftOf, type ApprovedArtifact } from './drift';
+import { addedSince, driftOf, type ApprovedArtifact } from './drift';
 import { newestMtime } from './files';
 import type { FeatureSite } from './site';
 import { gateKey, type GateFold } from './state';
@@ -23,8 +23,14 @@ const judge = async (
   story: string | null,
   stored: GateStatus,
   approved: readonly ApprovedArtifact[],
+  layoutIsBaton = false,
 ): Promise<Pick<Gate, 'status' | 'drift' | 'pendingSince'>> => {
   const drift = stored === 'approved' && approved.length > 0 ? await driftOf(site.root, site.featureDir, approved) : [];
+  // Only Baton gates know every file they cover; a Consort gates.json may hash a subset on purpose.
+  if (stored === 'approved' && approved.length > 0 && gate && site.featureDir !== null && layoutIsBaton) {
+    const covered = await artifactsIn(site.featureDir, gate, storyFolder(site, story));
+    drift.push(...(await addedSince(site.root, site.featureDir, covered, approved)));
+  }
   const status: GateStatus = drift.length > 0 ? 'drifted' : stored;
   let pendingSince: string | null = null;
   if (WAITING.includes(status) && site.featureDir !== null) {
@@ -40,7 +46,7 @@ const judge = async (
 /** A Baton gate from its fold (absent: never decided, so open). */
 export const batonGate = async (site: FeatureSite, gate: GateName, story: string | null, fold: GateFold | undefined): Promise<Gate> => {
   const approval = fold?.approval ?? null;
-  const judged = await judge(site, gate, story, fold?.status ?? 'open', approval?.artifacts ?? []);
+  const judged = await judge(site, gate, story, fold?.status ?? 'open', approval?.artifacts ?? [], true);
   return {
     name: gate,
     story,

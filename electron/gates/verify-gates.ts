@@ -19,7 +19,9 @@ const problemsOf = (site: FeatureSite, feature: string, gate: Gate): VerifyProbl
   const problems: VerifyProblem[] = gate.drift.map((d) => ({
     file: file(d.artifact),
     message:
-      d.actual === null
+      d.expected === null
+        ? `added after the ${label} was approved and never approved itself; approve the gate again to cover it, or remove the file`
+        : d.actual === null
         ? `missing; it was approved at ${gate.approvedAt ?? 'an unknown time'} by ${gate.approver ?? 'an unknown approver'} in the ${label} (expected ${d.expected}); restore it, or withdraw the gate`
         : `changed after the ${label} was approved (expected ${d.expected}, found ${d.actual}); restore the approved content, or withdraw and re-approve the gate`,
   }));

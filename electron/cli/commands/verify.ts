@@ -50,7 +50,7 @@ function printReport(io: Io, report: VerifyReport): void {
   for (const gate of report.gates) {
     const where = `${gate.feature}${gate.story ? `/${gate.story}` : ''} ${gate.gate}`;
     io.out(`  ${gate.drift.length ? '✗' : '·'} ${where}: ${gate.status}`);
-    for (const d of gate.drift) io.out(`      ${d.artifact}: expected ${d.expected.slice(0, 12)}…, found ${d.actual ? `${d.actual.slice(0, 12)}…` : 'nothing (missing)'}`);
+    for (const d of gate.drift) io.out(`      ${d.artifact}: ${d.expected ? `expected ${d.expected.slice(0, 12)}…` : 'not in the approval'}, found ${d.actual ? `${d.actual.slice(0, 12)}…` : 'nothing (missing)'}`);
   }
   if (report.problems.length) {
     io.out(`\nProblems (${report.problems.length})`);
