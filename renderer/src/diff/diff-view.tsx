@@ -14,13 +14,20 @@ import { useGateEvidence } from '../inbox/use-gate-evidence';
 import { hrefFor } from '../store/hash-route';
 import { useStore } from '../store/store';
 
-const drifted = (a: EvidenceArtifact): boolean => a.approved !== null && a.approved.sha256 !== a.sha256;
+/** Changed since approval, or (in a drifted gate) a file the approval never covered: added since. */
+const drifted = (a: EvidenceArtifact, gateDrifted: boolean): boolean =>
+  a.approved !== null ? a.approved.sha256 !== a.sha256 : gateDrifted && a.sha256 !== null;
 
-function ArtifactDiff({ artifact }: { artifact: EvidenceArtifact }) {
+function ArtifactDiff({ artifact, gateDrifted }: { artifact: EvidenceArtifact; gateDrifted: boolean }) {
   const { approved } = artifact;
+  const changed = drifted(artifact, gateDrifted);
   const when = approved ? friendlyTime(approved.approvedAt) : null;
   let body;
-  if (!approved) body = <p className="muted">Never approved: there is no frozen version to compare with.</p>;
+  if (!approved) {
+    body = changed
+      ? <p className="tone-text-danger"><Icon name="warning" /> Added since the gate was approved: this file has never been approved.</p>
+      : <p className="muted">Never approved: there is no frozen version to compare with.</p>;
+  }
   else if (approved.text === null) {
     body = <p className="muted">The approved version is not stored as text in the ledger (hash {shortHash(approved.sha256)} only), so no diff can be shown.</p>;
   } else if (artifact.text === null) {
@@ -36,10 +43,10 @@ function ArtifactDiff({ artifact }: { artifact: EvidenceArtifact }) {
     <section className="diff-artifact" data-testid={artifactTestId(artifact.name)} aria-label={artifact.name}>
       <header className="diff-artifact-header">
         <h3 className="mono">{artifact.name}</h3>
-        {drifted(artifact) ? (
+        {changed ? (
           <span className="badge tone-warning">
             <Icon name="diff" />
-            <span>changed since approval</span>
+            <span>{approved ? 'changed since approval' : 'added since approval'}</span>
           </span>
         ) : (
           <span className="badge tone-success">
@@ -54,7 +61,7 @@ function ArtifactDiff({ artifact }: { artifact: EvidenceArtifact }) {
           </span>
         )}
       </header>
-      {drifted(artifact) ? body : <p className="muted">The file on disk is exactly what was approved.</p>}
+      {changed ? body : <p className="muted">The file on disk is exactly what was approved.</p>}
     </section>
   );
 }
@@ -63,8 +70,11 @@ function DiffScreen({ target }: { target: GateRef }) {
   const { evidence, error, loading, reload } = useGateEvidence(target);
   const feature = useStore((s) => s.project?.features.find((f) => f.id === target.feature) ?? null);
   const gate = feature?.gates.find((g) => g.name === target.gate && g.story === target.story) ?? null;
-  const artifacts = evidence ? [...evidence.artifacts].sort((a, b) => Number(drifted(b)) - Number(drifted(a))) : [];
-  const changed = artifacts.filter(drifted).length;
+  const gateDrifted = evidence?.status === 'drifted';
+  const artifacts = evidence
+    ? [...evidence.artifacts].sort((a, b) => Number(drifted(b, gateDrifted)) - Number(drifted(a, gateDrifted)))
+    : [];
+  const changed = artifacts.filter((a) => drifted(a, gateDrifted)).length;
 
   return (
     <div className="diff-view" data-testid="diff-view" aria-busy={loading}>
@@ -96,7 +106,7 @@ function DiffScreen({ target }: { target: GateRef }) {
                 : `${changed} of ${artifacts.length} ${artifacts.length === 1 ? 'artifact has' : 'artifacts have'} changed since approval.`}
           </p>
           {artifacts.map((artifact) => (
-            <ArtifactDiff key={artifact.name} artifact={artifact} />
+            <ArtifactDiff key={artifact.name} artifact={artifact} gateDrifted={gateDrifted} />
           ))}
         </>
       )}
