@@ -4,8 +4,8 @@
  * the backend would refuse.
  */
 import type { AppError } from '../../shared/result';
-import { PREREQUISITE } from './definitions';
-import { driftOf, sameHashes } from './drift';
+import { artifactsIn, PREREQUISITE } from './definitions';
+import { approvalDrift, sameHashes } from './drift';
 import { artifactError, currentHashes, describeRef, type ArtifactSnapshot, type GateRef, type LocatedGate } from './artifacts';
 import { gateKey, type GateFold } from './state';
 
@@ -19,7 +19,9 @@ const prerequisiteError = async (located: LocatedGate, ref: GateRef, folds: Read
   if (!fold || fold.status !== 'approved' || fold.approval === null) {
     return fail('prerequisite', `Cannot approve ${describeRef(ref)}: the ${pre} gate comes first and is ${fold?.status ?? 'open'}. Approve the ${pre} gate of ${ref.feature} first.`);
   }
-  const drift = await driftOf(located.site.root, located.site.featureDir, fold.approval.artifacts);
+  // The prerequisite is a feature-level gate (acceptance is nobody's prerequisite), so no story folder.
+  const covered = await artifactsIn(located.site.featureDir, pre, null);
+  const drift = await approvalDrift(located.site.root, located.site.featureDir, fold.approval.artifacts, covered);
   if (drift.length > 0) {
     return fail('prerequisite', `Cannot approve ${describeRef(ref)}: the ${pre} gate it builds on has drifted (${drift.map((d) => d.artifact).join(', ')} changed since it was approved). Re-approve or withdraw the ${pre} gate first.`);
   }
@@ -29,11 +31,9 @@ const prerequisiteError = async (located: LocatedGate, ref: GateRef, folds: Read
 /** The gate's own state: approved and unchanged, or withdrawn and unchanged, is refused. */
 const stateError = async (located: LocatedGate, ref: GateRef, fold: GateFold | undefined, now: Record<string, string>): Promise<AppError | null> => {
   if (fold?.status === 'approved' && fold.approval) {
-    const drift = await driftOf(located.site.root, located.site.featureDir, fold.approval.artifacts);
     // A file the gate now covers that the approval did not (a new AC) is new content to approve.
-    const approvedNames = new Set(fold.approval.artifacts.map((a) => a.name));
-    const covered = Object.keys(now).every((name) => approvedNames.has(name));
-    if (drift.length === 0 && covered) {
+    const drift = await approvalDrift(located.site.root, located.site.featureDir, fold.approval.artifacts, located.names);
+    if (drift.length === 0) {
       return fail('already-approved', `${describeRef(ref)} is already approved (by ${fold.approval.approver} at ${fold.approval.at}) and its artifacts have not changed; there is nothing new to approve.`);
     }
   }

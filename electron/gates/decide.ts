@@ -11,7 +11,7 @@ import { readProject } from '../project';
 import { currentHashes, describeRef, locateGate, snapshotArtifacts, type GateRef } from './artifacts';
 import { approvalBlocker, staleError } from './checks';
 import { downstreamOf } from './definitions';
-import { driftOf } from './drift';
+import { approvalDrift } from './drift';
 import { foldGates, gateKey } from './state';
 
 export interface ApproveRequest extends GateRef {
@@ -101,7 +101,8 @@ export const rejectGate = async (view: ProjectView, ledger: Ledger, req: Reasone
     if (!located.ok) return located;
     const fold = foldGates(tx.records).get(gateKey(req));
     if (fold?.status === 'approved' && fold.approval) {
-      const drift = await driftOf(located.value.site.root, located.value.site.featureDir, fold.approval.artifacts);
+      const { site, names } = located.value;
+      const drift = await approvalDrift(site.root, site.featureDir, fold.approval.artifacts, names);
       if (drift.length === 0) return err('already-approved', `${describeRef(req)} is approved and unchanged; to take the approval back, withdraw it (with a reason) instead.`);
     }
     const snapshots = await snapshotArtifacts(current.value, located.value);

@@ -1,8 +1,9 @@
 import { promises as fs } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jcsSha256, textSha256 } from '../ledger';
+import { rejectGate } from './decide';
 import { verifyGates } from './verify-gates';
-import { gateOf, makeBatonProject, type TestProject } from './test-project';
+import { gateOf, makeBatonProject, PERSON, type TestProject } from './test-project';
 
 let p: TestProject;
 beforeEach(async () => {
@@ -26,6 +27,15 @@ describe('drift in a Baton project', () => {
 
     expect((await p.approve('spec')).ok).toBe(true);
     expect(gateOf(await p.view(), 'spec')).toMatchObject({ status: 'approved', drift: [] });
+  });
+
+  it('lets a gate drifted by an added file be rejected and blocks the gates after it, like any drift', async () => {
+    expect((await p.approve('spec')).ok).toBe(true);
+    await p.write('stories/S-1/acs/AC-3.json', { id: 'AC-3', given: 'g', when: 'w', then: 't' });
+    const design = await p.approve('design');
+    expect(design.ok ? null : design.error.code).toBe('prerequisite');
+    const rejected = await rejectGate(await p.view(), p.ledger, { feature: 'F-1', gate: 'spec', approver: PERSON, reason: 'AC-3 is out of scope' });
+    expect(rejected.ok).toBe(true);
   });
 
   it('marks an approved gate drifted when one byte of an approved artifact changes, and clears when restored', async () => {

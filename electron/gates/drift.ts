@@ -57,3 +57,18 @@ export const addedSince = async (
   );
   return entries.filter((entry): entry is DriftEntry => entry !== null);
 };
+
+/**
+ * Everything that makes an approval no longer describe the disk: approved files changed or gone, and
+ * (when the covered list is known, as for every Baton gate) files added since. The view, the
+ * approval checks and rejection all judge "unchanged" with this one function.
+ */
+export const approvalDrift = async (
+  root: string,
+  featureDir: string | null,
+  approved: readonly ApprovedArtifact[],
+  covered: readonly string[] | null,
+): Promise<DriftEntry[]> => [
+  ...(await driftOf(root, featureDir, approved)),
+  ...(covered && featureDir !== null ? await addedSince(root, featureDir, covered, approved) : []),
+];

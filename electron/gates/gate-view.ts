@@ -5,7 +5,7 @@
 import type { GateName } from '../../shared/ledger';
 import type { Feature, Gate, GateStatus } from '../../shared/model';
 import { artifactsIn, batonGateName } from './definitions';
-import { addedSince, driftOf, type ApprovedArtifact } from './drift';
+import { approvalDrift, type ApprovedArtifact } from './drift';
 import { newestMtime } from './files';
 import type { FeatureSite } from './site';
 import { gateKey, type GateFold } from './state';
@@ -25,12 +25,10 @@ const judge = async (
   approved: readonly ApprovedArtifact[],
   layoutIsBaton = false,
 ): Promise<Pick<Gate, 'status' | 'drift' | 'pendingSince'>> => {
-  const drift = stored === 'approved' && approved.length > 0 ? await driftOf(site.root, site.featureDir, approved) : [];
   // Only Baton gates know every file they cover; a Consort gates.json may hash a subset on purpose.
-  if (stored === 'approved' && approved.length > 0 && gate && site.featureDir !== null && layoutIsBaton) {
-    const covered = await artifactsIn(site.featureDir, gate, storyFolder(site, story));
-    drift.push(...(await addedSince(site.root, site.featureDir, covered, approved)));
-  }
+  const covered =
+    layoutIsBaton && gate && site.featureDir !== null ? await artifactsIn(site.featureDir, gate, storyFolder(site, story)) : null;
+  const drift = stored === 'approved' && approved.length > 0 ? await approvalDrift(site.root, site.featureDir, approved, covered) : [];
   const status: GateStatus = drift.length > 0 ? 'drifted' : stored;
   let pendingSince: string | null = null;
   if (WAITING.includes(status) && site.featureDir !== null) {
