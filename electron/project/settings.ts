@@ -4,6 +4,27 @@
  */
 import { z } from 'zod';
 
+/**
+ * Branch settings. No secret lives here (project.json is committed): the postgres admin URL comes
+ * from `--url` or the environment variable named by `postgres.urlEnv`; API keys from the
+ * environment or the OS keychain.
+ */
+export const branchSettingsSchema = z.looseObject({
+  /** Git branch → tier. Tiers are never deleted and never written by agents. */
+  tiers: z.record(z.string().min(1), z.enum(['production', 'staging'])).optional(),
+  /** Hours an experiment pair lives before `baton branch gc` may remove it; null: forever. */
+  ttlHours: z.number().positive().nullable().optional(),
+  /** Pre-forked databases kept warm per parent (postgres, pglite). */
+  poolSize: z.number().int().min(0).max(32).optional(),
+  pglite: z.looseObject({ maxConnections: z.number().int().min(1).max(64).optional(), idleSeconds: z.number().int().min(1).optional() }).optional(),
+  postgres: z.looseObject({ urlEnv: z.string().min(1).optional() }).optional(),
+  neon: z.looseObject({ projectId: z.string().min(1), apiUrl: z.url().optional(), database: z.string().optional(), role: z.string().optional() }).optional(),
+  lakebase: z.looseObject({ host: z.url(), project: z.string().min(1), database: z.string().optional() }).optional(),
+});
+export type BranchSettings = z.infer<typeof branchSettingsSchema>;
+
+export const DEFAULT_TIERS: Readonly<Record<string, 'production' | 'staging'>> = { main: 'production', master: 'production', production: 'production', staging: 'staging' };
+
 export const projectSettingsSchema = z.looseObject({
   version: z.literal(1),
   name: z.string().min(1),
@@ -15,12 +36,16 @@ export const projectSettingsSchema = z.looseObject({
   testGlobs: z.array(z.string()),
   runnerConfigFiles: z.array(z.string()),
   sourceGlobs: z.array(z.string()),
-  migrations: z.object({ tool: z.enum(['sql', 'node-pg-migrate', 'knex', 'command']), path: z.string() }).nullable(),
+  /** `command` is required for tool `command` (Alembic, Flyway…): it runs with DATABASE_URL set. */
+  migrations: z.object({ tool: z.enum(['sql', 'node-pg-migrate', 'knex', 'command']), path: z.string(), command: z.string().min(1).optional() }).nullable(),
   protectedPaths: z.array(z.string()),
   writeScopes: z.record(z.string(), z.array(z.string())),
   agents: z.record(z.string(), z.string()),
   repairBudget: z.number().int().min(0).max(10),
-  masking: z.string().nullable(),
+  /** Runs on every new database branch before anything else connects: a SQL file (a path) or a command. */
+  masking: z.union([z.string().min(1), z.strictObject({ sql: z.string().min(1) }), z.strictObject({ command: z.string().min(1) })]).nullable(),
+  /** Database branches; every field is optional and has a default (see branchSettings()). */
+  branches: branchSettingsSchema.optional(),
 });
 export type ProjectSettings = z.infer<typeof projectSettingsSchema>;
 

@@ -1,0 +1,79 @@
+/**
+ * The port every database branch provider implements (pglite, postgres, neon, lakebase).
+ * Names passed in are already sanitized (see names.ts). Every call takes an AbortSignal and a
+ * progress callback; slow steps report `BranchProgress` and stop at the next safe point when the
+ * signal aborts (throwing `BranchError` with code `cancelled`, leaving nothing half-made behind).
+ */
+import type { BranchProgress, ProviderKind, SchemaDiff } from '../../shared/branches';
+
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (event: BranchProgress) => void;
+}
+
+/** What a provider knows about one of its database branches. */
+export interface DatabaseBranch {
+  readonly name: string;
+  readonly parent: string | null;
+  /** ISO time. */
+  readonly createdAt: string | null;
+  readonly sizeBytes: number | null;
+  /** 0 for a root. */
+  readonly depth: number;
+}
+
+export interface CreateOptions extends CallOptions {
+  /**
+   * Runs on the new branch before its name is handed to anyone (masking, migrations). Receives a
+   * connection URL with the real password; must not log it.
+   */
+  readonly prepare?: (connectionUrl: string) => Promise<void>;
+}
+
+export interface BranchProvider {
+  readonly kind: ProviderKind;
+  readonly experimental: boolean;
+  /** Make the root branch (a tier such as `main`) if it does not exist; return it. Idempotent. */
+  ensureRoot(name: string, options?: CallOptions): Promise<DatabaseBranch>;
+  /** Fork `name` from `parent`. Fails with `exists` if `name` exists, `not-found` if `parent` does not. */
+  create(name: string, parent: string, options?: CreateOptions): Promise<DatabaseBranch>;
+  /** Remove a branch. Fails with `has-children` while it has children, `not-found` if absent. */
+  delete(name: string, options?: CallOptions): Promise<void>;
+  list(options?: CallOptions): Promise<DatabaseBranch[]>;
+  /** Fork the branch again from its parent's current state, keeping its name. */
+  reset(name: string, options?: CreateOptions): Promise<DatabaseBranch>;
+  /** A URL any Postgres client can use (pglite: starts serving on demand). Contains the password. */
+  connectionUrl(name: string, options?: CallOptions): Promise<string>;
+  schemaDiff(branch: string, parent: string, options?: CallOptions): Promise<SchemaDiff>;
+  /** Stop servers and pool refills this provider started; idempotent. */
+  close(): Promise<void>;
+}
+
+export type BranchErrorCode =
+  | 'exists'
+  | 'not-found'
+  | 'has-children'
+  | 'protected'
+  | 'busy'
+  | 'cancelled'
+  | 'unreachable'
+  | 'auth'
+  | 'invalid'
+  | 'failed';
+
+/** A failure a person reads: what happened, on which branch, and what to do next. Never carries a password. */
+export class BranchError extends Error {
+  constructor(
+    readonly code: BranchErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'BranchError';
+  }
+}
+
+/** Throws `cancelled` if the signal has aborted; call between steps. */
+export function throwIfCancelled(signal: AbortSignal | undefined, what: string): void {
+  if (signal?.aborted) throw new BranchError('cancelled', `${what} was cancelled; nothing was left half-made.`);
+}

@@ -1,0 +1,147 @@
+/**
+ * Database branches as the renderer and the CLI see them: providers, pairs (a git branch with its
+ * worktree and a database branch of the same sanitized name), schema differences and progress.
+ * Pure: no Node, DOM or Electron.
+ */
+
+export const PROVIDER_KINDS = ['pglite', 'postgres', 'neon', 'lakebase'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+/** Providers that talk to a cloud API Baton cannot reach from CI; labelled experimental in UI and README. */
+export const EXPERIMENTAL_PROVIDERS: readonly ProviderKind[] = ['neon', 'lakebase'];
+
+/** What the top bar shows beside the provider's dot. */
+export const PROVIDER_LABELS: Readonly<Record<ProviderKind, string>> = {
+  pglite: 'embedded',
+  postgres: 'local server',
+  neon: 'Neon',
+  lakebase: 'Lakebase',
+};
+
+/** A protected tier: never deleted, never written by an agent. */
+export type Tier = 'production' | 'staging';
+
+/** One row of the Branch tree: the git half and the database half side by side. */
+export interface BranchPairView {
+  /** The sanitized name shared by both halves (the database branch's name). */
+  readonly name: string;
+  /** The git branch, or null when only the database half exists (an orphan). */
+  readonly gitBranch: string | null;
+  /** Absolute path of the pair's worktree, or null (tiers use the main checkout; orphans have none). */
+  readonly worktree: string | null;
+  /** The database half, or null when only the git half exists (an orphan). */
+  readonly database: DatabaseBranchView | null;
+  /** The parent pair's name, or null for a root. */
+  readonly parent: string | null;
+  readonly tier: Tier | null;
+  /** `feature` for a child of a tier, `experiment` below that. */
+  readonly kind: 'tier' | 'feature' | 'experiment';
+  readonly masked: boolean;
+  /** `git-missing`: database without its git branch; `database-missing`: the reverse. */
+  readonly orphan: 'git-missing' | 'database-missing' | null;
+  /** ISO time the pair (or the database branch, for an orphan) was created. */
+  readonly createdAt: string | null;
+  /** ISO time after which `baton branch gc` may remove it, or null for no time-to-live. */
+  readonly expiresAt: string | null;
+  /** Held by an active cycle (a live lease): never garbage-collected. */
+  readonly active: boolean;
+}
+
+export interface DatabaseBranchView {
+  readonly name: string;
+  readonly provider: ProviderKind;
+  readonly parent: string | null;
+  readonly createdAt: string | null;
+  readonly sizeBytes: number | null;
+  /** 0 for a root; a child's depth is its parent's plus one. */
+  readonly depth: number;
+}
+
+export interface BranchListView {
+  readonly provider: ProviderKind;
+  readonly experimental: boolean;
+  readonly pairs: readonly BranchPairView[];
+}
+
+/** What `baton branch create` prints (the password in `connectionUrl` redacted unless asked). */
+export interface BranchCreated {
+  readonly name: string;
+  readonly gitBranch: string;
+  readonly database: string;
+  readonly parent: string;
+  readonly connectionUrl: string;
+  readonly createdMs: number;
+  readonly worktree: string;
+  readonly masked: boolean;
+}
+
+export const SCHEMA_CHANGE_KINDS = [
+  'table-added',
+  'table-removed',
+  'column-added',
+  'column-removed',
+  'column-type-changed',
+  'column-nullability-changed',
+  'column-default-changed',
+  'primary-key-changed',
+  'constraint-added',
+  'constraint-removed',
+  'constraint-changed',
+  'index-added',
+  'index-removed',
+  'index-changed',
+] as const;
+export type SchemaChangeKind = (typeof SCHEMA_CHANGE_KINDS)[number];
+
+/** One difference between a branch's schema and its parent's. `before` is the parent's side. */
+export interface SchemaChange {
+  readonly kind: SchemaChangeKind;
+  /** Schema-qualified table name, e.g. `public.orders`. */
+  readonly table: string;
+  /** The column, constraint or index name; absent for table-level changes. */
+  readonly name?: string;
+  readonly before: string | null;
+  readonly after: string | null;
+}
+
+export interface SchemaDiff {
+  readonly branch: string;
+  readonly parent: string;
+  readonly changes: readonly SchemaChange[];
+  /** A provider's own textual diff when it has one (Neon's compare_schema); else absent. */
+  readonly text?: string;
+}
+
+/** Long work reports progress, tagged by kind; the UI shows `step` and a bar when `total` is known. */
+export type BranchProgress =
+  | { readonly kind: 'branch.step'; readonly op: BranchOp; readonly name: string; readonly step: string }
+  | { readonly kind: 'branch.bytes'; readonly op: BranchOp; readonly name: string; readonly done: number; readonly total: number | null }
+  | { readonly kind: 'branch.retry'; readonly op: BranchOp; readonly name: string; readonly attempt: number; readonly reason: string }
+  | { readonly kind: 'branch.done'; readonly op: BranchOp; readonly name: string; readonly ms: number };
+export type BranchOp = 'create' | 'delete' | 'reset' | 'diff' | 'gc' | 'migrate' | 'mask' | 'serve' | 'snapshot';
+
+/** `postgresql://user:secret@host/db` → `postgresql://user:***@host/db`; anything unparseable is returned with no password-like part. */
+export function redactUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*):[^@/?#]*@/i, '$1:***@').replace(/([?&](?:password|pass|token|sslpassword)=)[^&#]*/gi, '$1***');
+}
+
+/** What `baton branch gc` found and (unless a dry run) removed. */
+export interface GcReport {
+  readonly dryRun: boolean;
+  readonly removed: readonly GcEntry[];
+  /** Candidates left alone, with why: a tier, or held by an active cycle. */
+  readonly kept: readonly GcEntry[];
+}
+export interface GcEntry {
+  readonly name: string;
+  readonly gitBranch: string | null;
+  readonly reason: 'git-missing' | 'database-missing' | 'expired' | 'tier' | 'active';
+}
+
+/** Migrations applied to a branch, in order. */
+export interface MigrationReport {
+  readonly tool: 'sql' | 'node-pg-migrate' | 'knex' | 'command' | 'none';
+  readonly applied: readonly string[];
+  /** Already applied before this run (recorded in the versions table). */
+  readonly skipped: readonly string[];
+}
