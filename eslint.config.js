@@ -56,6 +56,28 @@ export default tseslint.config(
     },
   },
   {
+    // The orchestrator is pure: machines and the ports they run through. Adapters (git, databases,
+    // runner, agents, ledger) are wired in by core; do not relax this rule.
+    files: ['electron/orchestrator/**/*.ts'],
+    ignores: ['electron/orchestrator/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron, ...nodePaths],
+          patterns: [
+            noNode,
+            { group: ['**/renderer/**'], message: 'Main-side code never imports the renderer.' },
+            {
+              group: ['**/project/**', '**/ledger/**', '**/branches/**', '**/runner/**', '**/agents/**', '**/core/**', '**/host/**', '**/cli/**', '**/gates/**'],
+              message: 'The orchestrator imports no adapter: declare a port in electron/orchestrator/ and let core provide it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Raw IPC lives only in the preload and the main-side binding (electron/app/ipc.ts).
     files: ['electron/app/**/*.ts'],
     ignores: ['electron/app/ipc.ts'],

@@ -1,0 +1,69 @@
+/**
+ * What each step of a cycle reports back to the cycle machine. The machine decides what runs next
+ * from these verdicts only; the steps themselves (agent turns, test runs, commits) live behind
+ * ports and are provided when the machine starts.
+ */
+
+export interface CycleInput {
+  readonly feature: string;
+  readonly story: string;
+  readonly item: string;
+  /** Repair rounds allowed after the first GREEN attempt (`repairBudget` in project.json). */
+  readonly repairBudget: number;
+}
+
+/** Why a Navigator turn is not a RED. */
+export type NotRed =
+  /** The new or changed test passed at once: it does not test anything new. */
+  | 'passed-at-once'
+  /** The suite did not load (syntax, import, collection): a test that cannot run did not fail for the right reason. */
+  | 'load-error'
+  /** A test that passed before now fails. */
+  | 'regressed'
+  /** The Navigator changed no test. */
+  | 'no-test';
+
+export type RedOutcome = { readonly verdict: 'red'; readonly record: string } | { readonly verdict: NotRed; readonly record: string; readonly detail: string };
+
+export interface GreenOutcome {
+  readonly verdict: 'green' | 'failing';
+  /** Locked files the Driver changed this turn (already reverted from the locked blobs and recorded). */
+  readonly violations: number;
+  /** The ledger record of the verdict (for GREEN, the commit's `Baton-Evidence` trailer). */
+  readonly record: string;
+  /** The runner's failure output, sent to the Driver in the next repair round. */
+  readonly failure: string | null;
+}
+
+export interface RefactorOutcome {
+  /** `reverted`: the suite went red (or the lock was touched), so the refactor was undone. */
+  readonly verdict: 'kept' | 'reverted';
+  readonly record: string;
+}
+
+export interface ReviewOutcome {
+  readonly decision: 'accept' | 'refactor' | 'smell';
+  readonly note: string | null;
+  readonly record: string;
+}
+
+/** Each step gets the cycle's input and an attempt number: with the step name it is the step's idempotency key. */
+export interface StepInput extends CycleInput {
+  readonly attempt: number;
+  /** For a repair round: the previous GREEN run's failure output. */
+  readonly failure: string | null;
+}
+
+export type CycleStatus = 'done' | 'escalated';
+
+export interface CycleOutput {
+  readonly item: string;
+  readonly status: CycleStatus;
+  readonly repairs: number;
+  readonly violations: number;
+  readonly rejectedRed: number;
+  readonly refactors: number;
+  readonly smell: string | null;
+  readonly reason: string | null;
+  readonly greenRecord: string | null;
+}
