@@ -15,14 +15,26 @@ export interface FileState {
   /** The link's target when the entry is a symlink (never followed). */
   readonly symlink: string | null;
   readonly bytes: number;
+  /** The content (a symlink's target), kept when the snapshot is taken to revert from. */
+  readonly content?: Buffer;
 }
 
 export type TreeSnapshot = ReadonlyMap<string, FileState>;
 
-/** Folders no agent output is judged in: git's own data and installed dependencies. */
+/**
+ * Top-level folders not walked: git's own data and installed dependencies. A worktree's `.git`
+ * is a file (a pointer to the repository) and is kept, so a turn that rewrites it is seen.
+ */
 const SKIPPED = new Set(['.git', 'node_modules']);
 
-export async function snapshotTree(root: string, skip: ReadonlySet<string> = SKIPPED): Promise<TreeSnapshot> {
+export interface SnapshotOptions {
+  /** Keep each file's content, to revert from. */
+  readonly content?: boolean;
+  readonly skip?: ReadonlySet<string>;
+}
+
+export async function snapshotTree(root: string, options: SnapshotOptions = {}): Promise<TreeSnapshot> {
+  const skip = options.skip ?? SKIPPED;
   const out = new Map<string, FileState>();
   async function walk(dir: string, prefix: string): Promise<void> {
     const entries = await readdir(dir, { withFileTypes: true });
@@ -36,10 +48,10 @@ export async function snapshotTree(root: string, skip: ReadonlySet<string> = SKI
       const info = await lstat(abs);
       if (info.isSymbolicLink()) {
         const target = await readlink(abs);
-        out.set(rel, { sha256: sha256(Buffer.from(target)), mode: 0o777, symlink: target, bytes: target.length });
+        out.set(rel, { sha256: sha256(Buffer.from(target)), mode: 0o777, symlink: target, bytes: target.length, ...(options.content ? { content: Buffer.from(target) } : {}) });
       } else if (info.isFile()) {
         const content = await readFile(abs);
-        out.set(rel, { sha256: sha256(content), mode: info.mode & 0o777, symlink: null, bytes: content.length });
+        out.set(rel, { sha256: sha256(content), mode: info.mode & 0o777, symlink: null, bytes: content.length, ...(options.content ? { content } : {}) });
       }
     }
   }

@@ -1,0 +1,39 @@
+/**
+ * Write scopes: which paths a role may change. The Navigator writes tests, the Driver source and
+ * migrations; nobody writes `.baton/`, `.git`, the runner configuration or the other protected
+ * paths, whatever the role's globs say. Pure.
+ */
+import { matchesAny } from '../../shared/glob';
+import { touchedPaths, type TreeChange } from './tree-diff';
+
+/** Always out of every role's scope. */
+export const ALWAYS_PROTECTED = ['.baton', '.baton/**', '.git', '.git/**'];
+
+export interface ScopeRules {
+  /** The role's globs from `writeScopes` in project.json. */
+  readonly allowed: readonly string[];
+  /** `protectedPaths` and `runnerConfigFiles` from project.json. */
+  readonly protected: readonly string[];
+}
+
+export interface ScopeJudgement {
+  readonly inScope: TreeChange[];
+  readonly outOfScope: Array<{ readonly change: TreeChange; readonly why: string }>;
+}
+
+export function judgeScope(changes: readonly TreeChange[], rules: ScopeRules): ScopeJudgement {
+  const protectedGlobs = [...ALWAYS_PROTECTED, ...rules.protected];
+  const inScope: TreeChange[] = [];
+  const outOfScope: ScopeJudgement['outOfScope'] = [];
+  for (const change of changes) {
+    const why = touchedPaths(change)
+      .map((path) => (matchesAny(path, protectedGlobs) ? `${path} is protected` : !matchesAny(path, rules.allowed) ? `${path} is outside this role's write scope (${rules.allowed.join(', ') || 'nothing'})` : null))
+      .find((reason) => reason !== null);
+    // A symlink may point anywhere: allowed only when its target stays inside the allowed paths too.
+    const link = change.kind !== 'deleted' && change.after.symlink !== null ? change.after.symlink : null;
+    const linkWhy = link !== null && (link.startsWith('/') || link.split('/').includes('..')) ? `${change.path} is a symlink leaving its folder (${link})` : null;
+    if (why ?? linkWhy) outOfScope.push({ change, why: (why ?? linkWhy)! });
+    else inScope.push(change);
+  }
+  return { inScope, outOfScope };
+}
