@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { matchTurn, parseScenario } from './scenario';
+
+const scenario = parseScenario(
+  JSON.stringify({
+    turns: [
+      { role: 'navigator', item: 'T1', write: { 'test/t1.test.js': 'one' } },
+      { role: 'driver', item: 'T1', attempt: 2, write: { 'src/a.js': 'fixed' } },
+      { role: 'driver', item: 'T1', write: { 'src/a.js': 'first try' } },
+      { role: 'driver', item: 'T1', step: 'refactor', write: { 'src/a.js': 'tidy' } },
+      { role: 'navigator', item: 'T1', step: 'review', decision: 'smell', note: 'magic number' },
+      { role: 'navigator', write: { 'test/any.test.js': 'x' } },
+    ],
+  }),
+  'scenario.json',
+);
+
+describe('scenario matching', () => {
+  it('matches by role, step and item; an exact attempt wins, else the n-th unnumbered turn', () => {
+    expect(matchTurn(scenario, { role: 'driver', step: 'green', item: 'T1', attempt: 1 })?.write).toEqual({ 'src/a.js': 'first try' });
+    expect(matchTurn(scenario, { role: 'driver', step: 'green', item: 'T1', attempt: 2 })?.write).toEqual({ 'src/a.js': 'fixed' });
+    expect(matchTurn(scenario, { role: 'driver', step: 'green', item: 'T1', attempt: 3 })).toBeNull();
+    expect(matchTurn(scenario, { role: 'driver', step: 'refactor', item: 'T1', attempt: 1 })?.write).toEqual({ 'src/a.js': 'tidy' });
+    expect(matchTurn(scenario, { role: 'navigator', step: 'review', item: 'T1', attempt: 1 })?.decision).toBe('smell');
+  });
+  it('a turn without an item matches any item; an unmatched turn is an agent that did nothing', () => {
+    expect(matchTurn(scenario, { role: 'navigator', step: 'red', item: 'T9', attempt: 1 })?.write).toEqual({ 'test/any.test.js': 'x' });
+    expect(matchTurn(scenario, { role: 'driver', step: 'green', item: 'T9', attempt: 1 })).toBeNull();
+  });
+  it('the same request always gets the same turn (safe to replay after a restart)', () => {
+    const request = { role: 'driver', step: 'green' as const, item: 'T1', attempt: 2 };
+    expect(matchTurn(scenario, request)).toBe(matchTurn(scenario, request));
+  });
+  it('bad scenarios say where and what', () => {
+    expect(() => parseScenario('{"turns": [{"role": "pilot"}]}', 'demo.json')).toThrow(/demo\.json: turns\.0\.role/);
+    expect(() => parseScenario('{"turns": [{"role": "driver", "write": {"../x": ""}}]}', 'demo.json')).toThrow(/relative path inside the worktree/);
+    expect(() => parseScenario('{', 'demo.json')).toThrow(/not valid JSON/);
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * The scripted agent's scenario file: what each turn writes, deletes and runs.
+ * `{"turns": [{"role": "navigator", "item": "T3", "attempt": 1, "write": {"path": "content"},
+ * "delete": ["path"], "run": ["shell command"], "exitCode": 0}]}` plus, for the steps that are
+ * not a role's default, `"step": "refactor" | "review"` and a review's `"decision"` and `"note"`.
+ */
+import { z } from 'zod';
+import { ROLES, type TurnStep } from './agent-port';
+
+const insideWorktree = (p: string) => p.length > 0 && !p.startsWith('/') && !p.split(/[\\/]/).includes('..') && !p.includes('\0');
+const INSIDE = 'must be a relative path inside the worktree';
+const relativePath = z.string().refine(insideWorktree, INSIDE);
+const writes = z.record(z.string(), z.string()).superRefine((files, ctx) => {
+  for (const path of Object.keys(files)) if (!insideWorktree(path)) ctx.addIssue({ code: 'custom', path: [path], message: INSIDE });
+});
+
+export const turnSchema = z.strictObject({
+  role: z.enum(ROLES),
+  step: z.enum(['red', 'green', 'refactor', 'review', 'artifact']).optional(),
+  item: z.string().min(1).optional(),
+  attempt: z.number().int().min(1).optional(),
+  write: writes.optional(),
+  delete: z.array(relativePath).optional(),
+  run: z.array(z.string().min(1)).optional(),
+  exitCode: z.number().int().min(0).max(255).optional(),
+  decision: z.enum(['accept', 'refactor', 'smell']).optional(),
+  note: z.string().optional(),
+  /** What the agent "says" in its transcript; shown in the live panel. */
+  say: z.string().optional(),
+});
+export const scenarioSchema = z.strictObject({ description: z.string().optional(), turns: z.array(turnSchema) });
+export type ScriptedTurn = z.infer<typeof turnSchema>;
+export type Scenario = z.infer<typeof scenarioSchema>;
+
+export const DEFAULT_STEP: Readonly<Record<string, TurnStep>> = { navigator: 'red', driver: 'green' };
+
+export function parseScenario(text: string, where: string): Scenario {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${where} is not valid JSON (${(error as Error).message}). Fix the file and run again.`);
+  }
+  const parsed = scenarioSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${where}: ${issue.path.join('.') || '(top level)'} ${issue.message}. See "Scripted scenarios" in the README.`);
+  }
+  return parsed.data;
+}
+
+/**
+ * The turn for a request, stateless so a resumed run replays the same turn: among turns of this
+ * role, step and item (an absent item matches any), one with this exact attempt wins; otherwise
+ * the attempt-th turn that names no attempt, in file order. None: the agent did nothing.
+ */
+export function matchTurn(scenario: Scenario, request: { role: string; step: TurnStep; item: string | null; attempt: number }): ScriptedTurn | null {
+  const candidates = scenario.turns.filter(
+    (t) => t.role === request.role && (t.step ?? DEFAULT_STEP[t.role] ?? 'artifact') === request.step && (t.item === undefined || t.item === request.item),
+  );
+  return candidates.find((t) => t.attempt === request.attempt) ?? candidates.filter((t) => t.attempt === undefined)[request.attempt - 1] ?? null;
+}
