@@ -44,6 +44,10 @@ export const projectSettingsSchema = z.looseObject({
   repairBudget: z.number().int().min(0).max(10),
   /** Runs on every new database branch before anything else connects: a SQL file (a path) or a command. */
   masking: z.union([z.string().min(1), z.strictObject({ sql: z.string().min(1) }), z.strictObject({ command: z.string().min(1) })]).nullable(),
+  /** The scripted agent's scenario file (relative to the root), for roles whose adapter is `scripted`. */
+  scenario: z.string().min(1).optional(),
+  /** Seconds a test run may take before the runner kills its whole process tree. */
+  testTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
   /** Database branches; every field is optional and has a default (see branchSettings()). */
   branches: branchSettingsSchema.optional(),
 });
