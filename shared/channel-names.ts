@@ -18,10 +18,20 @@ export const CHANNEL_NAMES = [
   'ledger:list',
   'ledger:blob',
   'ledger:verify',
+  'branches:status',
+  'branches:list',
+  'branches:create',
+  'branches:delete',
+  'branches:reset',
+  'branches:diff',
+  'branches:cancel',
+  'run:start',
+  'run:stop',
+  'run:state',
 ] as const;
 export type Channel = (typeof CHANNEL_NAMES)[number];
 
-export const EVENT_NAMES = ['project:changed'] as const;
+export const EVENT_NAMES = ['project:changed', 'branches:progressed', 'run:progressed'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 export const isChannel = (name: unknown): name is Channel =>

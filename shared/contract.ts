@@ -5,9 +5,11 @@
  * Add a channel here and nowhere else; the preload and the host derive their allow-lists from it.
  */
 import { z } from 'zod';
+import type { BranchCreated, BranchListView, BranchPairView, BranchProgress, ProviderKind, SchemaDiff } from './branches';
 import { GATE_NAMES, type BlobView, type GateEvidence, type LedgerPage, type LedgerRecord, type VerifyReport } from './ledger';
 import type { AppInfo, ProjectView, RecentProject } from './model';
 import type { Result } from './result';
+import type { RunFeedEvent, RunStateView } from './run';
 import { CHANNEL_NAMES, EVENT_NAMES, type Channel, type EventName } from './channel-names';
 
 export { BRIDGE_KEY, isChannel, isEventName, type Channel, type EventName } from './channel-names';
@@ -30,6 +32,43 @@ const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'is not a lowercase hex SHA
 const approver = z.string().trim().min(1, 'is required: say who approves').max(200);
 const gateRef = { feature: id, story: id.optional(), gate: z.enum(GATE_NAMES) };
 const reason = z.string().trim().min(1, 'is required').max(4000);
+
+/** A client-made id naming one long branch operation, so its progress and its cancel can find it. */
+const opId = z.string().regex(/^[a-zA-Z0-9-]{1,64}$/, 'must be 1 to 64 letters, digits or dashes');
+// Control characters (NUL included) never belong in a branch name; git's own rules are checked by the branch service.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+/** A git branch or pair name as a person typed it. */
+const branchName = z
+  .string()
+  .min(1, 'is empty')
+  .max(200, 'is longer than 200 characters')
+  .refine((name) => !CONTROL.test(name), 'contains a control character');
+const branchOp = { opId, name: branchName };
+
+/** The Branches screen's and the top bar's view of the project's database provider. */
+export interface BranchStatusView {
+  /** The configured provider, or null when this project cannot have branches (`message` says why). */
+  readonly provider: ProviderKind | null;
+  readonly experimental: boolean;
+  /** `idle`: configured, not started yet; `ready`: opened and answering; `failed`: opening it failed; `unavailable`: not a Baton project in git. */
+  readonly state: 'idle' | 'ready' | 'failed' | 'unavailable';
+  readonly message: string | null;
+}
+
+/** A batch of a run's live events (main flushes them every ~100 ms, long output cut to its ends). */
+export interface RunProgressedEvent {
+  readonly runId: string;
+  /** Batches are numbered from 1 per project; RunStateView.seq says how many a state includes. */
+  readonly seq: number;
+  readonly events: readonly RunFeedEvent[];
+}
+
+/** Progress of one branch operation, named by the opId its request carried. */
+export interface BranchProgressEvent {
+  readonly opId: string;
+  readonly event: BranchProgress;
+}
 
 export const channels = {
   /** Which host answers and its version. */
@@ -65,6 +104,35 @@ export const channels = {
   'ledger:blob': { request: z.object({ sha256: sha256Hex }).strict(), response: returns<BlobView>() },
   /** Verify the chain, the blobs and every gate's approved hashes against the disk. */
   'ledger:verify': { request: empty, response: returns<VerifyReport>() },
+  /** Which database provider the project uses and whether it is running; never starts it. */
+  'branches:status': { request: empty, response: returns<BranchStatusView>() },
+  /** The Branch tree: tiers, feature and experiment pairs, orphans. */
+  'branches:list': { request: empty, response: returns<BranchListView>() },
+  /** Make a pair (git branch, worktree, database branch); `connectionUrl` arrives with its password redacted. */
+  'branches:create': {
+    request: z.object({ opId, gitBranch: branchName, parent: branchName.optional() }).strict(),
+    response: returns<BranchCreated>(),
+  },
+  /** Remove a pair: its worktree, git branch and database branch. Tiers and active pairs are refused. */
+  'branches:delete': { request: z.object(branchOp).strict(), response: returns<{ readonly name: string }>() },
+  /** Fork a pair's database again from its parent; the git half is kept. */
+  'branches:reset': { request: z.object(branchOp).strict(), response: returns<BranchPairView>() },
+  /** The pair's schema against its parent's. */
+  'branches:diff': { request: z.object(branchOp).strict(), response: returns<SchemaDiff>() },
+  /** Cancel a running operation; `cancelled` is false when none runs under that opId. */
+  'branches:cancel': { request: z.object({ opId }).strict(), response: returns<{ readonly cancelled: boolean }>() },
+  /**
+   * Start the enforced loop on the current project (one run at a time; refused for bundles and
+   * Consort layouts). Answers once the run is under way; its progress arrives as `run:progressed`.
+   */
+  'run:start': {
+    request: z.object({ feature: id.optional(), until: z.enum([...GATE_NAMES, 'done']).optional() }).strict(),
+    response: returns<{ readonly runId: string }>(),
+  },
+  /** Stop the run; it keeps its snapshots and resumes from them next time. `stopped` is false when none runs. */
+  'run:stop': { request: empty, response: returns<{ readonly stopped: boolean }>() },
+  /** The live run (or the last one, or the persisted phase when nothing ran here yet). */
+  'run:state': { request: empty, response: returns<RunStateView>() },
 } as const satisfies Record<Channel, { request: z.ZodType; response: unknown }>;
 
 // The allow-list in channel-names.ts and this table must name the same channels.
@@ -81,6 +149,10 @@ export const CHANNELS: readonly Channel[] = CHANNEL_NAMES;
 export interface Events {
   /** The current project was opened or re-read. */
   'project:changed': ProjectView;
+  /** A step of a running branch operation (create, reset, delete, diff). */
+  'branches:progressed': BranchProgressEvent;
+  /** A batch of the running run's events. */
+  'run:progressed': RunProgressedEvent;
 }
 const _eventsMatch: Same<keyof Events, EventName> = true;
 void _eventsMatch;

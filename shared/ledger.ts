@@ -51,6 +51,11 @@ export const RECORD_TYPES = {
   gateWithdrawn: 'gate.withdrawn',
   ledgerRepaired: 'ledger.repaired',
   cycleGreened: 'cycle.greened',
+  /** Branch pairs (issue 4): names, parent, provider, masking, migrations and timings; never a connection URL. */
+  branchCreated: 'branch.created',
+  branchReset: 'branch.reset',
+  branchDeleted: 'branch.deleted',
+  branchCollected: 'branch.collected',
 } as const;
 
 export type HashAlgorithm = 'jcs-sha256' | 'text-sha256';

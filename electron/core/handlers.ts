@@ -23,6 +23,16 @@ export function createHandlers(workbench: Workbench): Handlers {
     'ledger:list': (request) => workbench.ledgerPage(request.offset, request.limit),
     'ledger:blob': (request) => workbench.blob(request.sha256),
     'ledger:verify': () => workbench.verify(),
+    'branches:status': () => workbench.branchStatus(),
+    'branches:list': () => workbench.listBranches(),
+    'branches:create': (request) => workbench.createBranch(request),
+    'branches:delete': (request) => workbench.deleteBranch(request),
+    'branches:reset': (request) => workbench.resetBranch(request),
+    'branches:diff': (request) => workbench.diffBranch(request),
+    'branches:cancel': async (request) => ok(workbench.cancelBranchOp(request.opId)),
+    'run:start': (request) => workbench.startRun(request),
+    'run:stop': async () => ok(workbench.stopRun()),
+    'run:state': () => workbench.runState(),
   };
 }
 

@@ -47,7 +47,10 @@ async function workbench(extra: Partial<WorkbenchOptions> = {}) {
   let tick = Date.parse('2025-01-01T00:00:00Z');
   const bench = new Workbench({ host: 'browser', version: '1.2.3', configDir, now: () => new Date((tick += 1000)), ...extra });
   const events: { event: EventName; payload: ProjectView }[] = [];
-  bench.onEvent((event, payload) => events.push({ event, payload }));
+  // Branch progress has its own tests (branches-workbench.test.ts); these follow the project.
+  bench.onEvent((event, payload) => {
+    if (event === 'project:changed') events.push({ event, payload: payload as ProjectView });
+  });
   return { bench, configDir, events };
 }
 

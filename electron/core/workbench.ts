@@ -2,16 +2,22 @@
  * The Workbench: the one object every host (Electron, browser host, CLI) wires up.
  * It owns the current project and tells listeners when it changes; hosts only translate.
  */
+import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Events, EventName, RequestOf } from '../../shared/contract';
+import type { BranchCreated, BranchListView, BranchPairView, SchemaDiff } from '../../shared/branches';
+import type { BranchStatusView, Events, EventName, RequestOf } from '../../shared/contract';
 import type { BlobView, GateEvidence, LedgerPage, LedgerRecord, VerifyReport } from '../../shared/ledger';
 import type { ProjectView, RecentProject } from '../../shared/model';
+import type { RunStateView } from '../../shared/run';
 import { err, ok, type Result } from '../../shared/result';
 import { approveGate, gateEvidence, rejectGate, withdrawGate } from '../gates';
+import { BranchSession, sessionKey, type OpenBranchService } from './branches-session';
+import { defaultDataDir, projectDataDir } from './data-dir';
 import { defaultIdentity } from './identity';
 import { blobView, ledgerPage } from './ledger-view';
 import { loadProject, type LoadedProject } from './load-project';
 import { loadRecent, rememberRecent } from './recent-projects';
+import { persistedRunState, RunSession, type RunFeatureFn, type RunRequest } from './run-session';
 import { verifyProject } from './verify-project';
 
 export interface WorkbenchOptions {
@@ -21,6 +27,12 @@ export interface WorkbenchOptions {
   /** Asks the person for a folder; only the desktop host has one. */
   readonly pickFolder?: () => Promise<string | null>;
   readonly now?: () => Date;
+  /** Opens the project's branch service; default: the real one (electron/branches/service.ts), loaded on first use. */
+  readonly openBranchService?: OpenBranchService;
+  /** The environment the branch service reads (provider URLs, API keys, BATON_DATA_DIR); default process.env. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Drives a feature's run; default: the real runFeature (electron/core/cycle/run-feature.ts), loaded on first use. */
+  readonly runFeature?: RunFeatureFn;
 }
 
 type Listener = <E extends EventName>(event: E, payload: Events[E]) => void;
@@ -31,6 +43,12 @@ const NO_PROJECT = 'No project is open. Open a project folder first.';
 export class Workbench {
   private loaded: LoadedProject | null = null;
   private readonly listeners = new Set<Listener>();
+  /** The current project's branch service, opened on first use; replaced when the project changes. */
+  private branchSession: BranchSession | null = null;
+  /** Sessions of earlier projects still closing (cancelling their operations). */
+  private readonly closing = new Set<Promise<void>>();
+  /** The run of the enforced loop started from this workbench (one at a time), kept after it ends for `run:state`. */
+  private runSession: RunSession | null = null;
 
   constructor(readonly options: WorkbenchOptions) {}
 
@@ -50,6 +68,8 @@ export class Workbench {
     if (!result.ok) return result;
     const previous = this.loaded;
     this.loaded = result.value;
+    if (this.branchSession && this.branchSession.key !== sessionKey(result.value.view)) this.retireBranches();
+    if (this.runSession && this.runSession.root !== result.value.view.root) this.retireRun();
     if (previous && previous !== result.value) await previous.dispose();
     await rememberRecent(this.options.configDir, result.value.view.bundle ?? result.value.view.root, this.now()).catch(() => undefined);
     this.emit('project:changed', result.value.view);
@@ -63,6 +83,9 @@ export class Workbench {
 
   /** Releases what the current project holds (an extracted bundle); call when the host stops. */
   async close(): Promise<void> {
+    this.retireRun();
+    this.retireBranches();
+    await Promise.all(this.closing);
     await this.loaded?.dispose();
     this.loaded = null;
   }
@@ -110,6 +133,122 @@ export class Workbench {
     return this.withProject(async (p) => ok(await verifyProject(p)));
   }
 
+  async branchStatus(): Promise<Result<BranchStatusView>> {
+    const session = this.branches();
+    return session.ok ? ok(await session.value.status()) : session;
+  }
+
+  listBranches(): Promise<Result<BranchListView>> {
+    return this.withBranches((s) => s.list());
+  }
+
+  createBranch(request: RequestOf<'branches:create'>): Promise<Result<BranchCreated>> {
+    return this.withBranches((s) => s.create(request));
+  }
+
+  deleteBranch(request: RequestOf<'branches:delete'>): Promise<Result<{ name: string }>> {
+    return this.withBranches((s) => s.delete(request));
+  }
+
+  resetBranch(request: RequestOf<'branches:reset'>): Promise<Result<BranchPairView>> {
+    return this.withBranches((s) => s.reset(request));
+  }
+
+  diffBranch(request: RequestOf<'branches:diff'>): Promise<Result<SchemaDiff>> {
+    return this.withBranches((s) => s.diff(request));
+  }
+
+  cancelBranchOp(opId: string): { cancelled: boolean } {
+    return this.branchSession?.cancel(opId) ?? { cancelled: false };
+  }
+
+  /** Starts the enforced loop on the current project; refused for a bundle or a Consort layout, and while a run goes on. */
+  async startRun(request: RunRequest): Promise<Result<{ runId: string }>> {
+    const project = this.loaded;
+    if (!project) return err('no-project', NO_PROJECT);
+    const view = project.view;
+    if (view.bundle) {
+      return err('read-only', `${view.bundle} is a review bundle: its evidence can be read and verified, not run. Open the Baton project folder itself to run it.`);
+    }
+    if (view.layout !== 'baton' || view.readOnly || !project.ledger) {
+      return err('read-only', `${view.root} is a Consort project: Baton reads and verifies it but never writes it, so it cannot run here. Run \`baton init\` in a copy to drive it with Baton.`);
+    }
+    if (request.feature && !view.features.some((f) => f.id === request.feature)) {
+      return err('not-found', `No feature "${request.feature}" in ${view.root}. Features: ${view.features.map((f) => f.id).join(', ') || 'none'}.`);
+    }
+    if (!view.features.length) return err('not-found', `${view.root} has no feature yet: write a feature spec in .baton/features, then run.`);
+    if (this.runSession && this.runSession.root !== view.root) this.retireRun();
+    this.runSession ??= new RunSession({
+      root: view.root,
+      runFeature: this.options.runFeature ?? runRealFeature,
+      emit: (payload) => this.emit('run:progressed', payload),
+      refresh: () => this.refreshProject(view.root),
+    });
+    const env = this.options.env ?? process.env;
+    // The same data folder the Branches screen reads, so the run's pairs show there.
+    const dataDir = projectDataDir(await realpath(view.root), defaultDataDir(env));
+    return this.runSession.start(request, { dataDir });
+  }
+
+  stopRun(): { stopped: boolean } {
+    return this.runSession?.stop() ?? { stopped: false };
+  }
+
+  /** The run started here (live or ended), else what the persisted snapshots say. */
+  async runState(): Promise<Result<RunStateView>> {
+    const project = this.loaded;
+    if (!project) return err('no-project', NO_PROJECT);
+    const session = this.runSession;
+    if (session && session.root === project.view.root && session.hasRun) return ok(session.state);
+    return ok(await persistedRunState(project.view));
+  }
+
+  /** Stops the run in the background (it keeps its snapshots); close() waits for it. */
+  private retireRun(): void {
+    const session = this.runSession;
+    this.runSession = null;
+    if (!session) return;
+    const closing = session.close().finally(() => this.closing.delete(closing));
+    this.closing.add(closing);
+  }
+
+  /** A re-read while a run works on `root`: the new statuses and records, without touching recent projects. */
+  private async refreshProject(root: string): Promise<void> {
+    if (this.loaded?.view.root !== root || this.loaded.view.bundle) return;
+    const result = await loadProject(root);
+    const previous = this.loaded;
+    // Another project may have been opened while this one was read.
+    if (!result.ok || previous?.view.root !== root) return;
+    this.loaded = result.value;
+    if (previous !== result.value) await previous.dispose();
+    this.emit('project:changed', result.value.view);
+  }
+
+  private branches(): Result<BranchSession> {
+    if (!this.loaded) return err('no-project', NO_PROJECT);
+    this.branchSession ??= new BranchSession(this.loaded.view, {
+      open: this.options.openBranchService ?? openRealBranchService,
+      emit: (payload) => this.emit('branches:progressed', payload),
+      env: this.options.env ?? process.env,
+      ...(this.options.now ? { now: this.options.now } : {}),
+    });
+    return ok(this.branchSession);
+  }
+
+  private async withBranches<T>(fn: (session: BranchSession) => Promise<Result<T>>): Promise<Result<T>> {
+    const session = this.branches();
+    return session.ok ? fn(session.value) : session;
+  }
+
+  /** Closes the current branch session in the background; close() waits for it. */
+  private retireBranches(): void {
+    const session = this.branchSession;
+    this.branchSession = null;
+    if (!session) return;
+    const closing = session.close().finally(() => this.closing.delete(closing));
+    this.closing.add(closing);
+  }
+
   private async withProject<T>(fn: (project: LoadedProject) => Promise<Result<T>>): Promise<Result<T>> {
     return this.loaded ? fn(this.loaded) : err('no-project', NO_PROJECT);
   }
@@ -136,3 +275,15 @@ export class Workbench {
     return this.options.now?.() ?? new Date();
   }
 }
+
+/** The real run, imported on first use: it loads the branch providers, PGlite included. */
+const runRealFeature: RunFeatureFn = async (options) => {
+  const { runFeature } = await import('./cycle/run-feature');
+  return runFeature(options);
+};
+
+/** The real service, imported on first use so opening a project (or a CLI command) never loads PGlite. */
+const openRealBranchService: OpenBranchService = async (options) => {
+  const { openBranchService } = await import('../branches/service');
+  return openBranchService(options);
+};

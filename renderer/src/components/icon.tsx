@@ -94,6 +94,21 @@ const PATHS = {
       <path d="M2 9.5h3.5l1 1.5h3l1-1.5H14" />
     </>
   ),
+  plus: <path d="M8 3.5v9M3.5 8h9" />,
+  branch: (
+    <>
+      <circle cx="4.5" cy="3.5" r="1.5" />
+      <circle cx="4.5" cy="12.5" r="1.5" />
+      <circle cx="11.5" cy="5.5" r="1.5" />
+      <path d="M4.5 5v6M11.5 7c0 2.5-2 3-7 4" />
+    </>
+  ),
+  database: (
+    <>
+      <ellipse cx="8" cy="4" rx="5" ry="1.8" />
+      <path d="M3 4v8c0 1 2.2 1.8 5 1.8s5-.8 5-1.8V4M3 8c0 1 2.2 1.8 5 1.8s5-.8 5-1.8" />
+    </>
+  ),
 } satisfies Record<string, ReactElement>;
 
 export type IconName = keyof typeof PATHS;

@@ -2,14 +2,20 @@
 import type { Result } from '../../../shared/result';
 import type { ProjectView } from '../../../shared/model';
 import { api } from '../../client';
+import { listenBranchProgress } from './branch-actions';
+import { listenRun } from './run-actions';
 import { useStore } from './store';
 
 let unsubscribe: (() => void) | null = null;
+let unsubscribeBranches: (() => void) | null = null;
+let unsubscribeRun: (() => void) | null = null;
 
 /** Subscribes to pushes once, then asks which host answers and which project is open. */
 export async function boot(): Promise<void> {
   const state = useStore.getState();
   unsubscribe ??= api.on('project:changed', (view) => useStore.getState().setProject(view));
+  unsubscribeBranches ??= listenBranchProgress();
+  unsubscribeRun ??= listenRun();
   state.setBoot('loading');
   const [info, current] = await Promise.all([api.invoke('app:info', {}), api.invoke('project:current', {})]);
   state.setAppInfo(info.ok ? info.value : null);

@@ -3,7 +3,7 @@ import { NO_FILTERS, type BoardFilters, type ItemRef } from '../lib/board-model'
 import type { GateRef } from '../lib/gate-ref';
 import type { SliceCreator } from './store';
 
-export const SCREENS = ['board', 'specs', 'inbox', 'gates', 'evidence', 'problems', 'diff'] as const;
+export const SCREENS = ['board', 'specs', 'inbox', 'gates', 'branches', 'evidence', 'problems', 'diff'] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export type DiffMode = 'unified' | 'split';

@@ -12,6 +12,7 @@ const LINKS: readonly { screen: RailScreen; label: string }[] = [
   { screen: 'specs', label: 'Specs' },
   { screen: 'inbox', label: 'Inbox' },
   { screen: 'gates', label: 'Gates' },
+  { screen: 'branches', label: 'Branches' },
   { screen: 'evidence', label: 'Evidence' },
   { screen: 'problems', label: 'Problems' },
 ];

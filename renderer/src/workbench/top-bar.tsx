@@ -1,6 +1,8 @@
 /** The top bar: which project, how it is stored, and the project-level actions. */
+import { ProviderState } from '../branches/provider-state';
 import { Icon } from '../components/icon';
 import { layoutLabel } from '../lib/format';
+import { RunControls } from '../run/run-controls';
 import { reloadProject } from '../store/actions';
 import { useStore } from '../store/store';
 
@@ -42,6 +44,8 @@ export function TopBar() {
         </span>
       )}
       <span className="spacer" />
+      <RunControls />
+      <ProviderState />
       <button
         type="button"
         className="button"

@@ -2,12 +2,14 @@
 import type { ComponentType } from 'react';
 import { ErrorBanner } from '../components/error-banner';
 import { BoardView } from '../board/board-view';
+import { BranchesView } from '../branches/branches-view';
 import { IdentityDialog } from '../components/identity-dialog';
 import { DiffView } from '../diff/diff-view';
 import { EvidenceView } from '../evidence/evidence-view';
 import { InboxView } from '../inbox/inbox-view';
 import { GatesView } from '../gates/gates-view';
 import { ProblemsView } from '../problems/problems-view';
+import { RunPanel } from '../run/run-panel';
 import { SpecsView } from '../specs/specs-view';
 import { useStore } from '../store/store';
 import type { Screen } from '../store/ui-slice';
@@ -19,13 +21,14 @@ const VIEWS: Record<Screen, ComponentType> = {
   specs: SpecsView,
   inbox: InboxView,
   gates: GatesView,
+  branches: BranchesView,
   evidence: EvidenceView,
   problems: ProblemsView,
   diff: DiffView,
 };
 
 /** Views that lay themselves out to the window's height (panes with their own scrolling). */
-const FULL_HEIGHT: ReadonlySet<Screen> = new Set(['inbox', 'evidence']);
+const FULL_HEIGHT: ReadonlySet<Screen> = new Set(['inbox', 'evidence', 'branches']);
 
 export function Workbench() {
   const screen = useStore((s) => s.screen);
@@ -46,6 +49,7 @@ export function Workbench() {
         <main className={FULL_HEIGHT.has(screen) ? 'view view-full' : 'view'} id="view" aria-label={screen}>
           <View />
         </main>
+        <RunPanel />
       </div>
       <IdentityDialog />
     </div>

@@ -1,0 +1,124 @@
+/**
+ * The process that owns one PGlite data directory. Started detached by server-process.ts, so a
+ * branch served for a short-lived CLI stays reachable after the CLI exits.
+ *
+ *   pglite-server.ts init  <dataDir>                                  initdb, close, exit
+ *   pglite-server.ts serve <home> <maxConnections> <idleSeconds>      serve <home>/data
+ *
+ * Serving takes <home>/serve.lock (so two processes can never open one data directory, even when
+ * two Baton processes start a server at the same moment; exit code 3 means another holds it),
+ * writes <home>/serve.json {pid, port, startedAt} once listening on 127.0.0.1 (port chosen by the
+ * OS), exits by itself after <idleSeconds> with no client connected, and on SIGTERM/SIGINT stops
+ * listening, closes PGlite cleanly (so the directory can be copied) and removes both files.
+ * Both modes keep the WASM work out of the caller's event loop.
+ */
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { ALREADY_SERVED, type ServeInfo } from './serve-info';
+
+const FIRST_CLIENT_GRACE_MS = 10_000;
+const log = (message: string) => console.error(`[pglite-server ${process.pid}] ${message}`);
+
+async function init(dataDir: string): Promise<void> {
+  const db = await PGlite.create(dataDir);
+  await db.close();
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function takeLock(lockPath: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await fs.writeFile(lockPath, String(process.pid), { flag: 'wx' });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number(await fs.readFile(lockPath, 'utf8').catch(() => '0'));
+      if (holder && alive(holder)) {
+        log(`${lockPath} is held by live process ${holder}; not serving`);
+        return false;
+      }
+      await fs.rm(lockPath, { force: true }); // left by a killed server
+    }
+  }
+  return false;
+}
+
+/** Remove `path` only if it still names this process (a successor may have written its own). */
+async function removeIfMine(path: string, read: (text: string) => number): Promise<void> {
+  const owner = await fs.readFile(path, 'utf8').then(read, () => 0);
+  if (owner === process.pid) await fs.rm(path, { force: true });
+}
+
+async function serve(home: string, maxConnections: number, idleSeconds: number): Promise<void> {
+  const servePath = join(home, 'serve.json');
+  const lockPath = join(home, 'serve.lock');
+  // A stop request while still opening is honoured once open, so PGlite always closes cleanly.
+  let stopRequested: string | null = null;
+  let shutdown = async (why: string) => void (stopRequested = why);
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  if (!(await takeLock(lockPath))) process.exit(ALREADY_SERVED);
+  const opening = performance.now();
+  const db = await PGlite.create(join(home, 'data'));
+  const openMs = Math.round(performance.now() - opening);
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
+  await server.start();
+  const port = Number(server.getServerConn().split(':').pop());
+
+  let stopping = false;
+  shutdown = async (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(idleTimer);
+    log(`stopping: ${why}`);
+    try {
+      await server.stop();
+      await db.close();
+    } finally {
+      await removeIfMine(servePath, (text) => (JSON.parse(text) as ServeInfo).pid);
+      await removeIfMine(lockPath, Number);
+      process.exit(0);
+    }
+  };
+
+  // The first client gets at least FIRST_CLIENT_GRACE_MS: whoever started us may be slow to read
+  // serve.json and connect, and a server that exits before its first client is useless.
+  let lastBusy = Date.now() + Math.max(0, FIRST_CLIENT_GRACE_MS - idleSeconds * 1000);
+  server.addEventListener('connection', () => (lastBusy = Date.now()));
+  const idleMs = idleSeconds * 1000;
+  const idleTimer = setInterval(
+    () => {
+      if (server.getStats().activeConnections > 0) lastBusy = Date.now();
+      else if (Date.now() - lastBusy >= idleMs) void shutdown(`no client for ${idleSeconds} s`);
+    },
+    Math.max(100, Math.min(1000, idleMs / 4)),
+  );
+  if (stopRequested) return shutdown(stopRequested);
+
+  const info: ServeInfo = { pid: process.pid, port, startedAt: new Date().toISOString() };
+  const temp = `${servePath}.${process.pid}.tmp`;
+  await fs.writeFile(temp, JSON.stringify(info));
+  await fs.rename(temp, servePath);
+  log(`serving ${home} on 127.0.0.1:${port} (PGlite opened in ${openMs} ms, ${Math.round(performance.now())} ms after process start)`);
+}
+
+const [mode, target, ...rest] = process.argv.slice(2);
+if (mode === 'init' && target) {
+  await init(target);
+} else if (mode === 'serve' && target) {
+  await serve(target, Number(rest[0] ?? 1), Number(rest[1] ?? 300));
+} else {
+  console.error('usage: pglite-server.ts init <dataDir> | serve <home> <maxConnections> <idleSeconds>');
+  process.exitCode = 2;
+}

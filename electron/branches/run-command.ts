@@ -1,0 +1,163 @@
+/**
+ * Runs a project's command (a migration tool, a masking script) as a child process through the
+ * shell: in its own process group so a timeout or a cancel kills the whole tree, with no stdin (a
+ * prompt gets end-of-file instead of hanging), with captured output capped, and with the password
+ * of DATABASE_URL scrubbed from everything it hands back.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { redactUrl } from '../../shared/branches';
+import { BranchError, throwIfCancelled } from './provider';
+
+export interface RunCommandOptions {
+  readonly cwd: string;
+  /** The child's whole environment; default `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Default 10 minutes. */
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+  /** Characters kept of each of stdout and stderr (the end is kept: that is where errors are). Default 256 KiB. */
+  readonly maxOutputChars?: number;
+}
+
+export interface CommandResult {
+  /** Exit code, or null when a signal ended it. */
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_MAX_OUTPUT = 256 * 1024;
+/** Between the polite SIGTERM and SIGKILL. */
+const KILL_GRACE_MS = 1500;
+/** After the shell exits, how long a background child may keep its output open before it is killed. */
+const LINGER_MS = 2000;
+
+export async function runCommand(command: string, options: RunCommandOptions): Promise<CommandResult> {
+  const env = options.env ?? process.env;
+  const scrub = secretScrubber(env);
+  const shown = `\`${truncate(scrub(command), 200)}\``;
+  throwIfCancelled(options.signal, `Running ${shown}`);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const started = performance.now();
+  const child = spawn(command, {
+    cwd: options.cwd,
+    env,
+    shell: true,
+    // Its own process group (POSIX): process.kill(-pid) then reaches every descendant.
+    detached: process.platform !== 'win32',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  const stdout = new TailText(options.maxOutputChars ?? DEFAULT_MAX_OUTPUT);
+  const stderr = new TailText(options.maxOutputChars ?? DEFAULT_MAX_OUTPUT);
+  child.stdout.setEncoding('utf8').on('data', (s: string) => stdout.add(s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => stderr.add(s));
+
+  return new Promise<CommandResult>((resolve, reject) => {
+    let stopped: 'timeout' | 'cancelled' | null = null;
+    const timers: NodeJS.Timeout[] = [];
+    const stop = (why: 'timeout' | 'cancelled'): void => {
+      if (stopped) return;
+      stopped = why;
+      killTree(child.pid, 'SIGTERM');
+      timers.push(setTimeout(() => killTree(child.pid, 'SIGKILL'), KILL_GRACE_MS));
+    };
+    const onAbort = (): void => stop('cancelled');
+    timers.push(setTimeout(() => stop('timeout'), timeoutMs));
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const finish = (): void => {
+      timers.forEach(clearTimeout);
+      options.signal?.removeEventListener('abort', onAbort);
+    };
+
+    child.on('error', (error) => {
+      finish();
+      reject(new BranchError('failed', `Could not start ${shown} in ${options.cwd}: ${scrub(error.message)}. Check that the command exists and the folder is right.`));
+    });
+    child.on('exit', () => {
+      timers.push(setTimeout(() => killTree(child.pid, 'SIGKILL'), LINGER_MS));
+    });
+    child.on('close', (code, signal) => {
+      finish();
+      // Whatever the shell left running in its group goes with it.
+      killTree(child.pid, 'SIGKILL');
+      const seconds = Math.round(timeoutMs / 100) / 10;
+      if (stopped === 'timeout') {
+        reject(new BranchError('failed', `${shown} ran longer than ${seconds} s in ${options.cwd} and was stopped with all its child processes. If it waits for input, make it non-interactive; otherwise raise the timeout.`));
+      } else if (stopped === 'cancelled') {
+        reject(new BranchError('cancelled', `${shown} was cancelled and stopped with all its child processes.`));
+      } else {
+        resolve({ code, signal, stdout: scrub(stdout.text()), stderr: scrub(stderr.text()), ms: Math.round(performance.now() - started) });
+      }
+    });
+  });
+}
+
+/** Quotes one argument for the shell runCommand uses (sh on POSIX, cmd.exe on Windows). */
+export function quoteArg(arg: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(arg)) return arg;
+  if (process.platform === 'win32') return `"${arg.replace(/"/g, '""')}"`;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Replaces DATABASE_URL's password (raw and percent-encoded) and any URL password with `***`. */
+export function secretScrubber(env: NodeJS.ProcessEnv): (text: string) => string {
+  const secrets = new Set<string>();
+  const url = env.DATABASE_URL;
+  if (url) {
+    try {
+      const password = new URL(url).password;
+      if (password) {
+        secrets.add(password);
+        secrets.add(decodeURIComponent(password));
+      }
+    } catch {
+      // Not a URL: redactUrl below still hides a user:password@ part.
+    }
+  }
+  const ordered = [...secrets].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
+  return (text) => {
+    let out = text;
+    for (const secret of ordered) out = out.split(secret).join('***');
+    return out.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s'"]+/gi, (m) => redactUrl(m));
+  };
+}
+
+function killTree(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    if (process.platform === 'win32') spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true });
+    else process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** Keeps the last `max` characters of a stream. */
+class TailText {
+  private buffer = '';
+  private dropped = 0;
+  constructor(private readonly max: number) {}
+  add(chunk: string): void {
+    this.buffer += chunk;
+    if (this.buffer.length > this.max * 2) this.trim();
+  }
+  text(): string {
+    this.trim();
+    return this.dropped > 0 ? `[… ${this.dropped} characters omitted]\n${this.buffer}` : this.buffer;
+  }
+  private trim(): void {
+    const excess = this.buffer.length - this.max;
+    if (excess <= 0) return;
+    this.dropped += excess;
+    this.buffer = this.buffer.slice(excess);
+  }
+}

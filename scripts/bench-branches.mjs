@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// `npm run bench:branches`: the database branch benchmark (issue 4) for pglite, and for postgres
+// when BATON_POSTGRES_URL or BATON_TEST_PG_URL names a server. Prints figures; it is a benchmark,
+// not a test (STYLE.md 17). Goals: postgres warm create p50 ≤ 20 ms, cold ≤ 300 ms at 100 MB;
+// pglite warm create ≤ 250 ms; point reads at depth 8 within 10% of depth 0.
+// Usage: node scripts/bench-branches.mjs [--size-mb N | N] [--depth N] [--samples N] [--json]
+//        (BATON_BENCH_SIZE_MB also sets the size; default 100)
+import { register } from 'tsx/esm/api';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+
+register();
+const { benchBranches } = await import('../electron/cli/commands/bench-branches.ts');
+const { formatBench } = await import('../electron/cli/commands/bench.ts');
+
+const { values, positionals } = parseArgs({
+  options: {
+    'size-mb': { type: 'string' },
+    depth: { type: 'string', default: '8' },
+    samples: { type: 'string', default: '5' },
+    reads: { type: 'string', default: '2000' },
+    json: { type: 'boolean', default: false },
+  },
+  allowPositionals: true,
+});
+const sizeMb = Number(values['size-mb'] ?? positionals[0] ?? process.env.BATON_BENCH_SIZE_MB ?? '100');
+const depth = Number(values.depth);
+const samples = Number(values.samples);
+const reads = Number(values.reads);
+if (![sizeMb, depth, samples, reads].every((n) => Number.isFinite(n) && n > 0)) {
+  console.error('usage: node scripts/bench-branches.mjs [--size-mb N] [--depth N] [--samples N] [--reads N] [--json]  (numbers above 0)');
+  process.exit(2);
+}
+
+const postgresUrl = process.env.BATON_POSTGRES_URL ?? process.env.BATON_TEST_PG_URL;
+const runs = [{ provider: 'pglite' }, ...(postgresUrl ? [{ provider: 'postgres', url: postgresUrl }] : [])];
+if (!postgresUrl) console.error('postgres: skipped (set BATON_POSTGRES_URL or BATON_TEST_PG_URL to an admin URL to include it)');
+console.error(`branch benchmark: ${os.cpus().length} CPUs, ${os.tmpdir()}, ${sizeMb} MB parent, depth ${depth}, ${samples} creates per kind`);
+
+const results = [];
+for (const run of runs) {
+  console.error(`${run.provider}:`);
+  const started = performance.now();
+  const result = await benchBranches({ ...run, sizeMb, depth, samples, reads, log: (line) => console.error(`  ${line}`) });
+  console.error(`  (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  results.push(result);
+}
+if (values.json) console.log(JSON.stringify(results, null, 2));
+else for (const result of results) console.log(formatBench(result));
