@@ -1,10 +1,16 @@
 // `npm start`: the desktop app where Electron's binary exists, otherwise the browser host.
-// Usage: npm start [-- <project-dir>]
-import { spawn } from 'node:child_process';
+// Usage: npm start [-- <project-dir>]. Without a project it opens a fresh copy of the demo
+// (resources/demo), ready for Run.
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { electronBinary } from './electron-binary.mjs';
 
 const args = process.argv.slice(2);
+if (args.length === 0) {
+  const demo = JSON.parse(execFileSync(process.execPath, ['bin/baton.mjs', 'demo', '--no-run', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+  console.log(`Opening the demo project at ${demo.project} (press Run to watch the enforced loop).`);
+  args.push(demo.project);
+}
 if (!existsSync('dist/renderer/index.html') || !existsSync('dist/electron/main.cjs')) {
   console.error('Baton is not built yet: run `npm run build` (npm ci runs it for you), then `npm start`.');
   process.exit(1);

@@ -8,7 +8,8 @@ import type { DriftEntry } from './ledger';
 export const LAYOUTS = ['baton', 'consort', 'sftdd'] as const;
 export type Layout = (typeof LAYOUTS)[number];
 
-export const TEST_STATUSES = ['pending', 'red', 'green', 'refactored', 'skipped'] as const;
+/** `escalated`: the orchestrator gave up on the item's cycle and asks a person (never read from a test list, only from the ledger). */
+export const TEST_STATUSES = ['pending', 'red', 'green', 'refactored', 'escalated', 'skipped'] as const;
 export type TestStatus = (typeof TEST_STATUSES)[number];
 
 export const TEST_KINDS = ['behavior', 'fitness', 'client'] as const;

@@ -11,7 +11,7 @@ test('every item appears in the column of its status, and each count matches', a
   const expected = countByStatus(items);
   // Literal facts from EXPECTED.md, so a fixture that silently lost its files fails here.
   expect(items).toHaveLength(14);
-  expect(expected).toEqual({ pending: 5, red: 2, green: 3, refactored: 2, skipped: 2 });
+  expect(expected).toEqual({ pending: 5, red: 2, green: 3, refactored: 2, escalated: 0, skipped: 2 });
 
   await page.goto(served().url);
   await expect(page.getByTestId('project-name')).toHaveText('consort-shop');

@@ -224,7 +224,7 @@ describe('baton inspect', () => {
           stories: [],
           testList: {
             total: 2,
-            byStatus: { pending: 0, red: 1, green: 1, refactored: 0, skipped: 0 },
+            byStatus: { pending: 0, red: 1, green: 1, refactored: 0, escalated: 0, skipped: 0 },
             byKind: { behavior: 1, fitness: 0, client: 0, unspecified: 1 },
           },
           gates: [],

@@ -2,6 +2,10 @@
 import { parseArgs } from 'node:util';
 import { readVersion } from '../core/version';
 import type { Command } from './command';
+import { benchCommand } from './commands/bench';
+import { branchCommand } from './commands/branch';
+import { demoCommand } from './commands/demo';
+import { runCommand, statusCommand } from './commands/run';
 import { approveCommand, rejectCommand, withdrawCommand } from './commands/decide';
 import { exportCommand, signCommand } from './commands/export';
 import { gatesCommand } from './commands/gates';
@@ -16,6 +20,9 @@ import { processIo, type Io } from './io';
 const COMMANDS: readonly Command[] = [
   initCommand,
   inspectCommand,
+  demoCommand,
+  runCommand,
+  statusCommand,
   serveCommand,
   gatesCommand,
   approveCommand,
@@ -25,6 +32,8 @@ const COMMANDS: readonly Command[] = [
   verifyCommand,
   exportCommand,
   signCommand,
+  branchCommand,
+  benchCommand,
 ];
 
 export const USAGE = `Usage: baton <command> [options]

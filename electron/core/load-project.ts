@@ -9,6 +9,7 @@ import type { LedgerRecord } from '../../shared/ledger';
 import type { ProjectView } from '../../shared/model';
 import { ok, type Result } from '../../shared/result';
 import { annotateGates } from '../gates';
+import { annotateItems } from '../gates/annotate-items';
 import { isBundleFile, Ledger, openBundle } from '../ledger';
 import { readProject } from '../project';
 
@@ -44,6 +45,6 @@ async function loadFolder(
   const ledger = view.layout === 'baton' ? Ledger.forArtifactRoot(view.artifactRoot) : null;
   const snapshot = ledger ? await ledger.read() : null;
   const records = snapshot?.records ?? [];
-  view = await annotateGates(view, ledger ? records : null);
+  view = annotateItems(await annotateGates(view, ledger ? records : null), records);
   return ok({ view, ledger, records, dispose: origin.dispose });
 }

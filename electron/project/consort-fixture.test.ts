@@ -97,7 +97,7 @@ describe('the consort-shop fixture', () => {
         'F-checkout',
         {
           total: 8,
-          byStatus: { pending: 2, red: 1, green: 2, refactored: 2, skipped: 1 },
+          byStatus: { pending: 2, red: 1, green: 2, refactored: 2, escalated: 0, skipped: 1 },
           byKind: { behavior: 5, fitness: 1, client: 1, unspecified: 1 },
         },
         4,
@@ -106,7 +106,7 @@ describe('the consort-shop fixture', () => {
         'F-inventory',
         {
           total: 6,
-          byStatus: { pending: 3, red: 1, green: 1, refactored: 0, skipped: 1 },
+          byStatus: { pending: 3, red: 1, green: 1, refactored: 0, escalated: 0, skipped: 1 },
           byKind: { behavior: 3, fitness: 1, client: 1, unspecified: 1 },
         },
         1,

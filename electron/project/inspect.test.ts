@@ -46,7 +46,7 @@ describe('inspectReport', () => {
           stories: [],
           testList: {
             total: 0,
-            byStatus: { pending: 0, red: 0, green: 0, refactored: 0, skipped: 0 },
+            byStatus: { pending: 0, red: 0, green: 0, refactored: 0, escalated: 0, skipped: 0 },
             byKind: { behavior: 0, fitness: 0, client: 0, unspecified: 0 },
           },
           gates: [],
@@ -75,7 +75,7 @@ describe('inspectReport', () => {
     expect(only!.stories).toEqual([{ id: 'S-1', status: 'building' }]);
     expect(only!.testList).toEqual({
       total: 3,
-      byStatus: { pending: 0, red: 2, green: 1, refactored: 0, skipped: 0 },
+      byStatus: { pending: 0, red: 2, green: 1, refactored: 0, escalated: 0, skipped: 0 },
       byKind: { behavior: 1, fitness: 0, client: 1, unspecified: 1 },
     });
     // The report's gate shape is fixed; the story link stays in the view.
@@ -109,7 +109,7 @@ describe('formatInspect', () => {
     expect(lines[0]).toBe('Layout: consort  Features: 2  Problems: 1');
     expect(text).toContain('F-1  Checkout');
     expect(text).toContain('F-2  Inventory');
-    expect(text).toContain('  Tests: 1 total: 1 pending, 0 red, 0 green, 0 refactored, 0 skipped');
+    expect(text).toContain('  Tests: 1 total: 1 pending, 0 red, 0 green, 0 refactored, 0 escalated, 0 skipped');
     expect(text).toContain('  Kinds: 1 behavior, 0 fitness, 0 client, 0 unspecified');
     expect(lines).toContain('    name       status    approver         approved at');
     expect(lines).toContain('    spec       approved  po@shop.example  2025-03-10T10:00:00Z');

@@ -119,7 +119,7 @@ describe('bad test-list items', () => {
     const messages = view.problems.map((p) => p.message);
     expect(messages).toEqual(
       expect.arrayContaining([
-        'item T2 (item 2) has status "blue", which is not one of: pending, red, green, refactored, skipped; left out',
+        'item T2 (item 2) has status "blue", which is not one of: pending, red, green, refactored, escalated, skipped; left out',
         'item T3 (item 3) has kind "unit", which is not one of: behavior, fitness, client; left out',
         'item 4 has no "id"; left out. Give every test item a unique id such as "T4"',
         'item T1 (item 5) repeats an id used earlier in the list; left out. Test ids must be unique',

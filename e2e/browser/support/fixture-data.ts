@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURE_DIR } from './paths';
 
-export const STATUSES = ['pending', 'red', 'green', 'refactored', 'skipped'] as const;
+export const STATUSES = ['pending', 'red', 'green', 'refactored', 'escalated', 'skipped'] as const;
 export type Status = (typeof STATUSES)[number];
 export const KINDS = ['behavior', 'fitness', 'client', 'unspecified'] as const;
 export type Kind = (typeof KINDS)[number];

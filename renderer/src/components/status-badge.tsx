@@ -15,6 +15,7 @@ export const TEST_STATUS_LOOK: Record<TestStatus, Look> = {
   red: { icon: 'red', tone: 'danger' },
   green: { icon: 'green', tone: 'success' },
   refactored: { icon: 'refactored', tone: 'info' },
+  escalated: { icon: 'unknown', tone: 'warning' },
   skipped: { icon: 'skipped', tone: 'muted' },
 };
 

@@ -1,0 +1,23 @@
+/**
+ * Agent adapters by name, as `.baton/project.json` (or `baton run --agent role=adapter`) names
+ * them. Only `scripted` ships today; a real agent CLI adapter plugs in here.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AgentAdapter } from './agent-port';
+import { parseScenario } from './scenario';
+import { scriptedAgent } from './scripted-agent';
+
+export const ADAPTERS = ['scripted'] as const;
+
+export async function createAgent(name: string, project: { root: string; scenario: string | undefined }): Promise<AgentAdapter> {
+  if (name !== 'scripted') {
+    throw new Error(`No agent adapter named "${name}". Available: ${ADAPTERS.join(', ')}. Change "agents" in .baton/project.json or pass --agent role=scripted.`);
+  }
+  if (!project.scenario) throw new Error('The scripted agent needs a scenario: set "scenario" in .baton/project.json to a file such as ".baton/scenario.json".');
+  const file = join(project.root, project.scenario);
+  const text = await readFile(file, 'utf8').catch(() => {
+    throw new Error(`The scenario file ${file} (from "scenario" in .baton/project.json) cannot be read. Create it or fix the path.`);
+  });
+  return scriptedAgent(parseScenario(text, project.scenario));
+}

@@ -1,0 +1,155 @@
+/**
+ * `baton run <dir>`: drive a feature from wherever it stopped — gates, then every item's cycle —
+ * with the orchestrator running the tests itself. `baton status <dir>`: where a feature stands.
+ */
+import { GATE_NAMES, type GateName } from '../../../shared/ledger';
+import { PROVIDER_KINDS, type ProviderKind } from '../../../shared/branches';
+import type { RunEvent, RunSummary } from '../../../shared/run';
+import { runFeature } from '../../core/cycle/run-feature';
+import { featureStatus } from '../../core/cycle/status';
+import { flag, JSON_OPTION, list, onePath, text, type Command } from '../command';
+import { EXIT, UsageError } from '../exit-codes';
+import { printJson, type Io } from '../io';
+
+const RUN_OPTIONS = {
+  ...JSON_OPTION,
+  feature: { type: 'string' },
+  until: { type: 'string' },
+  agent: { type: 'string', multiple: true },
+  provider: { type: 'string' },
+  url: { type: 'string' },
+  events: { type: 'boolean', default: false },
+} as const;
+
+export function parseUntil(value: string | undefined): GateName | 'done' | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'done' || (GATE_NAMES as readonly string[]).includes(value)) return value as GateName | 'done';
+  throw new UsageError(`--until takes a gate (${GATE_NAMES.join(', ')}) or done; got "${value}".`);
+}
+
+export function parseAgents(pairs: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const m = /^([a-zA-Z]+)=([\w-]+)$/.exec(pair);
+    if (!m) throw new UsageError(`--agent takes role=adapter (e.g. driver=scripted); got "${pair}".`);
+    out[m[1]!] = m[2]!;
+  }
+  return out;
+}
+
+export function parseProvider(value: string | undefined): ProviderKind | undefined {
+  if (value === undefined) return undefined;
+  if ((PROVIDER_KINDS as readonly string[]).includes(value)) return value as ProviderKind;
+  throw new UsageError(`--provider must be one of ${PROVIDER_KINDS.join(', ')}; got "${value}".`);
+}
+
+/** A line for people following a run in a terminal (stderr), or null for events too chatty to print. */
+export function describeEvent(e: RunEvent): string | null {
+  switch (e.kind) {
+    case 'run.started':
+      return `run ${e.feature}`;
+    case 'lifecycle.state':
+      return `${e.feature}: ${e.state}`;
+    case 'cycle.state':
+      return `  ${e.item}: ${e.state}${e.counters.repairs ? ` (repairs ${e.counters.repairs})` : ''}${e.counters.violations ? ` (violations ${e.counters.violations})` : ''}`;
+    case 'item.status':
+      return `  ${e.item} → ${e.status}`;
+    case 'turn.started':
+      return `    ${e.role} ${e.step} attempt ${e.attempt}`;
+    case 'runner.started':
+      return `    runner: ${e.command}`;
+    case 'waiting':
+      return e.message;
+    default:
+      return null;
+  }
+}
+
+export function printSummary(io: Io, s: RunSummary): void {
+  const statuses = Object.entries(s.items.byStatus).map(([k, n]) => `${n} ${k}`).join(', ');
+  io.out(
+    [
+      `Feature ${s.feature}: ${s.phase}`,
+      `Items: ${s.items.total} (${statuses || 'none'})`,
+      `Repairs: ${s.repairs} · Lock violations caught: ${s.violations} · Tests rejected as no RED: ${s.rejectedRed}`,
+      ...s.escalations.map((e) => `Escalated: ${e.item ?? '(feature)'} — ${e.reason}`),
+      `Ledger head: ${s.ledgerHead ?? '(empty)'}`,
+      `Stopped: ${s.stoppedAt}`,
+    ].join('\n'),
+  );
+}
+
+export const runCommand: Command = {
+  name: 'run',
+  synopsis: 'run <dir> [--feature F] [--until <gate>|done] [--agent role=adapter ...] [--provider P] [--url U] [--events] [--json]',
+  summary: 'Run the enforced loop for a feature, resuming where it stopped',
+  options: RUN_OPTIONS,
+  async run(positionals, values, io) {
+    const root = onePath(positionals, this.synopsis);
+    const json = flag(values, 'json');
+    const events = flag(values, 'events');
+    const until = parseUntil(text(values, 'until'));
+    const agents = parseAgents(list(values, 'agent'));
+    const provider = parseProvider(text(values, 'provider'));
+    const url = text(values, 'url');
+    const feature = text(values, 'feature');
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    try {
+      const summary = await runFeature({
+        root,
+        ...(feature ? { feature } : {}),
+        ...(until ? { until } : {}),
+        agents,
+        ...(provider ? { provider } : {}),
+        ...(url ? { postgresUrl: url } : {}),
+        signal: controller.signal,
+        onEvent: (e) => {
+          if (events) io.out(JSON.stringify(e));
+          else if (!json) {
+            const line = describeEvent(e);
+            if (line) io.err(line);
+          }
+        },
+      });
+      if (json) printJson(io, summary);
+      else printSummary(io, summary);
+      return summary.phase === 'escalated' ? EXIT.problems : EXIT.ok;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (json) printJson(io, { ok: false, error: { code: 'run-failed', message } });
+      io.err(`baton: ${message}`);
+      return EXIT.problems;
+    } finally {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    }
+  },
+};
+
+export const statusCommand: Command = {
+  name: 'status',
+  synopsis: 'status <dir> [--feature F] [--json]',
+  summary: 'Where a feature stands: phase, items by status, open gates, escalations',
+  options: { ...JSON_OPTION, feature: { type: 'string' } },
+  async run(positionals, values, io) {
+    const json = flag(values, 'json');
+    try {
+      const feature = text(values, 'feature');
+      const status = await featureStatus(onePath(positionals, this.synopsis), feature);
+      if (json) printJson(io, status);
+      else {
+        printSummary(io, status);
+        io.out(`Open gates: ${status.openGates.join(', ') || 'none'}`);
+      }
+      return EXIT.ok;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (json) printJson(io, { ok: false, error: { code: 'status-failed', message } });
+      io.err(`baton: ${message}`);
+      return EXIT.problems;
+    }
+  },
+};

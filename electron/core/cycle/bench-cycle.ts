@@ -1,0 +1,54 @@
+/**
+ * `npm run bench:cycle`: the orchestrator's own overhead per cycle — everything except agent turns
+ * and test runs (each test run includes its throwaway database branch). A real project with N
+ * honest items runs through the real engine; per cycle, overhead = wall time from the plan record
+ * to the finish record minus the turns' and test runs' time recorded in the ledger.
+ */
+import { join } from 'node:path';
+import type { LedgerRecord } from '../../../shared/ledger';
+import { Ledger } from '../../ledger';
+import { removeDir } from '../../project/temp-project';
+import { runFeature } from './run-feature';
+import { calcSource, makeCycleProject, testFile } from './test-project';
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+export async function benchCycle(items: number): Promise<Record<string, unknown>> {
+  const ids = Array.from({ length: items }, (_, i) => `T${i + 1}`);
+  const turns = ids.flatMap((item, i) => [
+    { role: 'navigator', item, write: { [`test/${item}.test.js`]: testFile([[`${item} adds`, `assert.equal(calc.f${item}?.(${i}, 1), ${i + 1});`]]) } },
+    { role: 'driver', item, write: { 'src/calc.js': calcSource(ids.slice(0, i + 1)) } },
+  ]);
+  const project = await makeCycleProject(ids, { turns } as never, { repairBudget: 1 });
+  const started = Date.now();
+  try {
+    await runFeature({ root: project.root, until: 'acceptance', dataDir: project.dataDir });
+    const { records } = await Ledger.forArtifactRoot(join(project.root, '.baton')).read();
+    const overhead: number[] = [];
+    const parts: Array<Record<string, number>> = [];
+    for (const id of ids) {
+      const mine = records.filter((r) => r.subject.item === id);
+      const planned = mine.find((r) => r.type === 'cycle.planned');
+      const finished = mine.find((r) => r.type === 'cycle.finished');
+      if (!planned || !finished) continue;
+      const wall = Date.parse(finished.at) - Date.parse(planned.at);
+      const sum = (key: string) => mine.reduce((n, r: LedgerRecord) => n + (typeof r.data[key] === 'number' ? (r.data[key] as number) : 0), 0);
+      const turnMs = sum('turnMs');
+      const testRunMs = sum('testRunMs');
+      overhead.push(wall - turnMs - testRunMs);
+      parts.push({ wallMs: wall, turnMs, testRunMs, overheadMs: wall - turnMs - testRunMs });
+    }
+    return {
+      cycles: overhead.length,
+      overheadMs: { p50: percentile(overhead, 50), p95: percentile(overhead, 95) },
+      goal: 'p50 ≤ 150 ms',
+      totalRunMs: Date.now() - started,
+      perCycle: parts,
+    };
+  } finally {
+    await removeDir(join(project.root, '..'));
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * BUILDING: one cycle machine per test-list item, in list order, each resumed from its persisted
+ * snapshot. An escalated item does not stop the others; the lifecycle escalates after the build
+ * when any item did.
+ */
+import { createActor, waitFor, type SnapshotFrom } from 'xstate';
+import type { TestItem } from '../../../shared/model';
+import { cycleMachine } from '../../orchestrator/cycle-machine';
+import type { CycleOutput } from '../../orchestrator/cycle-types';
+import type { CycleDeps } from './cycle-deps';
+import { greenStep, refactorStep, reviewStep } from './green-steps';
+import { commitWithEvidence, git } from './git';
+import { CYCLE_RECORDS, type CycleRecords } from './records';
+import { lockStep, planStep, redStep } from './red-steps';
+import type { StateStore } from './state-store';
+import { cycleId, recordsFor, setItemStatus } from './step-support';
+import { fromPromise } from 'xstate';
+import type { StepInput } from '../../orchestrator/cycle-types';
+
+export interface BuildResult {
+  readonly outputs: readonly CycleOutput[];
+  readonly escalated: number;
+}
+
+/**
+ * An escalated item waits for a person; its locked tests leave the experiment branch (the lock
+ * commit is reverted, by the orchestrator, with the evidence trailer) so the suite the next items
+ * are judged against stays green. The tests stay in the ledger and in git history.
+ */
+async function parkEscalated(deps: CycleDeps, records: CycleRecords, input: StepInput, evidence: string): Promise<void> {
+  const locked = await records.find(CYCLE_RECORDS.locked, 'lock');
+  if (!locked) return;
+  const pair = await deps.experiment(input.story);
+  const lockCommit = await commitWithEvidence(deps.root, pair.gitBranch, locked.hash);
+  if (!lockCommit || (await commitWithEvidence(deps.root, pair.gitBranch, evidence))) return;
+  try {
+    await git(pair.worktree, ['revert', '--no-commit', lockCommit]);
+  } catch (error) {
+    // Later commits touched the same files: leave the tests in place and say so in the ledger.
+    await git(pair.worktree, ['revert', '--abort']).catch(() => undefined);
+    await records.once(CYCLE_RECORDS.finished, 'parking-failed', { reason: `The locked tests could not be taken off ${pair.gitBranch}: ${(error as Error).message}` });
+    return;
+  }
+  await git(pair.worktree, ['-c', 'user.name=Baton', '-c', 'user.email=orchestrator@baton.invalid', 'commit', '--no-verify', '-q', '-m', `revert(${input.item}): escalated, its locked tests wait for a person\n\nBaton-Evidence: ${evidence}`]);
+}
+
+export async function buildItems(deps: CycleDeps, store: StateStore, items: readonly TestItem[], repairBudget: number): Promise<BuildResult> {
+  const machine = cycleMachine.provide({
+    actors: {
+      plan: fromPromise<void, StepInput>(({ input }) => planStep(deps, input)),
+      red: fromPromise(({ input }: { input: StepInput }) => redStep(deps, input)),
+      lock: fromPromise(({ input }: { input: StepInput }) => lockStep(deps, input)),
+      green: fromPromise(({ input }: { input: StepInput }) => greenStep(deps, input)),
+      refactor: fromPromise(({ input }: { input: StepInput }) => refactorStep(deps, input)),
+      review: fromPromise(({ input }: { input: StepInput }) => reviewStep(deps, input)),
+    },
+  });
+  const outputs: CycleOutput[] = [];
+  for (const item of items) {
+    if (deps.signal?.aborted) break;
+    const story = item.storyId ?? 'unassigned';
+    const name = `cycle-${item.id}`;
+    const saved = await store.read<SnapshotFrom<typeof machine>>(name);
+    const input = { feature: deps.feature, story, item: item.id, repairBudget };
+    const actor = createActor(machine, saved ? { input, snapshot: saved } : { input });
+    let last = '';
+    actor.subscribe((snapshot) => {
+      void store.write(name, actor.getPersistedSnapshot());
+      const state = String(snapshot.value);
+      if (state !== last) {
+        last = state;
+        const c = snapshot.context;
+        deps.emit({ kind: 'cycle.state', feature: deps.feature, item: item.id, state: state as never, counters: { repairs: c.repairs, violations: c.violations, rejectedRed: c.rejectedRed, refactors: c.refactors } });
+      }
+    });
+    actor.start();
+    const onAbort = () => actor.stop();
+    deps.signal?.addEventListener('abort', onAbort, { once: true });
+    const done = await waitFor(actor, (s) => s.status !== 'active', { timeout: Infinity }).finally(() => deps.signal?.removeEventListener('abort', onAbort));
+    await store.flush();
+    if (done.status !== 'done') break; // stopped: the snapshot on disk resumes it next time
+    const output = done.output as CycleOutput;
+    outputs.push(output);
+    const step = { ...input, attempt: 1, failure: null };
+    const records = recordsFor(deps, step);
+    const finished = await records.once(CYCLE_RECORDS.finished, 'finished', { ...output, cycle: cycleId(deps.feature, item.id) });
+    if (output.status === 'escalated') {
+      await parkEscalated(deps, records, step, finished.hash);
+      await setItemStatus(deps, records, step, 'escalated', 'status:escalated');
+    }
+  }
+  return { outputs, escalated: outputs.filter((o) => o.status === 'escalated').length };
+}

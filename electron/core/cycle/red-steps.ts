@@ -1,0 +1,128 @@
+/**
+ * PLAN, RED and LOCK. The Navigator writes tests in a fresh worktree; the orchestrator runs the
+ * suite itself on a throwaway database and judges RED against the last accepted run; a RED is
+ * locked (hashes and contents in the ledger) and committed on the experiment branch.
+ */
+import { existsSync } from 'node:fs';
+import { matchesAny } from '../../../shared/glob';
+import type { RedOutcome, StepInput } from '../../orchestrator/cycle-types';
+import { judgeRed } from '../../orchestrator/judge';
+import { takeLock } from '../../runner/lock-set';
+import type { CycleDeps } from './cycle-deps';
+import { addWorktree, commitAll, commitWithEvidence, fastForward, git, removeWorktree } from './git';
+import { CYCLE_RECORDS, type CycleRecords } from './records';
+import { casesOf, compact, keptBlobs, keptSummary, lockRulesFor, materialize, recordsFor, runBlobs, scopeFor, setItemStatus, turnPath } from './step-support';
+import { runOnFreshBranch } from './test-run';
+import { describeTurn, enforcedTurn } from './turn';
+import { promptFor } from './prompts';
+
+export async function planStep(deps: CycleDeps, input: StepInput): Promise<void> {
+  const pair = await deps.experiment(input.story);
+  const startCommit = await git(deps.root, ['rev-parse', pair.gitBranch]);
+  await recordsFor(deps, input).once(CYCLE_RECORDS.planned, 'plan', { experiment: pair.gitBranch, database: pair.database, startCommit });
+}
+
+export async function redStep(deps: CycleDeps, input: StepInput): Promise<RedOutcome> {
+  const records = recordsFor(deps, input);
+  const key = `red:${input.attempt}`;
+  const found = await records.find(CYCLE_RECORDS.red, key);
+  if (found) return redOutcome(found.data, found.hash);
+  const pair = await deps.experiment(input.story);
+  const worktree = turnPath(deps, input, `red-${input.attempt}`);
+  await addWorktree(deps.root, worktree, pair.gitBranch);
+  deps.emit({ kind: 'turn.started', item: input.item, role: 'navigator', step: 'red', attempt: input.attempt });
+  const turn = await enforcedTurn({
+    agent: deps.agent('navigator'),
+    role: 'navigator',
+    step: 'red',
+    item: input.item,
+    attempt: input.attempt,
+    worktree,
+    failure: null,
+    prompt: promptFor('navigator', 'red', input),
+    scope: scopeFor(deps, 'navigator'),
+    lock: null,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    onOutput: (chunk) => deps.emit({ kind: 'turn.output', item: input.item, chunk }),
+  });
+  const testFiles = turn.kept.filter((c) => matchesAny(c.path, deps.settings.testGlobs)).length;
+  deps.emit({ kind: 'runner.started', item: input.item, step: 'red', command: deps.settings.testCommand ?? '' });
+  const { run, migrations, ms: testRunMs } = await runOnFreshBranch(deps.provider, pair.database, deps.settings, worktree, deps.signal);
+  deps.emit({ kind: 'runner.output', item: input.item, chunk: run.stdout + run.stderr });
+  const judged = judgeRed(await deps.baseline.get(input.story), run.report, testFiles);
+  const data = {
+    attempt: input.attempt,
+    verdict: judged.verdict,
+    detail: judged.verdict === 'red' ? `failing: ${judged.failing.join(', ')}` : judged.detail,
+    failing: judged.verdict === 'red' ? judged.failing : [],
+    worktree,
+    kept: keptSummary(turn.kept),
+    outOfScope: turn.outOfScope.map((o) => ({ path: o.change.path, kind: o.change.kind, why: o.why })),
+    cases: compact(run.report),
+    totals: run.report.totals,
+    exitCode: run.exitCode,
+    runMs: run.ms,
+    testRunMs,
+    turnMs: turn.result.ms,
+    migrations: migrations ? (migrations as { applied: readonly string[] }).applied : [],
+    agentExitCode: turn.result.exitCode,
+  };
+  const record = await records.append(CYCLE_RECORDS.red, key, data, [
+    { name: 'agent/transcript.txt', content: turn.result.transcript },
+    { name: 'agent/changes.txt', content: describeTurn(turn) },
+    ...(await keptBlobs(worktree, turn.kept)),
+    ...runBlobs(run),
+  ]);
+  if (judged.verdict !== 'red') await removeWorktree(deps.root, worktree);
+  return redOutcome(data, record.hash);
+}
+
+function redOutcome(data: Record<string, unknown>, record: string): RedOutcome {
+  const verdict = data.verdict as RedOutcome['verdict'];
+  return verdict === 'red' ? { verdict, record } : { verdict, record, detail: String(data.detail ?? '') };
+}
+
+export async function lockStep(deps: CycleDeps, input: StepInput): Promise<{ record: string }> {
+  const records = recordsFor(deps, input);
+  const pair = await deps.experiment(input.story);
+  const reds = (await records.all(CYCLE_RECORDS.red)).filter((r) => r.data.verdict === 'red');
+  const red = reds.at(-1);
+  if (!red) throw new Error(`No RED verdict recorded for ${input.item}: nothing to lock.`);
+  const worktree = String(red.data.worktree);
+  let locked = await records.find(CYCLE_RECORDS.locked, 'lock');
+  if (!locked) {
+    await materialize(deps, records, red, worktree, pair);
+    const lock = await takeLock(worktree, lockRulesFor(deps));
+    locked = await records.append(
+      CYCLE_RECORDS.locked,
+      'lock',
+      { files: lock.set.files, testCommand: lock.set.testCommand, testCommandSha256: lock.set.testCommandSha256, cases: casesOf(red).cases, red: red.hash },
+      [...lock.snapshot].map(([path, state]) => ({ name: `locked/${path}`, content: state.content ?? Buffer.alloc(0) })),
+    );
+  }
+  await ensureCommitted(deps, records, locked.hash, worktree, pair, `test(${input.item}): RED, tests locked`, red);
+  await setItemStatus(deps, records, input, 'red', 'status:red');
+  return { record: locked.hash };
+}
+
+/** Commit the worktree with the evidence trailer unless that commit exists already (a re-run), then fast-forward the experiment branch. */
+export async function ensureCommitted(
+  deps: CycleDeps,
+  records: CycleRecords,
+  evidence: string,
+  worktree: string,
+  pair: { gitBranch: string; worktree: string },
+  subject: string,
+  source: Parameters<typeof materialize>[2] | null,
+): Promise<string> {
+  const existing = await commitWithEvidence(deps.root, pair.gitBranch, evidence);
+  if (existing) {
+    await removeWorktree(deps.root, worktree);
+    return existing;
+  }
+  if (!existsSync(worktree) && source) await materialize(deps, records, source, worktree, { ...pair, database: '' });
+  const commit = await commitAll(worktree, subject, evidence);
+  await fastForward(pair.worktree, commit);
+  await removeWorktree(deps.root, worktree);
+  return commit;
+}

@@ -1,0 +1,235 @@
+/**
+ * `baton run`: drive a feature's lifecycle (and its items' cycles) from wherever it stopped.
+ * The lifecycle waits at each gate until the ledger says approved or rejected; `until` stops the
+ * run on reaching a gate (or done). Every machine snapshot is persisted after every transition.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
+import type { GateName } from '../../../shared/ledger';
+import type { ProviderKind } from '../../../shared/branches';
+import type { RunEvent, RunSummary, LifecycleStateName } from '../../../shared/run';
+import { createAgent } from '../../agents/adapters';
+import type { AgentAdapter, Role } from '../../agents/agent-port';
+import { pidAlive } from '../../branches/leases';
+import { openBranchService } from '../../branches/service';
+import type { BranchService } from '../../branches/service-api';
+import { foldGates, gateKey } from '../../gates';
+import { Ledger } from '../../ledger';
+import { lifecycleMachine, type GateDecision, type GateWait, type WorkInput } from '../../orchestrator/lifecycle-machine';
+import type { JudgedReport } from '../../orchestrator/judge';
+import { readProject } from '../../project';
+import { projectSettingsSchema, type ProjectSettings } from '../../project/settings';
+import { defaultDataDir, projectDataDir } from '../data-dir';
+import { buildItems } from './build';
+import type { CycleDeps, ExperimentPair } from './cycle-deps';
+import { excludeFromCommits, git } from './git';
+import { StateStore } from './state-store';
+import { summarize } from './summary';
+import { removeLeftoverThrowaways } from './test-run';
+
+export interface RunOptions {
+  readonly root: string;
+  readonly feature?: string;
+  /** Stop on reaching this gate (before it is decided), or at `done`. Default: done. */
+  readonly until?: GateName | 'done';
+  /** role → adapter, overriding `agents` in project.json. */
+  readonly agents?: Readonly<Record<string, string>>;
+  readonly provider?: ProviderKind;
+  readonly postgresUrl?: string;
+  readonly dataDir?: string;
+  readonly signal?: AbortSignal;
+  readonly onEvent?: (event: RunEvent) => void;
+  /** How often a waiting gate re-reads the ledger. */
+  readonly gatePollMs?: number;
+}
+
+const GATE_STATE: Readonly<Record<GateName, LifecycleStateName>> = {
+  spec: 'specGate',
+  design: 'designGate',
+  test_list: 'testListGate',
+  acceptance: 'acceptance',
+  deploy: 'deployGate',
+  promote: 'promoting',
+};
+
+export async function loadSettings(root: string): Promise<ProjectSettings> {
+  const file = join(root, '.baton', 'project.json');
+  const text = await readFile(file, 'utf8').catch(() => {
+    throw new Error(`${file} is missing: this is not a Baton project. Run \`baton init ${root}\` first.`);
+  });
+  const parsed = projectSettingsSchema.safeParse(JSON.parse(text));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${file}: ${issue.path.join('.') || '(top level)'} ${issue.message}. Fix the setting and run again.`);
+  }
+  return parsed.data;
+}
+
+export async function runFeature(options: RunOptions): Promise<RunSummary> {
+  const root = options.root;
+  const emit = options.onEvent ?? (() => undefined);
+  const settings = await loadSettings(root);
+  const read = await readProject(root);
+  if (!read.ok) throw new Error(read.error.message);
+  const feature = options.feature ? read.value.features.find((f) => f.id === options.feature) : read.value.features[0];
+  if (!feature) throw new Error(options.feature ? `No feature "${options.feature}" in ${root}/.baton/features. Features: ${read.value.features.map((f) => f.id).join(', ') || 'none'}.` : `No feature in ${root}/.baton/features: write a feature spec first.`);
+  const releaseRunLock = await takeRunLock(root);
+  const branches = await openBranchService({ root, settings, ...(options.provider ? { provider: options.provider } : {}), ...(options.postgresUrl ? { postgresUrl: options.postgresUrl } : {}), ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
+  const ledger = Ledger.forArtifactRoot(join(root, '.baton'));
+  const store = StateStore.forProject(root, feature.id);
+  const runId = new Date().toISOString();
+  try {
+    await excludeFromCommits(root, ['/node_modules', ...(settings.reportPath ? [`/${settings.reportPath}`] : [])]);
+    await removeLeftoverThrowaways(branches.provider);
+    const realRoot = await realpath(root);
+    const turnsDir = join(options.dataDir ?? projectDataDir(realRoot, defaultDataDir(process.env, process.platform, realRoot)), 'turns');
+    await cleanTurns(root, turnsDir);
+    const agents = await agentsFor(root, settings, options.agents ?? {});
+    const deps: CycleDeps = {
+      root,
+      settings,
+      feature: feature.id,
+      ledger,
+      provider: branches.provider,
+      experiment: experimentPairs(branches, feature.id, settings.defaultBranch),
+      agent: (role) => {
+        const agent = agents.get(role);
+        if (!agent) throw new Error(`No agent for the ${role} role: set agents.${role} in .baton/project.json.`);
+        return agent;
+      },
+      turnsDir,
+      baseline: baselineStore(store),
+      emit,
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    emit({ kind: 'run.started', runId, feature: feature.id, at: runId });
+    const phase = await driveLifecycle(deps, store, feature.testList, settings, ledger, options);
+    return await summarize(root, feature.id, phase, ledger);
+  } finally {
+    await branches.close().catch(() => undefined);
+    await store.flush();
+    await releaseRunLock();
+  }
+}
+
+async function driveLifecycle(deps: CycleDeps, store: StateStore, items: Parameters<typeof buildItems>[2], settings: ProjectSettings, ledger: Ledger, options: RunOptions): Promise<LifecycleStateName> {
+  const pollMs = options.gatePollMs ?? 1000;
+  const noop = fromPromise<void, WorkInput>(async () => undefined);
+  const machine = lifecycleMachine.provide({
+    actors: {
+      intake: noop,
+      specify: noop,
+      design: noop,
+      listTests: noop,
+      promote: noop,
+      build: fromPromise(async () => ({ escalated: (await buildItems(deps, store, items, settings.repairBudget)).escalated })),
+      awaitGate: fromPromise<GateDecision, GateWait>(({ input, signal }) => waitForGate(ledger, input, pollMs, signal, deps)),
+    },
+  });
+  const saved = await store.read<SnapshotFrom<typeof machine>>('lifecycle');
+  const actor = createActor(machine, saved ? { input: { feature: deps.feature }, snapshot: saved } : { input: { feature: deps.feature } });
+  const stopAt = new Set<string>(['done', 'abandoned', 'escalated', ...(options.until && options.until !== 'done' ? [GATE_STATE[options.until]] : [])]);
+  let last = '';
+  actor.subscribe((s) => {
+    void store.write('lifecycle', actor.getPersistedSnapshot());
+    const state = String(s.value);
+    if (state !== last) {
+      last = state;
+      deps.emit({ kind: 'lifecycle.state', feature: deps.feature, state: state as LifecycleStateName });
+    }
+  });
+  actor.start();
+  const onAbort = () => actor.stop();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const end = await waitFor(actor, (s) => s.status !== 'active' || stopAt.has(String(s.value)), { timeout: Infinity });
+    return String(end.value) as LifecycleStateName;
+  } catch {
+    return String(actor.getSnapshot().value) as LifecycleStateName;
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    await store.flush();
+    actor.stop();
+  }
+}
+
+async function waitForGate(ledger: Ledger, wait: GateWait, pollMs: number, signal: AbortSignal, deps: CycleDeps): Promise<GateDecision> {
+  let told = false;
+  for (;;) {
+    const fold = foldGates((await ledger.read()).records);
+    // Story gates (acceptance) are decided per story: every story of the feature must agree.
+    const folds = [...fold.values()].filter((f) => f.feature === wait.feature && f.gate === wait.gate);
+    const direct = fold.get(gateKey({ feature: wait.feature, gate: wait.gate }));
+    const decided = direct ? [direct] : folds;
+    if (decided.length && decided.every((f) => f.status === 'approved')) return { decision: 'approved', reason: null };
+    const rejected = decided.find((f) => f.status === 'rejected');
+    if (rejected) return { decision: 'rejected', reason: rejected.note };
+    if (!told) {
+      told = true;
+      deps.emit({ kind: 'waiting', feature: wait.feature, gate: wait.gate, message: `Waiting for the ${wait.gate} gate of ${wait.feature}: approve it in the Inbox or with \`baton approve --feature ${wait.feature} --gate ${wait.gate}\`.` });
+    }
+    if (signal.aborted) throw new Error('stopped');
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+/**
+ * The experiment pair the feature's cycles commit to: `baton/<feature>`, forked from the default
+ * branch. Cycles run one after another, so a later story builds on the code of the earlier ones.
+ */
+function experimentPairs(branches: BranchService, feature: string, defaultBranch: string): (story: string) => Promise<ExperimentPair> {
+  const made = new Map<string, Promise<ExperimentPair>>();
+  return () => {
+    const gitBranch = `baton/${feature}`.toLowerCase();
+    let pair = made.get(gitBranch);
+    if (!pair) {
+      pair = (async () => {
+        const existing = (await branches.list()).pairs.find((p) => p.gitBranch === gitBranch && p.database && p.worktree);
+        if (existing) return { gitBranch, worktree: existing.worktree!, database: existing.database!.name };
+        const created = await branches.create(gitBranch, { parent: defaultBranch, ttlHours: null });
+        return { gitBranch, worktree: created.worktree, database: created.database };
+      })();
+      made.set(gitBranch, pair);
+      pair.catch(() => made.delete(gitBranch));
+    }
+    return pair;
+  };
+}
+
+async function agentsFor(root: string, settings: ProjectSettings, overrides: Readonly<Record<string, string>>): Promise<Map<Role, AgentAdapter>> {
+  const out = new Map<Role, AgentAdapter>();
+  for (const role of ['navigator', 'driver'] as const) {
+    const name = overrides[role] ?? settings.agents[role] ?? 'scripted';
+    out.set(role, await createAgent(name, { root, scenario: settings.scenario }));
+  }
+  return out;
+}
+
+function baselineStore(store: StateStore): CycleDeps['baseline'] {
+  return {
+    // One experiment per feature, so one baseline: the last accepted run of the whole suite.
+    get: async () => (await store.read<JudgedReport>('baseline')) ?? { cases: [] },
+    set: (_story, report) => store.write('baseline', report),
+  };
+}
+
+/** One run per project at a time: a second would fight over the same worktrees and snapshots. */
+async function takeRunLock(root: string): Promise<() => Promise<void>> {
+  const file = join(root, '.baton', 'state', 'run.lock');
+  const holder = await readFile(file, 'utf8').then((t) => Number(JSON.parse(t).pid), () => null);
+  if (holder !== null && holder !== process.pid && pidAlive(holder)) {
+    throw new Error(`Another Baton run (process ${holder}) is working on this project. Wait for it, or stop it, then run again.`);
+  }
+  await mkdir(join(root, '.baton', 'state'), { recursive: true });
+  await writeFile(file, JSON.stringify({ pid: process.pid, at: new Date().toISOString() }));
+  return () => rm(file, { force: true });
+}
+
+/** Worktrees a killed run left: the steps that need them re-create them. */
+async function cleanTurns(root: string, turnsDir: string): Promise<void> {
+  if (!existsSync(turnsDir)) return;
+  for (const name of await readdir(turnsDir)) await rm(join(turnsDir, name), { recursive: true, force: true });
+  await git(root, ['worktree', 'prune']).catch(() => undefined);
+}
