@@ -15,9 +15,9 @@ import { addWorktree, diffBetween, git, removeWorktree } from './git';
 import { promptFor } from './prompts';
 import { CYCLE_RECORDS, type CycleRecords } from './records';
 import { ensureCommitted } from './red-steps';
-import { applyKept, casesOf, compact, keptBlobs, keptSummary, lockRulesFor, recordsFor, runBlobs, scopeFor, setItemStatus, turnPath } from './step-support';
-import { runOnFreshBranch } from './test-run';
-import { describeTurn, enforcedTurn } from './turn';
+import { applyKept, casesOf, compact, recordsFor, setItemStatus, turnPath } from './step-support';
+import { enforcedTurn } from './turn';
+import { turnAndRun } from './turn-and-run';
 
 async function loadLock(records: CycleRecords): Promise<{ record: LedgerRecord; lock: Lock }> {
   const record = await records.find(CYCLE_RECORDS.locked, 'lock');
@@ -47,21 +47,7 @@ export async function greenStep(deps: CycleDeps, input: StepInput): Promise<Gree
       if (earlier) await applyKept(records, earlier, worktree);
     }
   }
-  deps.emit({ kind: 'turn.started', item: input.item, role: 'driver', step: 'green', attempt: input.attempt });
-  const turn = await enforcedTurn({
-    agent: deps.agent('driver'),
-    role: 'driver',
-    step: 'green',
-    item: input.item,
-    attempt: input.attempt,
-    worktree,
-    failure: input.failure,
-    prompt: promptFor('driver', 'green', input),
-    scope: scopeFor(deps, 'driver'),
-    lock: { lock, rules: lockRulesFor(deps) },
-    ...(deps.signal ? { signal: deps.signal } : {}),
-    onOutput: (chunk) => deps.emit({ kind: 'turn.output', item: input.item, chunk }),
-  });
+  const { turn, run, fields, blobs } = await turnAndRun(deps, input, { role: 'driver', step: 'green', worktree, database: pair.database, lock });
   if (turn.violations.length) {
     await records.append(
       CYCLE_RECORDS.violation,
@@ -71,30 +57,12 @@ export async function greenStep(deps: CycleDeps, input: StepInput): Promise<Gree
       { kind: 'agent', id: `driver:${deps.agent('driver').name}` },
     );
   }
-  deps.emit({ kind: 'runner.started', item: input.item, step: 'green', command: deps.settings.testCommand ?? '' });
-  const { run, migrations, ms: testRunMs } = await runOnFreshBranch(deps.provider, pair.database, deps.settings, worktree, deps.signal);
-  deps.emit({ kind: 'runner.output', item: input.item, chunk: run.stdout + run.stderr });
-  const judged = judgeGreen(casesOf(lockRecord), run.report);
+  const judged = judgeGreen(casesOf(lockRecord), run!.report);
   const record = await records.append(
     CYCLE_RECORDS.green,
     key,
-    {
-      attempt: input.attempt,
-      verdict: judged.verdict,
-      failure: judged.verdict === 'failing' ? judged.failure : null,
-      violations: turn.violations.length,
-      kept: keptSummary(turn.kept),
-      outOfScope: turn.outOfScope.map((o) => ({ path: o.change.path, kind: o.change.kind, why: o.why })),
-      cases: compact(run.report),
-      totals: run.report.totals,
-      exitCode: run.exitCode,
-      runMs: run.ms,
-      testRunMs,
-      turnMs: turn.result.ms,
-      migrations: migrations ? (migrations as { applied: readonly string[] }).applied : [],
-      lock: lockRecord.hash,
-    },
-    [{ name: 'agent/transcript.txt', content: turn.result.transcript }, { name: 'agent/changes.txt', content: describeTurn(turn) }, ...(await keptBlobs(worktree, turn.kept)), ...runBlobs(run)],
+    { ...fields, verdict: judged.verdict, failure: judged.verdict === 'failing' ? judged.failure : null, lock: lockRecord.hash },
+    blobs,
   );
   if (judged.verdict === 'green') await finishGreen(deps, records, input, record, worktree, pair);
   else await setItemStatus(deps, records, input, 'red', `status:failing:${input.attempt}`);
@@ -129,40 +97,17 @@ export async function refactorStep(deps: CycleDeps, input: StepInput): Promise<R
   const worktree = turnPath(deps, input, `refactor-${input.attempt}`);
   await addWorktree(deps.root, worktree, pair.gitBranch);
   const { record: lockRecord, lock } = await loadLock(records);
-  deps.emit({ kind: 'turn.started', item: input.item, role: 'driver', step: 'refactor', attempt: input.attempt });
-  const turn = await enforcedTurn({
-    agent: deps.agent('driver'),
-    role: 'driver',
-    step: 'refactor',
-    item: input.item,
-    attempt: input.attempt,
-    worktree,
-    failure: null,
-    prompt: promptFor('driver', 'refactor', input),
-    scope: scopeFor(deps, 'driver'),
-    lock: { lock, rules: lockRulesFor(deps) },
-    ...(deps.signal ? { signal: deps.signal } : {}),
-    onOutput: (chunk) => deps.emit({ kind: 'turn.output', item: input.item, chunk }),
-  });
-  const blobs = [{ name: 'agent/transcript.txt', content: turn.result.transcript }, { name: 'agent/changes.txt', content: describeTurn(turn) }];
-  const base = { attempt: input.attempt, violations: turn.violations.length, kept: keptSummary(turn.kept), outOfScope: turn.outOfScope.map((o) => ({ path: o.change.path, why: o.why })) };
-  if (turn.kept.length === 0) {
+  const { turn, run, fields, blobs } = await turnAndRun(deps, input, { role: 'driver', step: 'refactor', worktree, database: pair.database, lock, runWhen: (t) => t.kept.length > 0 });
+  if (!run) {
     await removeWorktree(deps.root, worktree);
-    const record = await records.append(CYCLE_RECORDS.refactored, key, { ...base, verdict: 'kept', detail: 'nothing to refactor', turnMs: turn.result.ms }, blobs);
+    const record = await records.append(CYCLE_RECORDS.refactored, key, { ...fields, verdict: 'kept', detail: 'nothing to refactor' }, blobs);
     return { verdict: 'kept', record: record.hash };
   }
-  deps.emit({ kind: 'runner.started', item: input.item, step: 'refactor', command: deps.settings.testCommand ?? '' });
-  const { run, ms: testRunMs } = await runOnFreshBranch(deps.provider, pair.database, deps.settings, worktree, deps.signal);
-  deps.emit({ kind: 'runner.output', item: input.item, chunk: run.stdout + run.stderr });
   const judged = judgeGreen(casesOf(lockRecord), run.report);
   // A refactor that touched the lock or broke the suite is undone as a whole.
   const verdict = judged.verdict === 'green' && turn.violations.length === 0 ? 'kept' : 'reverted';
-  const record = await records.append(
-    CYCLE_RECORDS.refactored,
-    key,
-    { ...base, verdict, detail: judged.verdict === 'failing' ? judged.failure : turn.violations.length ? 'locked files were changed' : 'suite stayed green', cases: compact(run.report), testRunMs, turnMs: turn.result.ms },
-    [...blobs, ...(await keptBlobs(worktree, turn.kept)), ...runBlobs(run)],
-  );
+  const detail = judged.verdict === 'failing' ? judged.failure : turn.violations.length ? 'locked files were changed' : 'suite stayed green';
+  const record = await records.append(CYCLE_RECORDS.refactored, key, { ...fields, verdict, detail }, blobs);
   if (verdict === 'kept') {
     await ensureCommitted(deps, records, record.hash, worktree, pair, `refactor(${input.item}): suite stays green`, null);
     await deps.baseline.set(input.story, { cases: compact(run.report) });

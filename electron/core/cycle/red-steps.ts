@@ -11,10 +11,8 @@ import { takeLock } from '../../runner/lock-set';
 import type { CycleDeps } from './cycle-deps';
 import { addWorktree, commitAll, commitWithEvidence, fastForward, git, removeWorktree } from './git';
 import { CYCLE_RECORDS, type CycleRecords } from './records';
-import { casesOf, compact, keptBlobs, keptSummary, lockRulesFor, materialize, recordsFor, runBlobs, scopeFor, setItemStatus, turnPath } from './step-support';
-import { runOnFreshBranch } from './test-run';
-import { describeTurn, enforcedTurn } from './turn';
-import { promptFor } from './prompts';
+import { casesOf, lockRulesFor, materialize, recordsFor, setItemStatus, turnPath } from './step-support';
+import { turnAndRun } from './turn-and-run';
 
 export async function planStep(deps: CycleDeps, input: StepInput): Promise<void> {
   const pair = await deps.experiment(input.story);
@@ -30,49 +28,17 @@ export async function redStep(deps: CycleDeps, input: StepInput): Promise<RedOut
   const pair = await deps.experiment(input.story);
   const worktree = turnPath(deps, input, `red-${input.attempt}`);
   await addWorktree(deps.root, worktree, pair.gitBranch);
-  deps.emit({ kind: 'turn.started', item: input.item, role: 'navigator', step: 'red', attempt: input.attempt });
-  const turn = await enforcedTurn({
-    agent: deps.agent('navigator'),
-    role: 'navigator',
-    step: 'red',
-    item: input.item,
-    attempt: input.attempt,
-    worktree,
-    failure: null,
-    prompt: promptFor('navigator', 'red', input),
-    scope: scopeFor(deps, 'navigator'),
-    lock: null,
-    ...(deps.signal ? { signal: deps.signal } : {}),
-    onOutput: (chunk) => deps.emit({ kind: 'turn.output', item: input.item, chunk }),
-  });
+  const { turn, run, fields, blobs } = await turnAndRun(deps, input, { role: 'navigator', step: 'red', worktree, database: pair.database, lock: null });
   const testFiles = turn.kept.filter((c) => matchesAny(c.path, deps.settings.testGlobs)).length;
-  deps.emit({ kind: 'runner.started', item: input.item, step: 'red', command: deps.settings.testCommand ?? '' });
-  const { run, migrations, ms: testRunMs } = await runOnFreshBranch(deps.provider, pair.database, deps.settings, worktree, deps.signal);
-  deps.emit({ kind: 'runner.output', item: input.item, chunk: run.stdout + run.stderr });
-  const judged = judgeRed(await deps.baseline.get(input.story), run.report, testFiles);
+  const judged = judgeRed(await deps.baseline.get(input.story), run!.report, testFiles);
   const data = {
-    attempt: input.attempt,
+    ...fields,
     verdict: judged.verdict,
     detail: judged.verdict === 'red' ? `failing: ${judged.failing.join(', ')}` : judged.detail,
     failing: judged.verdict === 'red' ? judged.failing : [],
     worktree,
-    kept: keptSummary(turn.kept),
-    outOfScope: turn.outOfScope.map((o) => ({ path: o.change.path, kind: o.change.kind, why: o.why })),
-    cases: compact(run.report),
-    totals: run.report.totals,
-    exitCode: run.exitCode,
-    runMs: run.ms,
-    testRunMs,
-    turnMs: turn.result.ms,
-    migrations: migrations ? (migrations as { applied: readonly string[] }).applied : [],
-    agentExitCode: turn.result.exitCode,
   };
-  const record = await records.append(CYCLE_RECORDS.red, key, data, [
-    { name: 'agent/transcript.txt', content: turn.result.transcript },
-    { name: 'agent/changes.txt', content: describeTurn(turn) },
-    ...(await keptBlobs(worktree, turn.kept)),
-    ...runBlobs(run),
-  ]);
+  const record = await records.append(CYCLE_RECORDS.red, key, data, blobs);
   if (judged.verdict !== 'red') await removeWorktree(deps.root, worktree);
   return redOutcome(data, record.hash);
 }

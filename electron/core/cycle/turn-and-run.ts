@@ -1,0 +1,72 @@
+/**
+ * The part every working step shares: an enforced agent turn in a worktree, then (unless the turn
+ * kept nothing worth running) the orchestrator's own test run on a throwaway branch — with the
+ * live events, and the record fields and blobs each verdict carries.
+ */
+import type { Role, TurnStep } from '../../agents/agent-port';
+import type { StepInput } from '../../orchestrator/cycle-types';
+import type { RunResult } from '../../runner/run-tests';
+import type { Lock } from '../../runner/lock-set';
+import type { CycleDeps } from './cycle-deps';
+import { promptFor } from './prompts';
+import type { Blob } from './records';
+import { keptBlobs, keptSummary, lockRulesFor, compact, runBlobs, scopeFor } from './step-support';
+import { runOnFreshBranch } from './test-run';
+import { describeTurn, enforcedTurn, type EnforcedTurn } from './turn';
+
+export interface TurnAndRun {
+  readonly turn: EnforcedTurn;
+  readonly run: RunResult | null;
+  /** Record fields common to every verdict: what the turn kept and reverted, the run's figures. */
+  readonly fields: Record<string, unknown>;
+  readonly blobs: Blob[];
+}
+
+export async function turnAndRun(
+  deps: CycleDeps,
+  input: StepInput,
+  request: { role: Extract<Role, 'navigator' | 'driver'>; step: TurnStep; worktree: string; database: string; lock: Lock | null; runWhen?: (turn: EnforcedTurn) => boolean },
+): Promise<TurnAndRun> {
+  const { role, step, worktree } = request;
+  deps.emit({ kind: 'turn.started', item: input.item, role, step, attempt: input.attempt });
+  const turn = await enforcedTurn({
+    agent: deps.agent(role),
+    role,
+    step,
+    item: input.item,
+    attempt: input.attempt,
+    worktree,
+    failure: step === 'green' ? input.failure : null,
+    prompt: promptFor(role, step, input),
+    scope: scopeFor(deps, role),
+    lock: request.lock ? { lock: request.lock, rules: lockRulesFor(deps) } : null,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    onOutput: (chunk) => deps.emit({ kind: 'turn.output', item: input.item, chunk }),
+  });
+  const fields: Record<string, unknown> = {
+    attempt: input.attempt,
+    violations: turn.violations.length,
+    kept: keptSummary(turn.kept),
+    outOfScope: turn.outOfScope.map((o) => ({ path: o.change.path, kind: o.change.kind, why: o.why })),
+    turnMs: turn.result.ms,
+    agentExitCode: turn.result.exitCode,
+  };
+  const blobs: Blob[] = [
+    { name: 'agent/transcript.txt', content: turn.result.transcript },
+    { name: 'agent/changes.txt', content: describeTurn(turn) },
+    ...(await keptBlobs(worktree, turn.kept)),
+  ];
+  if (request.runWhen && !request.runWhen(turn)) return { turn, run: null, fields, blobs };
+  deps.emit({ kind: 'runner.started', item: input.item, step, command: deps.settings.testCommand ?? '' });
+  const { run, migrations, ms } = await runOnFreshBranch(deps.provider, request.database, deps.settings, worktree, deps.signal);
+  deps.emit({ kind: 'runner.output', item: input.item, chunk: run.stdout + run.stderr });
+  Object.assign(fields, {
+    cases: compact(run.report),
+    totals: run.report.totals,
+    exitCode: run.exitCode,
+    runMs: run.ms,
+    testRunMs: ms,
+    migrations: migrations ? (migrations as { applied: readonly string[] }).applied : [],
+  });
+  return { turn, run, fields, blobs: [...blobs, ...runBlobs(run)] };
+}
