@@ -135,7 +135,9 @@ export interface RunStateView {
   readonly items: readonly RunItemState[];
   /** The item whose cycle moved last. */
   readonly currentItem: string | null;
+  /** The agent turn running now, or the run's last one once it has ended. */
   readonly turn: RunTurn | null;
+  /** The orchestrator's test run going on now, or the run's last one once it has ended. */
   readonly runner: RunnerCall | null;
   readonly waiting: { readonly gate: string; readonly message: string } | null;
   /** The agent turns' transcript. */

@@ -171,12 +171,17 @@ export class Workbench {
       return err('read-only', `${view.bundle} is a review bundle: its evidence can be read and verified, not run. Open the Baton project folder itself to run it.`);
     }
     if (view.layout !== 'baton' || view.readOnly || !project.ledger) {
-      return err('read-only', `${view.root} is a Consort project: Baton reads and verifies it but never writes it, so it cannot run here. Run \`baton init\` in a copy to drive it with Baton.`);
+      return err('read-only', `${view.root} is a Consort project: Baton reads and verifies it but never writes it, so the enforced loop cannot run on it. Runs happen in a Baton project (\`baton init <dir>\` makes one).`);
     }
     if (request.feature && !view.features.some((f) => f.id === request.feature)) {
       return err('not-found', `No feature "${request.feature}" in ${view.root}. Features: ${view.features.map((f) => f.id).join(', ') || 'none'}.`);
     }
     if (!view.features.length) return err('not-found', `${view.root} has no feature yet: write a feature spec in .baton/features, then run.`);
+    const env = this.options.env ?? process.env;
+    // The same data folder the Branches screen reads, so the run's pairs show there.
+    const real = await realpath(view.root);
+    const dataDir = projectDataDir(real, defaultDataDir(env, process.platform, real));
+    if (this.loaded?.view.root !== view.root) return err('no-project', 'Another project was opened while the run was asked for. Press Run again.');
     if (this.runSession && this.runSession.root !== view.root) this.retireRun();
     this.runSession ??= new RunSession({
       root: view.root,
@@ -184,9 +189,6 @@ export class Workbench {
       emit: (payload) => this.emit('run:progressed', payload),
       refresh: () => this.refreshProject(view.root),
     });
-    const env = this.options.env ?? process.env;
-    // The same data folder the Branches screen reads, so the run's pairs show there.
-    const dataDir = projectDataDir(await realpath(view.root), defaultDataDir(env));
     return this.runSession.start(request, { dataDir });
   }
 

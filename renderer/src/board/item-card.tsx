@@ -2,6 +2,7 @@
 import { memo } from 'react';
 import { Icon } from '../components/icon';
 import type { BoardCard, GateNotice } from '../lib/board-model';
+import { CardRunBadges } from '../run/card-run-badges';
 import { useStore } from '../store/store';
 
 const NOTICE: Record<Exclude<GateNotice, null>, { word: string; title: string }> = {
@@ -36,6 +37,7 @@ export const ItemCard = memo(function ItemCard({ card }: { card: BoardCard }) {
             {NOTICE[card.gateNotice].word}
           </span>
         )}
+        <CardRunBadges featureId={card.featureId} itemId={item.id} />
       </span>
     </button>
   );

@@ -3,6 +3,7 @@ import type { Feature, TestItem } from '../../../shared/model';
 import { GivenWhenThen } from '../components/gwt';
 import { StoryStatusBadge, TestStatusBadge } from '../components/status-badge';
 import { findItem } from '../lib/board-model';
+import { ItemEvidence } from './item-evidence';
 import { useStore } from '../store/store';
 import { useDialogFocus } from '../components/use-dialog-focus';
 
@@ -101,6 +102,7 @@ export function ItemDrawer() {
             </p>
           )}
         </section>
+        <ItemEvidence featureId={feature.id} itemId={item.id} />
       </div>
     </div>
   );

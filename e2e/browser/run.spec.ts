@@ -1,0 +1,87 @@
+/**
+ * The enforced loop, live in the browser host, on the demo project and the embedded database:
+ * press Run, watch the lifecycle reach building and T1's cycle advance in the bottom panel while
+ * the agent's transcript and the runner's output stream, watch T1's card move to green, stop the
+ * run, and open T1's evidence: its cycle's records in the ledger.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { servedDemo } from './support/demo-project';
+
+const ctx = servedDemo();
+
+// A demo run copies PGlite data folders and runs node:test a dozen times: on a small, busy
+// machine reaching T1's GREEN takes a minute or more. Every wait is on what the page shows.
+test.describe.configure({ timeout: 600_000 });
+const SLOW = { timeout: 300_000 };
+
+const current = (page: Page, machine: string) => page.getByTestId(machine).locator('[aria-current="step"]');
+
+test('start the demo run, watch T1 go green, stop the run, open its evidence', async ({ page }) => {
+  await page.goto(ctx().served.url);
+  await expect(page.getByTestId('project-name')).toHaveText('inventory');
+  await expect(page.getByTestId('column-pending').getByTestId('card-T1')).toBeVisible();
+
+  await test.step('before any run, the panel says how to start one', async () => {
+    await expect(page.getByTestId('run-panel')).toHaveCount(0);
+    await page.keyboard.press('Control+j');
+    await expect(page.getByTestId('run-panel')).toBeVisible();
+    await expect(page.getByTestId('run-panel-toggle')).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByTestId('run-empty')).toHaveText('No run yet — press Run to start the enforced loop');
+    await expect(page.getByTestId('run-condition')).toHaveAttribute('data-condition', 'idle');
+    await page.keyboard.press('Control+j');
+    await expect(page.getByTestId('run-panel')).toHaveCount(0);
+    await expect(page.getByTestId('run-stop')).toBeDisabled();
+  });
+
+  await test.step('Run, from the keyboard: the panel opens and the lifecycle reaches building', async () => {
+    await page.getByTestId('run-start').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('run-panel')).toBeVisible();
+    await expect(page.getByTestId('run-start')).toBeDisabled();
+    await expect(page.getByTestId('run-stop')).toBeEnabled();
+    await expect(page.getByTestId('run-empty')).toHaveCount(0);
+    await expect(current(page, 'lifecycle-machine')).toHaveAttribute('data-state', 'building', SLOW);
+    await expect(current(page, 'lifecycle-machine')).toContainText('building');
+    await expect(current(page, 'lifecycle-machine')).toContainText('now');
+    // The gates the demo approved are behind it, and say so in words.
+    await expect(page.getByTestId('lifecycle-machine').locator('[data-state="testListGate"]')).toContainText('(passed)');
+    await expect(page.getByTestId('run-phase-word')).toHaveText('building');
+  });
+
+  await test.step("T1's cycle advances past RED while the transcript and the runner output stream", async () => {
+    await expect(current(page, 'cycle-machine')).toHaveAttribute('data-state', /^(red|lock|green|refactor|review)$/, SLOW);
+    await expect(page.getByTestId('run-item-T1')).toBeVisible();
+    await expect(page.getByTestId('cycle-machine').locator('[data-state="red"]')).toHaveClass(/machine-passed/, SLOW);
+    await expect(page.getByTestId('card-T1').getByTestId('card-locked')).toBeVisible(SLOW);
+    await expect(page.getByTestId('run-transcript')).toContainText('[scripted]');
+    await expect(page.getByTestId('run-runner-output')).toContainText('ℹ tests');
+    await expect(page.getByTestId('run-runner-output-detail')).toContainText('node --test');
+  });
+
+  await test.step('T1 moves into the green (or already refactored) column', async () => {
+    const done = page.locator('[data-testid="column-green"], [data-testid="column-refactored"]').getByTestId('card-T1');
+    await expect(done).toBeVisible(SLOW);
+    await expect(page.getByTestId('column-pending').getByTestId('card-T1')).toHaveCount(0);
+  });
+
+  await test.step('Stop: the run ends stopped and can be started again', async () => {
+    await page.getByTestId('run-stop').click();
+    await expect(page.getByTestId('run-condition')).toHaveAttribute('data-condition', 'stopped', SLOW);
+    await expect(page.getByTestId('run-start')).toBeEnabled();
+    await expect(page.getByTestId('run-stop')).toBeDisabled();
+    await expect(page.getByTestId('run-phase')).toHaveAttribute('data-condition', 'stopped');
+  });
+
+  await test.step("T1's evidence: its cycle's records in the ledger", async () => {
+    await page.getByTestId('card-T1').click();
+    const drawer = page.getByTestId('item-drawer');
+    await expect(drawer).toBeVisible();
+    const evidence = drawer.getByTestId('item-evidence');
+    for (const type of ['cycle.planned', 'cycle.red', 'cycle.locked', 'cycle.green', 'item.status']) {
+      await expect(evidence.locator(`[data-type="${type}"]`).first()).toBeVisible();
+    }
+    await expect(evidence.locator('[data-type="cycle.red"]').first()).toContainText('red');
+    await page.keyboard.press('Escape');
+    await expect(drawer).toHaveCount(0);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * The drawer's Evidence: the ledger records about this item (its cycle's RED, LOCK, GREEN,
+ * violations, status changes), oldest first, re-read whenever the project changes so a running
+ * cycle's records appear as they are written.
+ */
+import { useEffect, useState } from 'react';
+import type { LedgerRecord } from '../../../shared/ledger';
+import type { AppError } from '../../../shared/result';
+import { api } from '../../client';
+import { ErrorBanner } from '../components/error-banner';
+import { friendlyTime, shortHash } from '../lib/format';
+import { hrefFor } from '../store/hash-route';
+import { useStore } from '../store/store';
+
+const PAGE = 1000;
+/** A bound on what the drawer reads; the Evidence timeline pages through any ledger. */
+const MAX_PAGES = 50;
+
+type Loaded = { readonly records: readonly LedgerRecord[]; readonly error: null } | { readonly records: null; readonly error: AppError | null };
+
+async function recordsOf(featureId: string, itemId: string): Promise<Loaded> {
+  const out: LedgerRecord[] = [];
+  for (let page = 0, offset = 0; page < MAX_PAGES; page += 1) {
+    const result = await api.invoke('ledger:list', { offset, limit: PAGE });
+    if (!result.ok) return { records: null, error: result.error };
+    for (const r of result.value.records) if (r.subject.item === itemId && (r.subject.feature ?? featureId) === featureId) out.push(r);
+    offset += result.value.records.length;
+    if (offset >= result.value.total || result.value.records.length === 0) break;
+  }
+  return { records: out, error: null };
+}
+
+/** A record's verdict or status when it is a word (`red`, `green`, `kept`); hashes and prose are left to the timeline. */
+const verdictOf = (record: LedgerRecord): string | null => {
+  const value = record.data['verdict'] ?? record.data['status'];
+  return typeof value === 'string' && /^[a-z][a-z -]{0,23}$/.test(value) ? value : null;
+};
+
+export function ItemEvidence({ featureId, itemId }: { featureId: string; itemId: string }) {
+  const project = useStore((s) => s.project);
+  const baton = project?.layout === 'baton';
+  const [loaded, setLoaded] = useState<Loaded>({ records: null, error: null });
+
+  useEffect(() => {
+    if (!baton) return;
+    let live = true;
+    void recordsOf(featureId, itemId).then((next) => live && setLoaded(next));
+    return () => {
+      live = false;
+    };
+  }, [project, baton, featureId, itemId]);
+
+  const { records, error } = loaded;
+  return (
+    <section className="drawer-section" aria-labelledby="drawer-evidence-title" data-testid="item-evidence">
+      <h3 id="drawer-evidence-title">
+        Evidence {records && <span className="muted">· {records.length} ledger {records.length === 1 ? 'record' : 'records'}</span>}
+      </h3>
+      {!baton ? (
+        <p className="muted">This project keeps no Baton ledger: its cycles are not recorded here.</p>
+      ) : error ? (
+        <ErrorBanner error={error} title="The ledger could not be read" />
+      ) : !records ? (
+        <p className="muted">Reading the ledger…</p>
+      ) : records.length === 0 ? (
+        <p className="muted" data-testid="item-evidence-empty">
+          No ledger records for {itemId} yet — they appear as its cycle runs.
+        </p>
+      ) : (
+        <>
+          <ol className="item-records" role="list" aria-label={`Ledger records of ${itemId}, oldest first`}>
+            {records.map((record) => {
+              const verdict = verdictOf(record);
+              const when = friendlyTime(record.at);
+              return (
+                <li key={record.seq} className="item-record" data-testid="item-record" data-type={record.type}>
+                  <span className="item-record-what">
+                    <span className="mono item-record-type">{record.type}</span>
+                    {verdict && <span className="item-record-verdict">{verdict}</span>}
+                  </span>
+                  <span className="item-record-when muted">
+                    <span title={record.at}>{when ? when.absolute : record.at}</span>
+                    <span className="mono" title={record.hash}>
+                      #{record.seq} · {shortHash(record.hash)}
+                    </span>
+                  </span>
+                </li>
+              );
+            })}
+          </ol>
+          <a href={hrefFor('evidence')} className="item-records-link">
+            Open the Evidence timeline
+          </a>
+        </>
+      )}
+    </section>
+  );
+}

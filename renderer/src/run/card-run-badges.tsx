@@ -1,0 +1,42 @@
+/** A board card's badges from the run: running now (with its cycle state), locked, repairs, violations. */
+import { runItem } from '../../../shared/run-view';
+import { Icon } from '../components/icon';
+import { useStore } from '../store/store';
+import { stateWord } from './run-words';
+
+const LOCKED_STATES: ReadonlySet<string> = new Set(['green', 'refactor', 'review', 'done']);
+
+export function CardRunBadges({ featureId, itemId }: { featureId: string; itemId: string }) {
+  const item = useStore((s) => runItem(s.run, featureId, itemId));
+  const live = useStore((s) => s.run.running && s.run.feature === featureId && s.run.currentItem === itemId);
+  if (!item) return null;
+  const { repairs, violations } = item.counters;
+  return (
+    <>
+      {live && (
+        <span className="card-run card-run-live" data-testid="card-running" title={`The run is at ${stateWord(item.state)} for this item`}>
+          <Icon name="progress" />
+          running · {stateWord(item.state)}
+        </span>
+      )}
+      {LOCKED_STATES.has(item.state) && (
+        <span className="card-run" data-testid="card-locked" title="Its tests are locked by hash: a change to them is a violation">
+          <Icon name="lock" />
+          locked
+        </span>
+      )}
+      {repairs > 0 && (
+        <span className="card-run card-run-repairs" data-testid="card-repairs" title="GREEN attempts that failed and went back to the Driver">
+          <Icon name="refactored" />
+          repairs {repairs}
+        </span>
+      )}
+      {violations > 0 && (
+        <span className="card-run card-run-violation" data-testid="card-violations" title="Turns that changed locked files: caught, reverted and recorded">
+          <Icon name="warning" />
+          {violations === 1 ? 'violation' : `violations ${violations}`}
+        </span>
+      )}
+    </>
+  );
+}

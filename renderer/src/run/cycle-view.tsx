@@ -1,0 +1,66 @@
+/**
+ * The cycle machine of one item (the one that moved last, or the one picked from the list), with
+ * its counters, and every item the run reached as a row of chips to pick from.
+ */
+import { useState } from 'react';
+import { CYCLE_STATE_NAMES, type RunItemState } from '../../../shared/run';
+import { MachineStrip } from './machine-strip';
+import { stateWord } from './run-words';
+
+const CYCLE_PATH = CYCLE_STATE_NAMES.filter((s) => s !== 'escalated');
+
+function Counters({ item }: { item: RunItemState }) {
+  const { repairs, violations, rejectedRed, refactors } = item.counters;
+  const parts: [string, number, string][] = [
+    ['repairs', repairs, 'run-counter-repairs'],
+    ['violations', violations, 'run-counter-violations'],
+    ['rejected RED', rejectedRed, 'run-counter-rejected'],
+    ['refactors', refactors, 'run-counter-refactors'],
+  ];
+  return (
+    <dl className="run-counters">
+      {parts.map(([word, n, testId]) => (
+        <div key={word} className={n > 0 && word === 'violations' ? 'run-counter run-counter-alert' : 'run-counter'}>
+          <dt>{word}</dt>
+          <dd data-testid={testId}>{n}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function CycleView({ items, current }: { items: readonly RunItemState[]; current: string | null }) {
+  const [picked, setPicked] = useState<string | null>(null);
+  const shownId = picked ?? current ?? items.at(-1)?.item ?? null;
+  const shown = items.find((i) => i.item === shownId) ?? null;
+  if (!shown) return <p className="muted run-cycle-none">No cycle yet — cycles start when the feature reaches building.</p>;
+  // Pressing the item that follows the run hands the choice back to the run.
+  const pick = (id: string) => setPicked(id === picked ? null : id);
+  return (
+    <div className="run-cycle">
+      <div className="run-cycle-head">
+        <h3>
+          Cycle of <span className="mono">{shown.item}</span>
+          {picked && picked !== current && <span className="muted"> (picked)</span>}
+        </h3>
+        <Counters item={shown} />
+      </div>
+      <MachineStrip label={`Cycle of ${shown.item}`} states={CYCLE_PATH} current={shown.state} testId="cycle-machine" />
+      <ul className="run-items" role="list" aria-label="Items of this run">
+        {items.map((item) => (
+          <li key={item.item}>
+            <button
+              type="button"
+              className="run-item"
+              data-testid={`run-item-${item.item}`}
+              aria-pressed={item.item === shown.item}
+              onClick={() => pick(item.item)}
+            >
+              <span className="mono">{item.item}</span> {stateWord(item.state)}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * The top bar's run controls: the phase word, Run, Stop, and the toggle of the live-run panel
+ * (also Ctrl+J, or Cmd+J). Run is refused for a bundle or a Consort project, and says why.
+ */
+import { useEffect } from 'react';
+import { Icon } from '../components/icon';
+import { startRun, stopRun } from '../store/run-actions';
+import { useStore } from '../store/store';
+import { CONDITION, conditionOf, stateWord } from './run-words';
+
+function useTogglePanelShortcut(): void {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'j') {
+        event.preventDefault();
+        const state = useStore.getState();
+        state.setRunPanelOpen(!state.runPanelOpen);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+export function RunControls() {
+  const run = useStore((s) => s.run);
+  const runnable = useStore((s) => s.project !== null && s.project.layout === 'baton' && !s.project.readOnly && !s.project.bundle);
+  const panelOpen = useStore((s) => s.runPanelOpen);
+  const setPanelOpen = useStore((s) => s.setRunPanelOpen);
+  const chosen = useStore((s) => s.filters.feature);
+  useTogglePanelShortcut();
+
+  const condition = conditionOf(run);
+  const look = CONDITION[condition];
+  const phase = run.lifecycle ? stateWord(run.lifecycle) : null;
+  const busy = run.running;
+  return (
+    <div className="run-controls" role="group" aria-label="Run controls">
+      <span className={`run-phase tone-${look.tone}`} data-testid="run-phase" data-condition={condition} title={`Run ${look.word}${phase ? `; the feature is at ${phase}` : ''}`}>
+        <Icon name={look.icon} />
+        <span className="visually-hidden">Run {look.word}; phase </span>
+        <span data-testid="run-phase-word">{phase ?? look.word}</span>
+      </span>
+      <button
+        type="button"
+        className="button button-primary"
+        data-testid="run-start"
+        disabled={busy || !runnable}
+        title={runnable ? `Run the enforced loop for ${chosen ?? 'the first feature'}, from where it stopped` : 'A review bundle or a Consort project is read here, never run'}
+        onClick={() => void startRun()}
+      >
+        Run
+      </button>
+      <button type="button" className="button" data-testid="run-stop" disabled={!busy || run.stopping} onClick={() => void stopRun()}>
+        {run.stopping ? 'Stopping…' : 'Stop'}
+      </button>
+      <button
+        type="button"
+        className="button button-quiet"
+        data-testid="run-panel-toggle"
+        aria-expanded={panelOpen}
+        aria-controls="run-panel"
+        aria-keyshortcuts="Control+J"
+        title="Show or hide the live run (Ctrl+J)"
+        onClick={() => setPanelOpen(!panelOpen)}
+      >
+        Live run
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * The bottom panel: the live run. The feature's lifecycle and the current item's cycle as strips
+ * of their states, and the agent's transcript and the runner's output streaming side by side.
+ */
+import { LIFECYCLE_STATE_NAMES } from '../../../shared/run';
+import { ErrorBanner } from '../components/error-banner';
+import { Badge } from '../components/status-badge';
+import { useStore } from '../store/store';
+import { CycleView } from './cycle-view';
+import { LogPane } from './log-pane';
+import { MachineStrip } from './machine-strip';
+import { CONDITION, conditionOf } from './run-words';
+
+const LIFECYCLE_PATH = LIFECYCLE_STATE_NAMES.filter((s) => s !== 'abandoned' && s !== 'escalated');
+
+function RunBody() {
+  const run = useStore((s) => s.run);
+  const ran = run.runId !== null;
+  const turn = run.turn;
+  const last = run.running ? '' : 'last: ';
+  return (
+    <>
+      {run.message && <ErrorBanner error={{ code: 'run-failed', message: run.message }} title="The run failed" />}
+      {run.waiting && (
+        <p className="run-waiting" data-testid="run-waiting">
+          {run.waiting.message}
+        </p>
+      )}
+      {!ran && (
+        <div className="empty-state run-empty" data-testid="run-empty">
+          <p>No run yet — press Run to start the enforced loop</p>
+        </div>
+      )}
+      {run.lifecycle && (
+        <div className="run-machines">
+          <div className="run-lifecycle">
+            <h3>{ran ? 'Feature lifecycle' : 'Feature lifecycle (last known)'}</h3>
+            <MachineStrip label="Feature lifecycle" states={LIFECYCLE_PATH} current={run.lifecycle} testId="lifecycle-machine" />
+          </div>
+          <CycleView items={run.items} current={run.currentItem} />
+        </div>
+      )}
+      {ran && (
+        <div className="run-panes">
+          <LogPane
+            title="Agent turn"
+            detail={turn ? `${last}${turn.role} · ${turn.step} · ${turn.item ?? 'feature'} · attempt ${turn.attempt}` : 'no turn yet'}
+            log={run.transcript}
+            empty="No agent turn yet."
+            testId="run-transcript"
+          />
+          <LogPane
+            title="Runner output"
+            detail={run.runner ? `${last}${run.runner.step} · ${run.runner.item ?? 'feature'} · ${run.runner.command}` : 'no test run yet'}
+            log={run.runnerOutput}
+            empty="The orchestrator has not run the tests yet."
+            testId="run-runner-output"
+          />
+        </div>
+      )}
+    </>
+  );
+}
+
+export function RunPanel() {
+  const open = useStore((s) => s.runPanelOpen);
+  const setOpen = useStore((s) => s.setRunPanelOpen);
+  const run = useStore((s) => s.run);
+  const runError = useStore((s) => s.runError);
+  const setRunError = useStore((s) => s.setRunError);
+  if (!open) return null;
+  const condition = conditionOf(run);
+  return (
+    <section id="run-panel" className="run-panel" aria-labelledby="run-panel-title" data-testid="run-panel">
+      <header className="run-panel-header">
+        <h2 id="run-panel-title">Live run</h2>
+        <span data-testid="run-condition" data-condition={condition}>
+          <Badge look={CONDITION[condition]} word={CONDITION[condition].word} />
+        </span>
+        {run.feature && <span className="mono muted">{run.feature}</span>}
+        {run.summary && run.outcome === 'finished' && (
+          <span className="muted" data-testid="run-summary">
+            {run.summary.stoppedAt}
+          </span>
+        )}
+        <span className="spacer" />
+        <button type="button" className="button button-quiet" aria-label="Close the live run panel" title="Close (Ctrl+J)" onClick={() => setOpen(false)}>
+          ✕
+        </button>
+      </header>
+      <div className="run-panel-body">
+        {runError && <ErrorBanner error={runError} title="Run refused" onDismiss={() => setRunError(null)} />}
+        <RunBody />
+      </div>
+    </section>
+  );
+}
