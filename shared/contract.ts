@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { BranchCreated, BranchListView, BranchPairView, BranchProgress, ProviderKind, SchemaDiff } from './branches';
 import { GATE_NAMES, type BlobView, type GateEvidence, type LedgerPage, type LedgerRecord, type VerifyReport } from './ledger';
-import type { AppInfo, ProjectView, RecentProject } from './model';
+import { ESCALATION_DECISIONS, type AppInfo, type ProjectView, type RecentProject } from './model';
 import type { Result } from './result';
 import type { RunFeedEvent, RunStateView } from './run';
 import { CHANNEL_NAMES, EVENT_NAMES, type Channel, type EventName } from './channel-names';
@@ -95,6 +95,11 @@ export const channels = {
   'gates:reject': { request: z.object({ ...gateRef, approver, reason }).strict(), response: returns<LedgerRecord>() },
   /** Withdraw an approval (cascades: withdrawing spec reopens design and test_list). */
   'gates:withdraw': { request: z.object({ ...gateRef, approver, reason }).strict(), response: returns<LedgerRecord>() },
+  /** Decide an escalated item: `retry` (a new round), `skip` (set it aside) or `abandon` the feature (note required). */
+  'escalations:decide': {
+    request: z.object({ feature: id, item: id, decision: z.enum(ESCALATION_DECISIONS), note: z.string().max(4000).optional(), approver }).strict(),
+    response: returns<LedgerRecord>(),
+  },
   /** A page of the ledger, oldest first, with the chain's verification state. */
   'ledger:list': {
     request: z.object({ offset: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(),

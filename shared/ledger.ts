@@ -56,6 +56,8 @@ export const RECORD_TYPES = {
   branchReset: 'branch.reset',
   branchDeleted: 'branch.deleted',
   branchCollected: 'branch.collected',
+  /** A person's decision on an escalated cycle (issue 5): retry, skip or abandon. */
+  escalationDecided: 'escalation.decided',
 } as const;
 
 export type HashAlgorithm = 'jcs-sha256' | 'text-sha256';

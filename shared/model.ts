@@ -100,6 +100,25 @@ export interface Gate {
   readonly pendingSince: string | null;
 }
 
+/** What a person may decide about an escalated item: another round, set it aside, or abandon the feature. */
+export const ESCALATION_DECISIONS = ['retry', 'skip', 'abandon'] as const;
+export type EscalationDecision = (typeof ESCALATION_DECISIONS)[number];
+
+/** An item whose cycle the orchestrator gave up on, waiting for a person (the inbox shows it). */
+export interface EscalationView {
+  readonly item: string;
+  readonly story: string | null;
+  /** 1 for the item's first cycle; each `retry` decision starts the next round. */
+  readonly round: number;
+  readonly reason: string;
+  /** The `cycle.finished` record: the evidence of the escalation. */
+  readonly record: string;
+  readonly at: string;
+  readonly repairs: number;
+  readonly violations: number;
+  readonly rejectedRed: number;
+}
+
 export interface Feature {
   readonly id: string;
   readonly name: string;
@@ -109,6 +128,8 @@ export interface Feature {
   readonly gates: readonly Gate[];
   /** Number of cycle-NNN.json records found for this feature. */
   readonly cycles: number;
+  /** Escalations waiting for a decision, oldest first (from the ledger). */
+  readonly escalations: readonly EscalationView[];
 }
 
 export interface ProjectView {

@@ -15,6 +15,8 @@ export interface TurnRequest {
   readonly step: TurnStep;
   readonly item: string | null;
   readonly attempt: number;
+  /** The item's round: 1, or more after a person asked for a retry of an escalation. Default 1. */
+  readonly round?: number;
   readonly worktree: string;
   /** The role's instructions for this turn (from resources/prompts, filled in). */
   readonly prompt: string;

@@ -31,6 +31,23 @@ describe('scenario matching', () => {
     const request = { role: 'driver', step: 'green' as const, item: 'T1', attempt: 2 };
     expect(matchTurn(scenario, request)).toBe(matchTurn(scenario, request));
   });
+  it('turns pinned to a round win in that round; unpinned turns serve the rest', () => {
+    const rounds = parseScenario(
+      JSON.stringify({
+        turns: [
+          { role: 'driver', item: 'T1', write: { 'src/a.js': 'wrong' } },
+          { role: 'driver', item: 'T1', round: 2, write: { 'src/a.js': 'right' } },
+          { role: 'navigator', item: 'T1', write: { 'test/t1.test.js': 'one' } },
+        ],
+      }),
+      'scenario.json',
+    );
+    expect(matchTurn(rounds, { role: 'driver', step: 'green', item: 'T1', attempt: 1 })?.write).toEqual({ 'src/a.js': 'wrong' });
+    expect(matchTurn(rounds, { role: 'driver', step: 'green', item: 'T1', attempt: 1, round: 2 })?.write).toEqual({ 'src/a.js': 'right' });
+    // Nothing pinned for the navigator in round 2: its unpinned turn plays again.
+    expect(matchTurn(rounds, { role: 'navigator', step: 'red', item: 'T1', attempt: 1, round: 2 })?.write).toEqual({ 'test/t1.test.js': 'one' });
+    expect(matchTurn(rounds, { role: 'driver', step: 'green', item: 'T1', attempt: 1, round: 3 })?.write).toEqual({ 'src/a.js': 'wrong' });
+  });
   it('bad scenarios say where and what', () => {
     expect(() => parseScenario('{"turns": [{"role": "pilot"}]}', 'demo.json')).toThrow(/demo\.json: turns\.0\.role/);
     expect(() => parseScenario('{"turns": [{"role": "driver", "write": {"../x": ""}}]}', 'demo.json')).toThrow(/relative path inside the worktree/);

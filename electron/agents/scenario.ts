@@ -19,6 +19,8 @@ export const turnSchema = z.strictObject({
   step: z.enum(['red', 'green', 'refactor', 'review', 'artifact']).optional(),
   item: z.string().min(1).optional(),
   attempt: z.number().int().min(1).optional(),
+  /** Only in this round of the item (a retry after an escalation starts round 2); absent: any round. */
+  round: z.number().int().min(1).optional(),
   write: writes.optional(),
   delete: z.array(relativePath).optional(),
   run: z.array(z.string().min(1)).optional(),
@@ -51,11 +53,16 @@ export function parseScenario(text: string, where: string): Scenario {
 
 /**
  * The turn for a request, stateless so a resumed run replays the same turn: among turns of this
- * role, step and item (an absent item matches any), one with this exact attempt wins; otherwise
+ * role, step and item (an absent item matches any) — those pinned to the request's round when the
+ * scenario pins any for this role and item, else those naming no round — one with this exact attempt wins; otherwise
  * the attempt-th turn that names no attempt, in file order. None: the agent did nothing.
  */
-export function matchTurn(scenario: Scenario, request: { role: string; step: TurnStep; item: string | null; attempt: number }): ScriptedTurn | null {
-  const candidates = scenario.turns.filter(
+export function matchTurn(scenario: Scenario, request: { role: string; step: TurnStep; item: string | null; attempt: number; round?: number }): ScriptedTurn | null {
+  const round = request.round ?? 1;
+  const inRound = scenario.turns.filter((t) => t.round === round);
+  // Turns pinned to this round win over turns for any round.
+  const pool = inRound.some((t) => t.role === request.role && (t.item === undefined || t.item === request.item)) ? inRound : scenario.turns.filter((t) => t.round === undefined);
+  const candidates = pool.filter(
     (t) => t.role === request.role && (t.step ?? DEFAULT_STEP[t.role] ?? 'artifact') === request.step && (t.item === undefined || t.item === request.item),
   );
   return candidates.find((t) => t.attempt === request.attempt) ?? candidates.filter((t) => t.attempt === undefined)[request.attempt - 1] ?? null;

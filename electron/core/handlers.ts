@@ -19,6 +19,7 @@ export function createHandlers(workbench: Workbench): Handlers {
     'gates:evidence': (request) => workbench.evidence(request),
     'gates:approve': (request) => workbench.approve(request),
     'gates:reject': (request) => workbench.reject(request),
+    'escalations:decide': (request) => workbench.decideEscalation(request),
     'gates:withdraw': (request) => workbench.withdraw(request),
     'ledger:list': (request) => workbench.ledgerPage(request.offset, request.limit),
     'ledger:blob': (request) => workbench.blob(request.sha256),

@@ -10,6 +10,7 @@ import type { ProjectView } from '../../shared/model';
 import { ok, type Result } from '../../shared/result';
 import { annotateGates } from '../gates';
 import { annotateItems } from '../gates/annotate-items';
+import { annotateEscalations } from '../gates/escalations';
 import { isBundleFile, Ledger, openBundle } from '../ledger';
 import { readProject } from '../project';
 
@@ -45,6 +46,6 @@ async function loadFolder(
   const ledger = view.layout === 'baton' ? Ledger.forArtifactRoot(view.artifactRoot) : null;
   const snapshot = ledger ? await ledger.read() : null;
   const records = snapshot?.records ?? [];
-  view = annotateItems(await annotateGates(view, ledger ? records : null), records);
+  view = annotateEscalations(annotateItems(await annotateGates(view, ledger ? records : null), records), records);
   return ok({ view, ledger, records, dispose: origin.dispose });
 }

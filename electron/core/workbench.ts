@@ -11,6 +11,7 @@ import type { ProjectView, RecentProject } from '../../shared/model';
 import type { RunStateView } from '../../shared/run';
 import { err, ok, type Result } from '../../shared/result';
 import { approveGate, gateEvidence, rejectGate, withdrawGate } from '../gates';
+import { decideEscalation } from '../gates/escalations';
 import { BranchSession, sessionKey, type OpenBranchService } from './branches-session';
 import { defaultDataDir, projectDataDir } from './data-dir';
 import { defaultIdentity } from './identity';
@@ -119,6 +120,10 @@ export class Workbench {
 
   withdraw(request: Decision<'gates:withdraw'>): Promise<Result<LedgerRecord>> {
     return this.decide((p, ledger) => withdrawGate(p.view, ledger, request));
+  }
+
+  decideEscalation(request: RequestOf<'escalations:decide'>): Promise<Result<LedgerRecord>> {
+    return this.decide((p, ledger) => decideEscalation(p.view, ledger, request));
   }
 
   ledgerPage(offset?: number, limit?: number): Promise<Result<LedgerPage>> {

@@ -37,6 +37,8 @@ const step = (context: CycleContext, attempt: number): StepInput => ({
   story: context.story,
   item: context.item,
   repairBudget: context.repairBudget,
+  round: context.round ?? 1,
+  guidance: context.guidance ?? null,
   attempt,
   failure: context.failure,
 });

@@ -10,6 +10,10 @@ export interface CycleInput {
   readonly item: string;
   /** Repair rounds allowed after the first GREEN attempt (`repairBudget` in project.json). */
   readonly repairBudget: number;
+  /** 1 for the item's first cycle; a person's `retry` of an escalation starts the next round. Default 1. */
+  readonly round?: number;
+  /** The person's note with a `retry`, passed to the agents' prompts. */
+  readonly guidance?: string | null;
 }
 
 /** Why a Navigator turn is not a RED. */
@@ -49,6 +53,8 @@ export interface ReviewOutcome {
 
 /** Each step gets the cycle's input and an attempt number: with the step name it is the step's idempotency key. */
 export interface StepInput extends CycleInput {
+  readonly round: number;
+  readonly guidance: string | null;
   readonly attempt: number;
   /** For a repair round: the previous GREEN run's failure output. */
   readonly failure: string | null;

@@ -10,6 +10,7 @@ const feature = (over: Partial<Feature>): Feature => ({
   testList: [],
   gates: [],
   cycles: 0,
+  escalations: [],
   ...over,
 });
 

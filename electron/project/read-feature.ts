@@ -71,6 +71,7 @@ export const readFeature = async (
       testList,
       gates,
       cycles,
+      escalations: [],
     },
   };
 };

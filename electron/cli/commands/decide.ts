@@ -1,9 +1,10 @@
 /**
- * `baton approve | reject | withdraw`: gate decisions from a terminal, with the same fail-closed
+ * `baton approve | reject | withdraw` (and `resolve` for escalations): gate decisions from a terminal, with the same fail-closed
  * rules as the inbox. An approval names the exact hashes the person saw: `--expect name=sha256`
  * for each artifact, or `--yes` to approve exactly the hashes this command prints.
  */
 import { GATE_NAMES, type GateName } from '../../../shared/ledger';
+import { ESCALATION_DECISIONS, type EscalationDecision } from '../../../shared/model';
 import type { Workbench } from '../../core/workbench';
 import { flag, JSON_OPTION, list, onePath, required, text, type Command, type Values } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit-codes';
@@ -101,3 +102,26 @@ function reasonedDecision(name: 'reject' | 'withdraw', summary: string, done: st
 
 export const rejectCommand = reasonedDecision('reject', 'Send a gate back, with a reason', 'Rejected');
 export const withdrawCommand = reasonedDecision('withdraw', 'Withdraw an approval (reopens the gates after it)', 'Withdrew');
+
+/** `baton resolve`: a person's decision on an escalated item, as the inbox records it. */
+export const resolveCommand: Command = {
+  name: 'resolve',
+  synopsis: 'resolve <dir> --feature F --item T --decision retry|skip|abandon [--note TEXT] [--approver "Name <email>"] [--json]',
+  summary: 'Decide an escalated item: retry it (a new round), skip it, or abandon the feature (note required)',
+  options: { ...JSON_OPTION, feature: { type: 'string' }, item: { type: 'string' }, decision: { type: 'string' }, note: { type: 'string' }, approver: { type: 'string' } },
+  async run(positionals, values, io) {
+    const json = flag(values, 'json');
+    const feature = required(values, 'feature', this.synopsis);
+    const item = required(values, 'item', this.synopsis);
+    const decision = required(values, 'decision', this.synopsis);
+    if (!(ESCALATION_DECISIONS as readonly string[]).includes(decision)) {
+      throw new UsageError(`--decision must be one of ${ESCALATION_DECISIONS.join(', ')}; got "${decision}".`);
+    }
+    const note = text(values, 'note');
+    return withProject(onePath(positionals, this.synopsis), json, io, async (workbench) => {
+      const result = await workbench.decideEscalation({ feature, item, decision: decision as EscalationDecision, approver: await approverOf(values, workbench), ...(note ? { note } : {}) });
+      const next = decision === 'retry' ? `: its next round runs with \`baton run\`` : decision === 'skip' ? ': it is set aside' : ': the feature stops';
+      return report(io, json, result, `Decided ${decision} for ${item}${next}`);
+    });
+  },
+};

@@ -1,7 +1,9 @@
 /**
  * BUILDING: one cycle machine per test-list item, in list order, each resumed from its persisted
  * snapshot. An escalated item does not stop the others; the lifecycle escalates after the build
- * when any item did.
+ * when any item did. A person's decision on an escalation (in the ledger) says what the next build
+ * does with the item: `retry` runs its next round from PLAN, `skip` sets it aside; undecided, it
+ * stays escalated.
  */
 import { createActor, waitFor, type SnapshotFrom } from 'xstate';
 import type { TestItem } from '../../../shared/model';
@@ -14,6 +16,7 @@ import { CYCLE_RECORDS, type CycleRecords } from './records';
 import { lockStep, planStep, redStep } from './red-steps';
 import type { StateStore } from './state-store';
 import { cycleId, recordsFor, setItemStatus } from './step-support';
+import { escalationsOf, foldEscalations } from '../../gates/escalations';
 import { fromPromise } from 'xstate';
 import type { StepInput } from '../../orchestrator/cycle-types';
 
@@ -56,12 +59,20 @@ export async function buildItems(deps: CycleDeps, store: StateStore, items: read
     },
   });
   const outputs: CycleOutput[] = [];
+  const decisions = foldEscalations((await deps.ledger.read()).records);
   for (const item of items) {
     if (deps.signal?.aborted) break;
     const story = item.storyId ?? 'unassigned';
-    const name = `cycle-${item.id}`;
+    const { round, decided, open } = escalationsOf(decisions, deps.feature, item.id);
+    if (!open && decided?.decision === 'skip') {
+      const step = { feature: deps.feature, story, item: item.id, repairBudget, round: decided.round, guidance: null, attempt: 1, failure: null };
+      await setItemStatus(deps, recordsFor(deps, step), step, 'skipped', 'status:skipped');
+      continue;
+    }
+    const name = round > 1 ? `cycle-${item.id}-r${round}` : `cycle-${item.id}`;
     const saved = await store.read<SnapshotFrom<typeof machine>>(name);
-    const input = { feature: deps.feature, story, item: item.id, repairBudget };
+    const guidance = round > 1 && decided?.decision === 'retry' ? decided.note : null;
+    const input = { feature: deps.feature, story, item: item.id, repairBudget, round, guidance };
     const actor = createActor(machine, saved ? { input, snapshot: saved } : { input });
     let last = '';
     actor.subscribe((snapshot) => {
@@ -83,7 +94,7 @@ export async function buildItems(deps: CycleDeps, store: StateStore, items: read
     outputs.push(output);
     const step = { ...input, attempt: 1, failure: null };
     const records = recordsFor(deps, step);
-    const finished = await records.once(CYCLE_RECORDS.finished, 'finished', { ...output, cycle: cycleId(deps.feature, item.id) });
+    const finished = await records.once(CYCLE_RECORDS.finished, 'finished', { ...output, cycle: cycleId(deps.feature, item.id, round), round });
     if (output.status === 'escalated') {
       await parkEscalated(deps, records, step, finished.hash);
       await setItemStatus(deps, records, step, 'escalated', 'status:escalated');

@@ -1,6 +1,7 @@
 /**
- * GREEN (with repair rounds), REFACTOR and REVIEW. The Driver works in a worktree that carries
- * over between repair rounds; locked files it touches are restored and recorded as violations;
+ * GREEN (with repair rounds), REFACTOR and REVIEW. Each Driver turn gets a fresh worktree; a
+ * repair round's starts from the experiment branch plus what the earlier attempts kept (replayed
+ * from their records); locked files it touches are restored and recorded as violations;
  * the orchestrator runs the suite on a fresh database and commits a GREEN itself, with the
  * verdict's record hash as the `Baton-Evidence` trailer.
  */
@@ -11,7 +12,7 @@ import { judgeGreen } from '../../orchestrator/judge';
 import type { Lock } from '../../runner/lock-set';
 import type { FileState } from '../../agents/tree-snapshot';
 import type { CycleDeps } from './cycle-deps';
-import { addWorktree, diffBetween, git, removeWorktree } from './git';
+import { addWorktree, commitWithEvidence, diffBetween, git, removeWorktree } from './git';
 import { promptFor } from './prompts';
 import { CYCLE_RECORDS, type CycleRecords } from './records';
 import { ensureCommitted } from './red-steps';
@@ -32,21 +33,14 @@ export async function greenStep(deps: CycleDeps, input: StepInput): Promise<Gree
   const records = recordsFor(deps, input);
   const key = `green:${input.attempt}`;
   const pair = await deps.experiment(input.story);
-  const worktree = turnPath(deps, input, 'green');
+  const worktree = turnPath(deps, input, `green-${input.attempt}`);
   const found = await records.find(CYCLE_RECORDS.green, key);
   if (found) {
     if (found.data.verdict === 'green') await finishGreen(deps, records, input, found, worktree, pair);
     return greenOutcome(found);
   }
   const { record: lockRecord, lock } = await loadLock(records);
-  if (input.attempt === 1 || !existsSync(worktree)) {
-    await addWorktree(deps.root, worktree, pair.gitBranch);
-    // A repair round continues from the earlier attempts' files, even when a crash lost the worktree.
-    for (let a = 1; a < input.attempt; a += 1) {
-      const earlier = await records.find(CYCLE_RECORDS.green, `green:${a}`);
-      if (earlier) await applyKept(records, earlier, worktree);
-    }
-  }
+  await greenWorktree(deps, records, worktree, pair.gitBranch, input.attempt - 1);
   const { turn, run, fields, blobs } = await turnAndRun(deps, input, { role: 'driver', step: 'green', worktree, database: pair.database, lock });
   if (turn.violations.length) {
     await records.append(
@@ -65,8 +59,21 @@ export async function greenStep(deps: CycleDeps, input: StepInput): Promise<Gree
     blobs,
   );
   if (judged.verdict === 'green') await finishGreen(deps, records, input, record, worktree, pair);
-  else await setItemStatus(deps, records, input, 'red', `status:failing:${input.attempt}`);
+  else {
+    // The next repair round starts in a fresh worktree rebuilt from this record.
+    await removeWorktree(deps.root, worktree);
+    await setItemStatus(deps, records, input, 'red', `status:failing:${input.attempt}`);
+  }
   return greenOutcome(record);
+}
+
+/** A fresh worktree at the experiment branch with the changes GREEN attempts 1..`through` kept. */
+async function greenWorktree(deps: CycleDeps, records: CycleRecords, worktree: string, branch: string, through: number): Promise<void> {
+  await addWorktree(deps.root, worktree, branch);
+  for (let a = 1; a <= through; a += 1) {
+    const earlier = await records.find(CYCLE_RECORDS.green, `green:${a}`);
+    if (earlier) await applyKept(records, earlier, worktree);
+  }
 }
 
 function greenOutcome(record: LedgerRecord): GreenOutcome {
@@ -75,6 +82,8 @@ function greenOutcome(record: LedgerRecord): GreenOutcome {
 
 /** Commit, attest, set the status and move the baseline; each part skips itself when already done. */
 async function finishGreen(deps: CycleDeps, records: CycleRecords, input: StepInput, verdict: LedgerRecord, worktree: string, pair: { gitBranch: string; worktree: string }): Promise<void> {
+  // A run killed between the verdict and the commit lost the worktree: rebuild it from the records.
+  if (!existsSync(worktree) && !(await commitWithEvidence(deps.root, pair.gitBranch, verdict.hash))) await greenWorktree(deps, records, worktree, pair.gitBranch, input.attempt);
   const commit = await ensureCommitted(deps, records, verdict.hash, worktree, pair, `feat(${input.item}): GREEN`, null);
   const cases = casesOf(verdict).cases;
   await records.once(CYCLE_RECORDS.greened, 'greened', {
@@ -136,6 +145,7 @@ export async function reviewStep(deps: CycleDeps, input: StepInput): Promise<Rev
     step: 'review',
     item: input.item,
     attempt: input.attempt,
+    round: input.round,
     worktree,
     failure: null,
     prompt: `${promptFor('navigator', 'review', input)}\n\n${diff}`,

@@ -22,6 +22,8 @@ import type { JudgedReport } from '../../orchestrator/judge';
 import { readProject } from '../../project';
 import { projectSettingsSchema, type ProjectSettings } from '../../project/settings';
 import { defaultDataDir, projectDataDir } from '../data-dir';
+import type { TestItem } from '../../../shared/model';
+import { escalationsOf, foldEscalations } from '../../gates/escalations';
 import { buildItems } from './build';
 import type { CycleDeps, ExperimentPair } from './cycle-deps';
 import { excludeFromCommits, git } from './git';
@@ -141,6 +143,7 @@ async function driveLifecycle(deps: CycleDeps, store: StateStore, items: Paramet
     }
   });
   actor.start();
+  if (String(actor.getSnapshot().value) === 'escalated') await resumeEscalated(actor, ledger, deps.feature, items);
   const onAbort = () => actor.stop();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
@@ -153,6 +156,21 @@ async function driveLifecycle(deps: CycleDeps, store: StateStore, items: Paramet
     await store.flush();
     actor.stop();
   }
+}
+
+/**
+ * A run that starts where the last one escalated: once a person has decided every open escalation
+ * (in the inbox or with `baton resolve`), an `abandon` ends the feature and otherwise the build
+ * resumes (retried items run their next round, skipped ones are set aside). With any escalation
+ * still undecided the run stays where it is.
+ */
+async function resumeEscalated(actor: { send(event: { type: 'RESUME' } | { type: 'ABANDON'; reason: string }): void }, ledger: Ledger, feature: string, items: readonly TestItem[]): Promise<void> {
+  const fold = foldEscalations((await ledger.read()).records);
+  const states = items.map((item) => ({ item: item.id, ...escalationsOf(fold, feature, item.id) }));
+  if (states.some((s) => s.open)) return;
+  const abandon = states.find((s) => s.decided?.decision === 'abandon');
+  if (abandon) actor.send({ type: 'ABANDON', reason: `Abandoned over ${abandon.item} by ${abandon.decided!.by}: ${abandon.decided!.note ?? 'no reason given'}` });
+  else actor.send({ type: 'RESUME' });
 }
 
 async function waitForGate(ledger: Ledger, wait: GateWait, pollMs: number, signal: AbortSignal, deps: CycleDeps): Promise<GateDecision> {

@@ -11,13 +11,15 @@ import type { JudgedReport } from '../../orchestrator/judge';
 import type { LockRules } from '../../runner/lock-set';
 import type { TestReport } from '../../runner/report';
 import type { CycleDeps, ExperimentPair } from './cycle-deps';
+import { cycleIdFor } from '../../gates/escalations';
 import { addWorktree } from './git';
 import { CYCLE_RECORDS, CycleRecords, type Blob } from './records';
 
-export const cycleId = (feature: string, item: string): string => `${feature}/${item}`;
+/** The cycle's id in the ledger: `F/T` for the item's first round, `F/T#n` for round n. */
+export const cycleId = (feature: string, item: string, round = 1): string => cycleIdFor(feature, item, round);
 
 export function recordsFor(deps: CycleDeps, input: StepInput): CycleRecords {
-  return new CycleRecords(deps.ledger, { feature: input.feature, story: input.story, item: input.item, cycle: cycleId(input.feature, input.item) }, (r) =>
+  return new CycleRecords(deps.ledger, { feature: input.feature, story: input.story, item: input.item, cycle: cycleId(input.feature, input.item, input.round) }, (r) =>
     deps.emit({ kind: 'recorded', type: r.type, hash: r.hash, item: input.item }),
   );
 }
@@ -42,7 +44,7 @@ export function casesOf(record: LedgerRecord): JudgedReport {
 }
 
 export function turnPath(deps: CycleDeps, input: StepInput, name: string): string {
-  return join(deps.turnsDir, `${input.feature}-${input.item}-${name}`.replace(/[^A-Za-z0-9._-]+/g, '_'));
+  return join(deps.turnsDir, `${input.feature}-${input.item}${input.round > 1 ? `-r${input.round}` : ''}-${name}`.replace(/[^A-Za-z0-9._-]+/g, '_'));
 }
 
 /** Blobs of what a turn kept (`kept/<path>`), so a worktree lost in a crash can be rebuilt. */

@@ -35,6 +35,7 @@ export async function turnAndRun(
     step,
     item: input.item,
     attempt: input.attempt,
+    round: input.round,
     worktree,
     failure: step === 'green' ? input.failure : null,
     prompt: promptFor(role, step, input),

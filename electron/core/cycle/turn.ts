@@ -18,6 +18,7 @@ export interface EnforcedTurnRequest {
   readonly step: TurnStep;
   readonly item: string;
   readonly attempt: number;
+  readonly round: number;
   readonly worktree: string;
   readonly failure: string | null;
   readonly prompt: string;
@@ -48,6 +49,7 @@ export async function enforcedTurn(request: EnforcedTurnRequest): Promise<Enforc
     step: request.step,
     item: request.item,
     attempt: request.attempt,
+    round: request.round,
     worktree: request.worktree,
     prompt: request.prompt,
     failure: request.failure,

@@ -1,27 +1,14 @@
 /** One ledger record: its fields, its data as JSON, and its blobs, each opened on demand. */
-import { useEffect, useState } from 'react';
-import type { BlobRef, BlobView, LedgerRecord } from '../../../shared/ledger';
-import type { AppError } from '../../../shared/result';
-import { api } from '../../client';
+import { useState } from 'react';
+import type { BlobRef, LedgerRecord } from '../../../shared/ledger';
 import { ErrorBanner } from '../components/error-banner';
 import { displayText, formatBytes } from '../lib/artifact-text';
 import { friendlyTime, shortHash } from '../lib/format';
 import { subjectText } from './record-list';
+import { useBlob } from './use-blob';
 
 function BlobContent({ blob }: { blob: BlobRef }) {
-  const [view, setView] = useState<BlobView | null>(null);
-  const [error, setError] = useState<AppError | null>(null);
-  useEffect(() => {
-    let live = true;
-    void api.invoke('ledger:blob', { sha256: blob.sha256 }).then((result) => {
-      if (!live) return;
-      if (result.ok) setView(result.value);
-      else setError(result.error);
-    });
-    return () => {
-      live = false;
-    };
-  }, [blob.sha256]);
+  const { view, error } = useBlob(blob.sha256);
 
   return (
     <section className="blob-view" data-testid="blob-view" aria-label={`Blob ${blob.name}`} aria-busy={!view && !error}>

@@ -13,25 +13,20 @@ import { ReasonDialog } from '../components/reason-dialog';
 import { GateStatusBadge } from '../components/status-badge';
 import { friendlyTime, humanize } from '../lib/format';
 import type { GateRef } from '../lib/gate-ref';
-import type { InboxEntry } from '../lib/inbox-model';
+import type { GateEntry } from '../lib/inbox-model';
 import { approveGate, rejectGate, STALE_ARTIFACT, withdrawConsequence, withdrawGate } from '../store/gate-actions';
 import { ensureIdentity } from '../store/identity';
 import { useStore } from '../store/store';
 import { ArtifactCard, hasChanges, viewKey } from './artifact-card';
 import { DecisionBar } from './decision-bar';
 import { EvidenceSummary } from './evidence-summary';
+import { readOnlyReasonOf } from './read-only-reason';
 import { useGateEvidence } from './use-gate-evidence';
 
 export const STALE_MESSAGE = 'This artifact changed while you were reading it — reloaded. Open it again before you decide.';
 
-function readOnlyReasonOf(readOnly: boolean, bundle: string | null): string | null {
-  if (bundle) return 'This is a review bundle, opened read-only: decide gates in the Baton project it was exported from.';
-  if (readOnly) return 'Baton reads this project and never writes it: decide its gates with the tool that owns it.';
-  return null;
-}
-
 interface Props {
-  readonly entry: InboxEntry;
+  readonly entry: GateEntry;
   onDecided(ref: GateRef): void;
 }
 
@@ -48,7 +43,7 @@ export function EvidencePanel({ entry, onDecided }: Props) {
   const [notice, setNotice] = useState<string | null>(null);
   const [dialog, setDialog] = useState<'reject' | 'withdraw' | null>(null);
 
-  const readOnlyReason = readOnlyReasonOf(readOnly, bundle);
+  const readOnlyReason = readOnlyReasonOf(readOnly, bundle, 'gates');
   const artifacts = evidence?.artifacts ?? [];
   const unviewed = artifacts.filter((a) => !viewed.has(viewKey(a))).length;
 
@@ -111,7 +106,7 @@ export function EvidencePanel({ entry, onDecided }: Props) {
     <section className="evidence-panel" aria-labelledby={titleId} data-testid="evidence-panel" aria-busy={loading}>
       <header className="evidence-header">
         <div className="evidence-heading">
-          <h2 id={titleId}>
+          <h2 id={titleId} tabIndex={-1} data-detail-heading>
             {humanize(ref.gate)} gate · {featureName}
             {ref.story && <span className="muted"> · story {ref.story}</span>}
           </h2>

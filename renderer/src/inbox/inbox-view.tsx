@@ -1,25 +1,29 @@
 /**
- * The inbox: every gate waiting for a person, oldest first, and the evidence of the open one.
- * After a decision the next one opens.
+ * The inbox: every decision waiting for a person — escalated items, then gates — oldest first,
+ * and the evidence of the open one. After a decision the next one opens.
  */
-import { useMemo } from 'react';
-import { GateStatusBadge } from '../components/status-badge';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { GateStatusBadge, TestStatusBadge } from '../components/status-badge';
 import { friendlyTime, humanize } from '../lib/format';
-import { gateKey, sameRef, type GateRef } from '../lib/gate-ref';
-import { inboxEntries, nextAfter, type InboxEntry } from '../lib/inbox-model';
+import { entryKey, inboxEntries, nextAfter, sameInboxRef, type EscalationEntry, type GateEntry, type InboxEntry, type InboxRef } from '../lib/inbox-model';
 import { hrefFor } from '../store/hash-route';
 import { useStore } from '../store/store';
+import { EscalationPanel } from './escalation-panel';
 import { EvidencePanel } from './evidence-panel';
 
-function EntryButton({ entry, current }: { entry: InboxEntry; current: boolean }) {
+const waitingFor = (at: string | null): string => {
+  const waiting = at ? friendlyTime(at) : null;
+  return waiting ? `waiting ${waiting.relative.replace(/ ago$/, '')}` : 'waiting';
+};
+
+function GateButton({ entry, current }: { entry: GateEntry; current: boolean }) {
   const selectInbox = useStore((s) => s.selectInbox);
   const { ref, gate, featureName } = entry;
-  const waiting = gate.pendingSince ? friendlyTime(gate.pendingSince) : null;
   return (
     <button
       type="button"
       className="inbox-item"
-      data-testid={`inbox-item-${gateKey(ref)}`}
+      data-testid={`inbox-item-${entryKey(entry)}`}
       aria-current={current ? 'true' : undefined}
       onClick={() => selectInbox(ref)}
     >
@@ -32,11 +36,54 @@ function EntryButton({ entry, current }: { entry: InboxEntry; current: boolean }
       </span>
       <span className="inbox-item-meta">
         <span className="inbox-item-feature">{featureName}</span>
-        <span className="muted">
-          {entry.waitsFor ? `after ${humanize(entry.waitsFor)}` : waiting ? `waiting ${waiting.relative.replace(/ ago$/, '')}` : 'waiting'}
-        </span>
+        <span className="muted">{entry.waitsFor ? `after ${humanize(entry.waitsFor)}` : waitingFor(gate.pendingSince)}</span>
       </span>
     </button>
+  );
+}
+
+function EscalationButton({ entry, current }: { entry: EscalationEntry; current: boolean }) {
+  const selectInbox = useStore((s) => s.selectInbox);
+  const { ref, escalation, featureName, item } = entry;
+  return (
+    <button
+      type="button"
+      className="inbox-item inbox-escalation"
+      data-testid={`inbox-escalation-${ref.feature}-${ref.item}`}
+      aria-current={current ? 'true' : undefined}
+      onClick={() => selectInbox(ref)}
+    >
+      <span className="inbox-item-top">
+        <span className="inbox-item-title">
+          <span className="mono">{ref.item}</span>
+          {escalation.round > 1 && <span className="muted"> · round {escalation.round}</span>}
+        </span>
+        <TestStatusBadge status="escalated" />
+      </span>
+      {item && <span className="inbox-item-description">{item.description}</span>}
+      <span className="inbox-item-meta">
+        <span className="inbox-item-feature">{featureName}</span>
+        <span className="muted">{waitingFor(escalation.at)}</span>
+      </span>
+    </button>
+  );
+}
+
+function Section({ id, title, entries, active, className }: { id: string; title: string; entries: readonly InboxEntry[]; active: InboxEntry; className?: string }) {
+  if (entries.length === 0) return null;
+  return (
+    <>
+      <h3 className="pane-subtitle" id={id}>
+        {title} <span className="muted">({entries.length})</span>
+      </h3>
+      <ul role="list" aria-labelledby={id} className={className}>
+        {entries.map((entry) => (
+          <li key={entryKey(entry)}>
+            {entry.kind === 'gate' ? <GateButton entry={entry} current={entry === active} /> : <EscalationButton entry={entry} current={entry === active} />}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 
@@ -45,26 +92,39 @@ export function InboxView() {
   const selected = useStore((s) => s.inboxSelected);
   const selectInbox = useStore((s) => s.selectInbox);
   const entries = useMemo(() => inboxEntries(project), [project]);
+  const detail = useRef<HTMLDivElement>(null);
+  // After a decision the next entry's heading takes the focus, so a keyboard user goes on from there.
+  const [decided, setDecided] = useState(false);
+  const active = entries.find((e) => sameInboxRef(e.ref, selected)) ?? entries[0];
+  const activeKey = active ? entryKey(active) : null;
 
-  if (entries.length === 0) {
+  useEffect(() => {
+    if (!decided) return;
+    detail.current?.querySelector<HTMLElement>('[data-detail-heading]')?.focus();
+    setDecided(false);
+  }, [decided, activeKey]);
+
+  if (!active) {
     return (
       <div className="empty-state" data-testid="inbox-empty">
         <div className="empty-stack">
           <p className="empty-title">Nothing needs you</p>
           <p>
-            Gates waiting for a decision appear here, oldest first. What was decided is under <a href={hrefFor('gates')}>Gates</a>, and
-            the record of it under <a href={hrefFor('evidence')}>Evidence</a>.
+            Gates waiting for a decision and items whose cycle escalated appear here, oldest first. What was decided is under{' '}
+            <a href={hrefFor('gates')}>Gates</a>, and the record of it under <a href={hrefFor('evidence')}>Evidence</a>.
           </p>
         </div>
       </div>
     );
   }
 
-  // The selected gate while it still waits; otherwise the oldest.
-  const active = entries.find((e) => sameRef(e.ref, selected)) ?? entries[0]!;
-  const onDecided = (decided: GateRef) => selectInbox(nextAfter(entries, decided));
-  const ready = entries.filter((e) => e.waitsFor === null);
-  const blocked = entries.filter((e) => e.waitsFor !== null);
+  const onDecided = (ref: InboxRef) => {
+    selectInbox(nextAfter(entries, ref));
+    setDecided(true);
+  };
+  const escalations = entries.filter((e) => e.kind === 'escalation');
+  const ready = entries.filter((e) => e.kind === 'gate' && e.waitsFor === null);
+  const blocked = entries.filter((e) => e.kind === 'gate' && e.waitsFor !== null);
 
   return (
     <div className="inbox-view">
@@ -72,36 +132,17 @@ export function InboxView() {
         <h2 id="inbox-list-title" className="pane-title">
           Decisions waiting <span className="muted">({entries.length})</span>
         </h2>
-        {ready.length > 0 && (
-          <h3 className="pane-subtitle" id="inbox-ready-title">
-            Ready to decide <span className="muted">({ready.length})</span>
-          </h3>
-        )}
-        {ready.length > 0 && (
-          <ul role="list" aria-labelledby="inbox-ready-title">
-            {ready.map((entry) => (
-              <li key={gateKey(entry.ref)}>
-                <EntryButton entry={entry} current={entry === active} />
-              </li>
-            ))}
-          </ul>
-        )}
-        {blocked.length > 0 && (
-          <>
-            <h3 className="pane-subtitle" id="inbox-blocked-title">
-              Waiting on an earlier gate <span className="muted">({blocked.length})</span>
-            </h3>
-            <ul role="list" aria-labelledby="inbox-blocked-title" className="inbox-blocked">
-              {blocked.map((entry) => (
-                <li key={gateKey(entry.ref)}>
-                  <EntryButton entry={entry} current={entry === active} />
-                </li>
-              ))}
-            </ul>
-          </>
-        )}
+        <Section id="inbox-escalations-title" title="Escalations" entries={escalations} active={active} />
+        <Section id="inbox-ready-title" title="Ready to decide" entries={ready} active={active} />
+        <Section id="inbox-blocked-title" title="Waiting on an earlier gate" entries={blocked} active={active} className="inbox-blocked" />
       </nav>
-      <EvidencePanel key={gateKey(active.ref)} entry={active} onDecided={onDecided} />
+      <div className="inbox-detail" ref={detail}>
+        {active.kind === 'gate' ? (
+          <EvidencePanel key={entryKey(active)} entry={active} onDecided={onDecided} />
+        ) : (
+          <EscalationPanel key={entryKey(active)} entry={active} onDecided={onDecided} />
+        )}
+      </div>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Feature, Gate, ProjectView } from '../../../shared/model';
-import { inboxEntries, nextAfter } from './inbox-model';
+import type { LedgerRecord } from '../../../shared/ledger';
+import type { EscalationView, Feature, Gate, ProjectView, TestItem } from '../../../shared/model';
+import { countPending, escalationEntries, gateEntries, inboxEntries, lastFailingRun, nextAfter, sameInboxRef } from './inbox-model';
 
 const gate = (name: string, status: Gate['status'], pendingSince: string | null, story: string | null = null): Gate => ({
   name,
@@ -14,7 +15,17 @@ const gate = (name: string, status: Gate['status'], pendingSince: string | null,
   pendingSince,
 });
 
-const feature = (id: string, gates: Gate[]): Feature => ({ id, name: id, description: '', stories: [], testList: [], gates, cycles: 0 });
+const feature = (id: string, gates: Gate[], more: Partial<Feature> = {}): Feature => ({
+  id,
+  name: id,
+  description: '',
+  stories: [],
+  testList: [],
+  gates,
+  cycles: 0,
+  escalations: [],
+  ...more,
+});
 
 const view = (features: Feature[], layout: ProjectView['layout'] = 'baton'): ProjectView => ({
   root: '/p',
@@ -27,9 +38,9 @@ const view = (features: Feature[], layout: ProjectView['layout'] = 'baton'): Pro
   problems: [],
 });
 
-describe('inboxEntries', () => {
+describe('gateEntries', () => {
   it('lists decidable gates oldest first, then those waiting on an earlier gate, and leaves decided ones out', () => {
-    const entries = inboxEntries(
+    const entries = gateEntries(
       view([
         feature('F-1', [
           gate('spec', 'approved', null),
@@ -50,32 +61,160 @@ describe('inboxEntries', () => {
   });
 
   it('orders by time among gates that can be decided', () => {
-    const entries = inboxEntries(
+    const entries = gateEntries(
       view([feature('F-1', [gate('spec', 'open', '2025-03-02T00:00:00Z')]), feature('F-2', [gate('spec', 'open', null)]), feature('F-3', [gate('spec', 'rejected', '2025-03-01T00:00:00Z')])]),
     );
     expect(entries.map((e) => e.ref.feature)).toEqual(['F-3', 'F-1', 'F-2']);
   });
 
   it('says which earlier gate a Baton gate waits for', () => {
-    const [spec, design] = inboxEntries(view([feature('F-1', [gate('spec', 'open', null), gate('design', 'open', null)])]));
+    const [spec, design] = gateEntries(view([feature('F-1', [gate('spec', 'open', null), gate('design', 'open', null)])]));
     expect(spec!.waitsFor).toBeNull();
     expect(design!.waitsFor).toBe('spec');
   });
 });
 
+const item = (id: string, description: string, acId = 'AC-1', storyId: string | null = 'S-1'): TestItem => ({
+  id,
+  description,
+  acId,
+  storyId,
+  status: 'escalated',
+  kind: 'behavior',
+  scenarioFile: null,
+  invariantId: null,
+});
+
+const escalation = (itemId: string, at: string, round = 1): EscalationView => ({
+  item: itemId,
+  story: 'S-1',
+  round,
+  reason: 'repair budget spent: 3 repairs, still failing',
+  record: `finished-${itemId}`,
+  at,
+  repairs: 3,
+  violations: 0,
+  rejectedRed: 0,
+});
+
+const story = {
+  id: 'S-1',
+  title: 'Pay by card',
+  asA: 'shopper',
+  iWant: 'to pay',
+  soThat: 'I get my order',
+  status: 'building' as const,
+  experiment: null,
+  acs: [{ id: 'AC-1', title: 'Card accepted', given: 'a basket', when: 'the shopper pays', then: 'the order is paid' }],
+};
+
+describe('escalationEntries', () => {
+  it('lists open escalations across features oldest first, with the item and the AC it tests', () => {
+    const entries = escalationEntries(
+      view([
+        feature('F-1', [], { name: 'Checkout', stories: [story], testList: [item('T1', 'a valid card pays'), item('T2', 'a declined card')], escalations: [escalation('T2', '2025-03-05T00:00:00Z', 2)] }),
+        feature('F-2', [], { testList: [item('T9', 'gone from the stories', 'AC-7')], escalations: [escalation('T9', '2025-03-04T00:00:00Z'), escalation('T3', '2025-03-06T00:00:00Z')] }),
+      ]),
+    );
+    expect(entries.map((e) => `${e.ref.feature}/${e.ref.item}`)).toEqual(['F-2/T9', 'F-1/T2', 'F-2/T3']);
+    const [orphanAc, t2, missing] = entries;
+    expect(t2!.featureName).toBe('Checkout');
+    expect(t2!.item?.description).toBe('a declined card');
+    expect(t2!.criterion?.then).toBe('the order is paid');
+    expect(t2!.escalation.round).toBe(2);
+    // An AC no story holds, and an item the test list no longer names, are shown as unknown.
+    expect(orphanAc!.item?.id).toBe('T9');
+    expect(orphanAc!.criterion).toBeNull();
+    expect(missing!.item).toBeNull();
+  });
+});
+
+describe('inboxEntries and countPending', () => {
+  const project = view([
+    feature('F-1', [gate('spec', 'approved', null), gate('design', 'open', '2025-01-01T00:00:00Z'), gate('deploy', 'open', null)], {
+      testList: [item('T1', 'a valid card pays')],
+      escalations: [escalation('T1', '2025-03-01T00:00:00Z')],
+    }),
+  ]);
+
+  it('lists escalations first (they hold their feature’s build), then decidable gates, then blocked ones', () => {
+    expect(inboxEntries(project).map((e) => (e.kind === 'gate' ? e.ref.gate : e.ref.item))).toEqual(['T1', 'design', 'deploy']);
+  });
+
+  it('counts escalations with the gates for the nav badge', () => {
+    expect(countPending(project)).toBe(3);
+    expect(countPending(null)).toBe(0);
+  });
+});
+
 describe('nextAfter', () => {
   const entries = inboxEntries(
-    view([feature('F-1', [gate('spec', 'open', '2025-01-01T00:00:00Z'), gate('design', 'open', '2025-01-02T00:00:00Z'), gate('test_list', 'open', '2025-01-03T00:00:00Z')])]),
+    view([
+      feature('F-1', [gate('spec', 'open', '2025-01-01T00:00:00Z'), gate('design', 'open', '2025-01-02T00:00:00Z'), gate('test_list', 'open', '2025-01-03T00:00:00Z')]),
+    ]),
   );
   const ref = (g: 'spec' | 'design' | 'test_list') => ({ feature: 'F-1', gate: g, story: null });
 
   it('opens the one that followed the decided gate, or the one before at the end', () => {
-    expect(nextAfter(entries, ref('design'))?.gate).toBe('test_list');
-    expect(nextAfter(entries, ref('test_list'))?.gate).toBe('design');
+    expect(nextAfter(entries, ref('design'))).toEqual(ref('test_list'));
+    expect(nextAfter(entries, ref('test_list'))).toEqual(ref('design'));
   });
 
   it('opens the oldest when the decided gate already left the list, and nothing when none is left', () => {
-    expect(nextAfter(entries, { feature: 'F-9', gate: 'spec', story: null })?.gate).toBe('spec');
+    expect(nextAfter(entries, { feature: 'F-9', gate: 'spec', story: null })).toEqual(ref('spec'));
     expect(nextAfter(entries.slice(0, 1), ref('spec'))).toBeNull();
+  });
+
+  it('moves from a decided escalation to the next escalation, then on to the gates', () => {
+    const mixed = inboxEntries(
+      view([
+        feature('F-1', [gate('spec', 'open', '2025-01-01T00:00:00Z')], {
+          testList: [item('T1', 'one'), item('T2', 'two')],
+          escalations: [escalation('T1', '2025-03-01T00:00:00Z'), escalation('T2', '2025-03-02T00:00:00Z')],
+        }),
+      ]),
+    );
+    expect(nextAfter(mixed, { feature: 'F-1', item: 'T1' })).toEqual({ feature: 'F-1', item: 'T2' });
+    expect(nextAfter(mixed, { feature: 'F-1', item: 'T2' })).toEqual(ref('spec'));
+    // An escalation is never the same entry as a gate of its feature.
+    expect(sameInboxRef({ feature: 'F-1', item: 'T1' }, ref('spec'))).toBe(false);
+    expect(sameInboxRef({ feature: 'F-1', item: 'T1' }, { feature: 'F-2', item: 'T1' })).toBe(false);
+  });
+});
+
+const record = (seq: number, type: string, cycle: string, data: Record<string, unknown>, blobs: string[] = []): LedgerRecord => ({
+  seq,
+  at: `2025-03-01T00:00:0${seq}Z`,
+  type,
+  actor: { kind: 'orchestrator', id: 'baton' },
+  subject: { feature: 'F-1', story: 'S-1', item: 'T1', cycle },
+  data,
+  blobs: blobs.map((name) => ({ name, sha256: `${seq}`.padStart(64, '0'), bytes: 10 })),
+  prev: '0'.repeat(64),
+  hash: `hash-${seq}`,
+});
+
+describe('lastFailingRun', () => {
+  const runner = ['runner/stdout.txt', 'runner/stderr.txt'];
+  const records = [
+    record(1, 'cycle.green', 'F-1/T1', { verdict: 'failing' }, runner),
+    record(2, 'cycle.finished', 'F-1/T1', { status: 'escalated' }),
+    record(3, 'cycle.red', 'F-1/T1#2', { verdict: 'red' }, runner),
+    record(4, 'cycle.green', 'F-1/T1#2', { verdict: 'failing' }, runner),
+    record(5, 'cycle.green', 'F-1/T1#2', { verdict: 'failing' }, runner),
+    record(6, 'cycle.finished', 'F-1/T1#2', { status: 'escalated' }),
+    record(7, 'cycle.green', 'F-1/T1#2', { verdict: 'failing' }, runner),
+  ];
+
+  it('finds the escalated cycle’s last failing GREEN, not an earlier round’s nor a later record', () => {
+    expect(lastFailingRun(records, { record: 'hash-6' })?.seq).toBe(5);
+    expect(lastFailingRun(records, { record: 'hash-2' })?.seq).toBe(1);
+  });
+
+  it('takes a RED that never went red as a failing run, and nothing from a cycle without one', () => {
+    const noRed = [record(1, 'cycle.red', 'F-1/T1', { verdict: 'passed-at-once' }, runner), record(2, 'cycle.finished', 'F-1/T1', { status: 'escalated' })];
+    expect(lastFailingRun(noRed, { record: 'hash-2' })?.seq).toBe(1);
+    const violations = [record(1, 'cycle.red', 'F-1/T1', { verdict: 'red' }, runner), record(2, 'cycle.violation', 'F-1/T1', {}), record(3, 'cycle.finished', 'F-1/T1', { status: 'escalated' })];
+    expect(lastFailingRun(violations, { record: 'hash-3' })).toBeNull();
   });
 });

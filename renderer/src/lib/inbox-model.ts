@@ -1,7 +1,10 @@
-/** Pure inbox logic: which gates wait for a person, in which order, and which opens next. */
-import { PREREQUISITE, type GateName } from '../../../shared/ledger';
-import type { Gate, GateStatus, ProjectView } from '../../../shared/model';
-import { refOf, sameRef, type GateRef } from './gate-ref';
+/**
+ * Pure inbox logic: which decisions wait for a person (gates, escalated items), in which order,
+ * and which opens next.
+ */
+import { PREREQUISITE, type GateName, type LedgerRecord } from '../../../shared/ledger';
+import type { AcceptanceCriterion, EscalationView, Gate, GateStatus, ProjectView, TestItem } from '../../../shared/model';
+import { gateKey, refOf, sameRef, type GateRef } from './gate-ref';
 
 /**
  * Statuses that need a decision: never decided, sent back, approval taken back, or changed since
@@ -9,8 +12,28 @@ import { refOf, sameRef, type GateRef } from './gate-ref';
  */
 export const PENDING_STATUSES: readonly GateStatus[] = ['open', 'rejected', 'withdrawn', 'drifted'];
 
+/** One escalated item: its feature and its test-list id. */
+export interface EscalationRef {
+  readonly feature: string;
+  readonly item: string;
+}
 
-export interface InboxEntry {
+/** What the inbox has open: a gate or an escalation. */
+export type InboxRef = GateRef | EscalationRef;
+
+export const isEscalationRef = (ref: InboxRef): ref is EscalationRef => 'item' in ref;
+
+export function sameInboxRef(a: InboxRef | null, b: InboxRef | null): boolean {
+  if (a === null || b === null) return false;
+  if (isEscalationRef(a) || isEscalationRef(b)) return isEscalationRef(a) && isEscalationRef(b) && a.feature === b.feature && a.item === b.item;
+  return sameRef(a, b);
+}
+
+/** `F-1-T1`: the suffix of an escalation's test ids. */
+export const escalationKey = (ref: EscalationRef): string => `${ref.feature}-${ref.item}`;
+
+export interface GateEntry {
+  readonly kind: 'gate';
   readonly ref: GateRef;
   readonly featureName: string;
   readonly gate: Gate;
@@ -18,18 +41,41 @@ export interface InboxEntry {
   readonly waitsFor: GateName | null;
 }
 
+export interface EscalationEntry {
+  readonly kind: 'escalation';
+  readonly ref: EscalationRef;
+  readonly featureName: string;
+  readonly escalation: EscalationView;
+  /** The test-list item, when the feature's test list still names it. */
+  readonly item: TestItem | null;
+  /** The acceptance criterion the item tests, when a story of the feature holds it. */
+  readonly criterion: AcceptanceCriterion | null;
+}
+
+export type InboxEntry = GateEntry | EscalationEntry;
+
+/** The React key and the test-id suffix of any entry. */
+export const entryKey = (entry: InboxEntry): string => (entry.kind === 'gate' ? gateKey(entry.ref) : `escalation-${escalationKey(entry.ref)}`);
+
 const time = (text: string | null): number => {
   const t = text ? Date.parse(text) : Number.NaN;
   return Number.isNaN(t) ? Number.POSITIVE_INFINITY : t;
 };
 
+/** Oldest first by `at`, unknown times last, otherwise in the given order. */
+const byTime = <T>(list: readonly T[], at: (t: T) => string | null, group: (t: T) => number = () => 0): T[] =>
+  list
+    .map((value, index) => ({ value, index, at: time(at(value)), group: group(value) }))
+    .sort((a, b) => a.group - b.group || a.at - b.at || a.index - b.index)
+    .map(({ value }) => value);
+
 /**
  * Every pending gate across features: those that can be decided now first, then those waiting on
  * an earlier gate; each group oldest `pendingSince` first, unknown times last, otherwise stable.
  */
-export function inboxEntries(view: ProjectView | null): InboxEntry[] {
+export function gateEntries(view: ProjectView | null): GateEntry[] {
   if (!view) return [];
-  const entries: InboxEntry[] = [];
+  const entries: GateEntry[] = [];
   for (const feature of view.features) {
     const approved = new Set(feature.gates.filter((g) => g.story === null && g.status === 'approved').map((g) => g.name));
     for (const gate of feature.gates) {
@@ -39,13 +85,34 @@ export function inboxEntries(view: ProjectView | null): InboxEntry[] {
       const pre = PREREQUISITE[ref.gate];
       // Foreign layouts name their gates differently; only Baton's own chain is known here.
       const waitsFor = view.layout === 'baton' && pre !== null && !approved.has(pre) ? pre : null;
-      entries.push({ ref, featureName: feature.name, gate, waitsFor });
+      entries.push({ kind: 'gate', ref, featureName: feature.name, gate, waitsFor });
     }
   }
-  return entries
-    .map((entry, index) => ({ entry, index, at: time(entry.gate.pendingSince), blocked: entry.waitsFor === null ? 0 : 1 }))
-    .sort((a, b) => a.blocked - b.blocked || a.at - b.at || a.index - b.index)
-    .map(({ entry }) => entry);
+  return byTime(entries, (e) => e.gate.pendingSince, (e) => (e.waitsFor === null ? 0 : 1));
+}
+
+/** Every open escalation across features, oldest first, with the item and the AC it tests. */
+export function escalationEntries(view: ProjectView | null): EscalationEntry[] {
+  if (!view) return [];
+  const entries: EscalationEntry[] = [];
+  for (const feature of view.features) {
+    for (const escalation of feature.escalations) {
+      const item = feature.testList.find((t) => t.id === escalation.item) ?? null;
+      const storyId = item?.storyId ?? escalation.story;
+      const stories = storyId ? feature.stories.filter((s) => s.id === storyId) : feature.stories;
+      const criterion = item ? (stories.flatMap((s) => s.acs).find((ac) => ac.id === item.acId) ?? null) : null;
+      entries.push({ kind: 'escalation', ref: { feature: feature.id, item: escalation.item }, featureName: feature.name, escalation, item, criterion });
+    }
+  }
+  return byTime(entries, (e) => e.escalation.at);
+}
+
+/**
+ * The inbox in the order it is listed: escalations first (an escalated item holds its feature's
+ * build until someone decides), then the gates that can be decided, then those that must wait.
+ */
+export function inboxEntries(view: ProjectView | null): InboxEntry[] {
+  return [...escalationEntries(view), ...gateEntries(view)];
 }
 
 export const countPending = (view: ProjectView | null): number => inboxEntries(view).length;
@@ -54,10 +121,35 @@ export const countPending = (view: ProjectView | null): number => inboxEntries(v
  * What opens after a decision on `decided`: the entry that followed it, else the one before,
  * never `decided` itself (a rejected gate stays in the inbox, waiting for a new version).
  */
-export function nextAfter(entries: readonly InboxEntry[], decided: GateRef): GateRef | null {
-  const index = entries.findIndex((e) => sameRef(e.ref, decided));
-  const others = entries.filter((e) => !sameRef(e.ref, decided));
+export function nextAfter(entries: readonly InboxEntry[], decided: InboxRef): InboxRef | null {
+  const index = entries.findIndex((e) => sameInboxRef(e.ref, decided));
+  const others = entries.filter((e) => !sameInboxRef(e.ref, decided));
   if (others.length === 0) return null;
   if (index < 0) return others[0]!.ref;
   return (others[index] ?? others[others.length - 1]!).ref;
+}
+
+/** The blobs that hold a test run's output, in the order they are shown. */
+export const RUNNER_OUTPUT = ['runner/stdout.txt', 'runner/stderr.txt'] as const;
+
+/** A run whose verdict is not what the step wanted: GREEN `failing`, or RED that never went red. */
+const isFailingRun = (r: LedgerRecord): boolean =>
+  r.blobs.some((b) => (RUNNER_OUTPUT as readonly string[]).includes(b.name)) &&
+  ((r.type === 'cycle.green' && r.data.verdict === 'failing') || (r.type === 'cycle.red' && typeof r.data.verdict === 'string' && r.data.verdict !== 'red'));
+
+/**
+ * The escalated cycle's last failing test run, from the item's records: the cycle is the one the
+ * escalation's `cycle.finished` record names (its round), so an earlier round's output is never
+ * shown as this one's. Null when the cycle recorded no failing run (e.g. it ran out of violations).
+ */
+export function lastFailingRun(records: readonly LedgerRecord[], escalation: Pick<EscalationView, 'record'>): LedgerRecord | null {
+  const finished = records.find((r) => r.hash === escalation.record);
+  const cycle = finished?.subject.cycle;
+  for (let i = records.length - 1; i >= 0; i -= 1) {
+    const r = records[i]!;
+    if (finished && r.seq > finished.seq) continue;
+    if (cycle !== undefined && r.subject.cycle !== cycle) continue;
+    if (isFailingRun(r)) return r;
+  }
+  return null;
 }

@@ -1,6 +1,7 @@
 /** What the person is looking at: the screen, the board's filters, the open card, the open gate. */
 import { NO_FILTERS, type BoardFilters, type ItemRef } from '../lib/board-model';
 import type { GateRef } from '../lib/gate-ref';
+import type { InboxRef } from '../lib/inbox-model';
 import type { SliceCreator } from './store';
 
 export const SCREENS = ['board', 'specs', 'inbox', 'gates', 'branches', 'evidence', 'problems', 'diff'] as const;
@@ -14,8 +15,8 @@ export interface UiSlice {
   readonly showOpen: boolean;
   readonly filters: BoardFilters;
   readonly selected: ItemRef | null;
-  /** The gate whose evidence the inbox shows. */
-  readonly inboxSelected: GateRef | null;
+  /** The gate or escalation whose evidence the inbox shows. */
+  readonly inboxSelected: InboxRef | null;
   /** The gate the diff screen compares (from `#/diff/<feature>/<gate>[/<story>]`). */
   readonly diffTarget: GateRef | null;
   /** How diffs are laid out, everywhere: one column or old beside new. */
@@ -26,7 +27,7 @@ export interface UiSlice {
   setShowOpen(show: boolean): void;
   setFilters(patch: Partial<BoardFilters>): void;
   select(ref: ItemRef | null): void;
-  selectInbox(ref: GateRef | null): void;
+  selectInbox(ref: InboxRef | null): void;
 }
 
 export const createUiSlice: SliceCreator<UiSlice> = (set) => ({

@@ -1,0 +1,99 @@
+/**
+ * Escalations in a real Baton project: the records a cycle that gave up leaves behind (its last
+ * failing GREEN with the runner's output as blobs, `cycle.finished` escalated, the item's status),
+ * appended with the project's own Ledger class through tsx, as the CLI runs it; and the ledger
+ * read back from disk, to check what a decision recorded.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BatonProject } from './baton-project';
+import { REPO_ROOT } from './paths';
+
+export interface EscalationSeed {
+  readonly feature: string;
+  readonly item: string;
+  readonly reason: string;
+  /** What the runner printed on the last failing GREEN. */
+  readonly stdout: string;
+  readonly stderr?: string;
+  /** The judge's one-line account of the failure. */
+  readonly failure: string;
+  readonly repairs?: number;
+  readonly violations?: number;
+  readonly rejectedRed?: number;
+}
+
+/** A ledger record as `events.jsonl` holds it (the fields a spec checks). */
+export interface StoredRecord {
+  readonly seq: number;
+  readonly type: string;
+  readonly actor: { readonly kind: string; readonly id: string };
+  readonly subject: Readonly<Record<string, string>>;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+const APPEND = `
+const { readFileSync } = await import('node:fs');
+const { join } = await import('node:path');
+const { Ledger } = await import('./electron/ledger/index.ts');
+const { root, records } = JSON.parse(readFileSync(0, 'utf8'));
+const ledger = Ledger.forArtifactRoot(join(root, '.baton'));
+for (const record of records) await ledger.append(record);
+`;
+
+const ORCHESTRATOR = { kind: 'orchestrator', id: 'baton' };
+
+function recordsOf(seed: EscalationSeed): unknown[] {
+  const subject = { feature: seed.feature, story: 'S-1', item: seed.item, cycle: `${seed.feature}/${seed.item}` };
+  const repairs = seed.repairs ?? 3;
+  return [
+    {
+      type: 'cycle.green',
+      actor: ORCHESTRATOR,
+      subject,
+      data: { key: `green:${repairs + 1}`, attempt: repairs + 1, verdict: 'failing', failure: seed.failure },
+      blobs: [
+        { name: 'runner/stdout.txt', content: seed.stdout },
+        { name: 'runner/stderr.txt', content: seed.stderr ?? '' },
+      ],
+    },
+    {
+      type: 'cycle.finished',
+      actor: ORCHESTRATOR,
+      subject,
+      data: {
+        key: 'finished',
+        status: 'escalated',
+        reason: seed.reason,
+        repairs,
+        violations: seed.violations ?? 0,
+        rejectedRed: seed.rejectedRed ?? 0,
+        cycle: subject.cycle,
+        round: 1,
+      },
+      blobs: [],
+    },
+    { type: 'item.status', actor: ORCHESTRATOR, subject, data: { key: 'status:escalated', item: seed.item, status: 'escalated' }, blobs: [] },
+  ];
+}
+
+/** Appends each seed's records, in order (so the first seed is the oldest escalation). */
+export function escalate(project: BatonProject, seeds: readonly EscalationSeed[]): void {
+  const input = JSON.stringify({ root: project.dir, records: seeds.flatMap(recordsOf) });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', APPEND], { cwd: REPO_ROOT, input, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`Appending the escalation records failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
+}
+
+/** Every record in the project's ledger file, oldest first. */
+export function storedRecords(project: BatonProject): StoredRecord[] {
+  const text = readFileSync(join(project.dir, '.baton', 'ledger', 'events.jsonl'), 'utf8');
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as StoredRecord);
+}
+
+/** The `escalation.decided` records about one item. */
+export const decisionsOf = (project: BatonProject, feature: string, item: string): StoredRecord[] =>
+  storedRecords(project).filter((r) => r.type === 'escalation.decided' && r.subject.feature === feature && r.subject.item === item);
