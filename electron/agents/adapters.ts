@@ -5,12 +5,22 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentAdapter } from './agent-port';
+import type { SandboxSetting } from './sandbox';
 import { parseScenario } from './scenario';
 import { scriptedAgent } from './scripted-agent';
 
 export const ADAPTERS = ['scripted'] as const;
 
-export async function createAgent(name: string, project: { root: string; scenario: string | undefined }): Promise<AgentAdapter> {
+export interface AgentProject {
+  readonly root: string;
+  readonly scenario: string | undefined;
+  /** `sandbox` from .baton/project.json; absent: `auto`. */
+  readonly sandbox?: SandboxSetting | undefined;
+  /** The bubblewrap binary (a name on PATH or a path); tests point it at a missing one. */
+  readonly bwrap?: string;
+}
+
+export async function createAgent(name: string, project: AgentProject): Promise<AgentAdapter> {
   if (name !== 'scripted') {
     throw new Error(`No agent adapter named "${name}". Available: ${ADAPTERS.join(', ')}. Change "agents" in .baton/project.json or pass --agent role=scripted.`);
   }
@@ -19,5 +29,8 @@ export async function createAgent(name: string, project: { root: string; scenari
   const text = await readFile(file, 'utf8').catch(() => {
     throw new Error(`The scenario file ${file} (from "scenario" in .baton/project.json) cannot be read. Create it or fix the path.`);
   });
-  return scriptedAgent(parseScenario(text, project.scenario));
+  return scriptedAgent(parseScenario(text, project.scenario), {
+    ...(project.sandbox ? { sandbox: project.sandbox } : {}),
+    ...(project.bwrap ? { bwrap: project.bwrap } : {}),
+  });
 }

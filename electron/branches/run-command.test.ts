@@ -90,6 +90,18 @@ describe('runCommand', () => {
     expect(String(failed)).not.toMatch(/w0rd/);
   });
 
+  it('streams output a whole line at a time while it runs, scrubbed, with a partial last line at the end', async () => {
+    const env = { ...process.env, DATABASE_URL: 'postgresql://app:s3cret-pw@127.0.0.1:5/db' };
+    const chunks: Array<{ text: string; at: number }> = [];
+    const script = "process.stdout.write('one\\ntw'); setTimeout(() => { process.stdout.write('o s3cret-pw\\n'); setTimeout(() => process.stdout.write('tail'), 300); }, 300)";
+    const started = Date.now();
+    const result = await runCommand(`node -e "${script}"`, { cwd: dir, env, onOutput: (text) => chunks.push({ text, at: Date.now() - started }) });
+    expect(chunks.map((c) => c.text)).toEqual(['one\n', 'two ***\n', 'tail\n']);
+    // The first line arrived before the command ended, not all at once afterwards.
+    expect(chunks[0]!.at).toBeLessThan(chunks[2]!.at);
+    expect(result.stdout).toBe('one\ntwo ***\ntail');
+  });
+
   it('keeps the end of a long output', async () => {
     const result = await runCommand(`node -e "process.stdout.write('a'.repeat(50000) + 'THE-END')"`, { cwd: dir, maxOutputChars: 1000 });
     expect(result.stdout.endsWith('THE-END')).toBe(true);

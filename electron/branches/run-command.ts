@@ -18,6 +18,13 @@ export interface RunCommandOptions {
   readonly signal?: AbortSignal;
   /** Characters kept of each of stdout and stderr (the end is kept: that is where errors are). Default 256 KiB. */
   readonly maxOutputChars?: number;
+  /**
+   * Runs the shell inside this launcher (a sandbox such as bubblewrap): `file args… /bin/sh -c
+   * command` instead of the shell directly. POSIX only. Absent: the shell runs directly.
+   */
+  readonly launcher?: { readonly file: string; readonly args: readonly string[] };
+  /** Each complete line of output as it comes (scrubbed like the result), for a live view. */
+  readonly onOutput?: (text: string) => void;
 }
 
 export interface CommandResult {
@@ -43,19 +50,28 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   throwIfCancelled(options.signal, `Running ${shown}`);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const started = performance.now();
-  const child = spawn(command, {
+  const spawnOptions = {
     cwd: options.cwd,
     env,
-    shell: true,
     // Its own process group (POSIX): process.kill(-pid) then reaches every descendant.
     detached: process.platform !== 'win32',
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
     windowsHide: true,
-  });
+  };
+  const child = options.launcher
+    ? spawn(options.launcher.file, [...options.launcher.args, '/bin/sh', '-c', command], spawnOptions)
+    : spawn(command, { ...spawnOptions, shell: true });
   const stdout = new TailText(options.maxOutputChars ?? DEFAULT_MAX_OUTPUT);
   const stderr = new TailText(options.maxOutputChars ?? DEFAULT_MAX_OUTPUT);
-  child.stdout.setEncoding('utf8').on('data', (s: string) => stdout.add(s));
-  child.stderr.setEncoding('utf8').on('data', (s: string) => stderr.add(s));
+  const live = options.onOutput ? lineStream(options.onOutput, scrub) : null;
+  child.stdout.setEncoding('utf8').on('data', (s: string) => {
+    stdout.add(s);
+    live?.stdout(s);
+  });
+  child.stderr.setEncoding('utf8').on('data', (s: string) => {
+    stderr.add(s);
+    live?.stderr(s);
+  });
 
   return new Promise<CommandResult>((resolve, reject) => {
     let stopped: 'timeout' | 'cancelled' | null = null;
@@ -83,6 +99,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     });
     child.on('close', (code, signal) => {
       finish();
+      live?.flush();
       // Whatever the shell left running in its group goes with it.
       killTree(child.pid, 'SIGKILL');
       const seconds = Math.round(timeoutMs / 100) / 10;
@@ -95,6 +112,32 @@ export async function runCommand(command: string, options: RunCommandOptions): P
       }
     });
   });
+}
+
+/**
+ * Hands output on a line at a time per stream (a secret is never split across two calls, so
+ * scrubbing each line is enough); a partial last line goes out on flush.
+ */
+function lineStream(emit: (text: string) => void, scrub: (text: string) => string) {
+  const pending = { stdout: '', stderr: '' };
+  const take = (stream: 'stdout' | 'stderr', chunk: string) => {
+    const text = pending[stream] + chunk;
+    const cut = text.lastIndexOf('\n');
+    if (cut < 0) {
+      pending[stream] = text;
+      return;
+    }
+    pending[stream] = text.slice(cut + 1);
+    emit(scrub(text.slice(0, cut + 1)));
+  };
+  return {
+    stdout: (chunk: string) => take('stdout', chunk),
+    stderr: (chunk: string) => take('stderr', chunk),
+    flush: () => {
+      for (const stream of ['stdout', 'stderr'] as const) if (pending[stream]) emit(scrub(`${pending[stream]}\n`));
+      pending.stdout = pending.stderr = '';
+    },
+  };
 }
 
 /** Quotes one argument for the shell runCommand uses (sh on POSIX, cmd.exe on Windows). */

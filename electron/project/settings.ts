@@ -48,6 +48,12 @@ export const projectSettingsSchema = z.looseObject({
   scenario: z.string().min(1).optional(),
   /** Seconds a test run may take before the runner kills its whole process tree. */
   testTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
+  /**
+   * Agents' commands and the orchestrator's test runs in a bubblewrap sandbox (Linux) where only
+   * the worktree is writable. `auto` (default): when bubblewrap works, else unsandboxed and said
+   * so in the transcript; `off`: never; `required`: refuse to run without it.
+   */
+  sandbox: z.enum(['auto', 'off', 'required']).optional(),
   /** Database branches; every field is optional and has a default (see branchSettings()). */
   branches: branchSettingsSchema.optional(),
 });

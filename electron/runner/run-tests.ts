@@ -3,10 +3,12 @@
  * come from `.baton/project.json` (never from files an agent may edit); the run happens in the
  * cycle's worktree with the DATABASE_URL of a fresh throwaway branch; a stale report is deleted
  * first, so a report the agent left behind can never be read as this run's result; a timeout
- * kills the whole process tree.
+ * kills the whole process tree. The tests are agent-written code: where the `sandbox` setting
+ * allows they run in bubblewrap, with only the worktree (and so the report) writable.
  */
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
+import { openSandbox, type SandboxSetting } from '../agents/sandbox';
 import { runCommand } from '../branches/run-command';
 import { parseReport } from './parse-report';
 import { ReportParseError, type ReportFormat, type TestReport } from './report';
@@ -21,6 +23,10 @@ export interface RunRequest {
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /** `sandbox` from .baton/project.json; absent: `auto`. `required` without bubblewrap throws before running. */
+  readonly sandbox?: SandboxSetting | undefined;
+  /** The run's output, a line at a time, as it comes (the live run panel). */
+  readonly onOutput?: (text: string) => void;
 }
 
 export interface RunResult {
@@ -36,6 +42,8 @@ export interface RunResult {
    */
   readonly report: TestReport;
   readonly ms: number;
+  /** One line: whether the run was sandboxed (see electron/agents/sandbox.ts). */
+  readonly sandbox?: string;
 }
 
 export async function runTests(request: RunRequest): Promise<RunResult> {
@@ -46,14 +54,16 @@ export async function runTests(request: RunRequest): Promise<RunResult> {
   await rm(reportFile, { force: true });
   // Reporters such as node:test's do not create the report's folder.
   await mkdir(dirname(reportFile), { recursive: true });
+  const sandbox = await openSandbox(request.sandbox, [request.worktree]);
   const result = await runCommand(request.command, {
     cwd: request.worktree,
-    env: { ...process.env, ...request.env, CI: '1', FORCE_COLOR: '0' },
+    ...sandbox.spawnOptions(request.worktree, { ...process.env, ...request.env, CI: '1', FORCE_COLOR: '0' }),
     timeoutMs: request.timeoutMs,
     signal: request.signal,
+    ...(request.onOutput ? { onOutput: request.onOutput } : {}),
   });
   const reportText = await readFile(reportFile, 'utf8').catch(() => null);
-  return { exitCode: result.code, stdout: result.stdout, stderr: result.stderr, reportText, report: readReport(reportText, request), ms: result.ms };
+  return { exitCode: result.code, stdout: result.stdout, stderr: result.stderr, reportText, report: readReport(reportText, request), ms: result.ms, sandbox: sandbox.note };
 }
 
 function readReport(text: string | null, request: RunRequest): TestReport {

@@ -32,17 +32,23 @@ export async function excludeFromCommits(root: string, patterns: readonly string
   await appendFile(file, `${current.endsWith('\n') || current === '' ? '' : '\n'}# added by Baton\n${missing.join('\n')}\n`);
 }
 
-/** A fresh detached worktree at `ref`; whatever was at `path` before (a crashed turn) is removed first. */
+/**
+ * A fresh detached worktree at `ref`; whatever was at `path` before (a crashed turn) is removed
+ * first. `--force` also takes over a registration whose folder is gone, so no prune is needed.
+ */
 export async function addWorktree(root: string, path: string, ref: string): Promise<void> {
-  await removeWorktree(root, path);
+  if (existsSync(path)) await removeWorktree(root, path);
   await mkdir(dirname(path), { recursive: true });
-  await git(root, ['worktree', 'add', '--detach', '--force', path, ref]);
+  await git(root, ['worktree', 'add', '--detach', '--force', '--quiet', path, ref]);
   // Worktrees have no installed dependencies; share the main checkout's.
   if (existsSync(join(root, 'node_modules')) && !existsSync(join(path, 'node_modules'))) await symlink(join(root, 'node_modules'), join(path, 'node_modules'));
 }
 
+/** Removes a turn's worktree and its registration (one git call when git can do it, else by hand). */
 export async function removeWorktree(root: string, path: string): Promise<void> {
-  if (existsSync(path)) await git(root, ['worktree', 'remove', '--force', path]).catch(() => undefined);
+  if (!existsSync(path)) return;
+  const removed = await git(root, ['worktree', 'remove', '--force', path]).then(() => true, () => false);
+  if (removed) return;
   await rm(path, { recursive: true, force: true });
   await git(root, ['worktree', 'prune']).catch(() => undefined);
 }
@@ -50,8 +56,9 @@ export async function removeWorktree(root: string, path: string): Promise<void> 
 /** Commit everything in the worktree as Baton; returns the commit (HEAD when there was nothing to commit). */
 export async function commitAll(worktree: string, subject: string, evidence: string): Promise<string> {
   await git(worktree, ['add', '-A', '--', '.']);
-  const staged = await git(worktree, ['diff', '--cached', '--name-only']);
-  if (staged !== '') {
+  // `diff --cached --quiet` exits 1 when something is staged.
+  const staged = await git(worktree, ['diff', '--cached', '--quiet']).then(() => false, () => true);
+  if (staged) {
     await git(worktree, [
       '-c', 'user.name=Baton', '-c', 'user.email=orchestrator@baton.invalid',
       'commit', '--no-verify', '-q', '-m', `${subject}\n\nBaton-Evidence: ${evidence}`,

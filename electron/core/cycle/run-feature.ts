@@ -220,7 +220,7 @@ async function agentsFor(root: string, settings: ProjectSettings, overrides: Rea
   const out = new Map<Role, AgentAdapter>();
   for (const role of ['navigator', 'driver'] as const) {
     const name = overrides[role] ?? settings.agents[role] ?? 'scripted';
-    out.set(role, await createAgent(name, { root, scenario: settings.scenario }));
+    out.set(role, await createAgent(name, { root, scenario: settings.scenario, sandbox: settings.sandbox }));
   }
   return out;
 }

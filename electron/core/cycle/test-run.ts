@@ -27,6 +27,7 @@ export async function runOnFreshBranch(
   settings: ProjectSettings,
   worktree: string,
   signal?: AbortSignal,
+  onOutput?: (text: string) => void,
 ): Promise<TestRunOutcome> {
   if (!settings.testCommand) throw new Error('No testCommand in .baton/project.json: Baton cannot run the tests itself. Set it (for example "npm test") and run again.');
   const started = Date.now();
@@ -58,17 +59,19 @@ export async function runOnFreshBranch(
       };
       outcome = { run, migrations, database };
     } else {
-    const url = await provider.connectionUrl(database, signal ? { signal } : {});
-    const run = await runTests({
-      worktree,
-      command: settings.testCommand,
-      format: settings.reportFormat,
-      reportPath: settings.reportPath ?? 'reports/junit.xml',
-      env: { DATABASE_URL: url, PGSSLMODE: 'disable' },
-      timeoutMs: (settings.testTimeoutSeconds ?? DEFAULT_TIMEOUT_S) * 1000,
-      ...(signal ? { signal } : {}),
-    });
-    outcome = { run, migrations, database };
+      const url = await provider.connectionUrl(database, signal ? { signal } : {});
+      const run = await runTests({
+        worktree,
+        command: settings.testCommand,
+        format: settings.reportFormat,
+        reportPath: settings.reportPath ?? 'reports/junit.xml',
+        env: { DATABASE_URL: url, PGSSLMODE: 'disable' },
+        timeoutMs: (settings.testTimeoutSeconds ?? DEFAULT_TIMEOUT_S) * 1000,
+        sandbox: settings.sandbox,
+        ...(signal ? { signal } : {}),
+        ...(onOutput ? { onOutput } : {}),
+      });
+      outcome = { run, migrations, database };
     }
   } finally {
     await provider.delete(database).catch(() => undefined);

@@ -59,8 +59,10 @@ export async function turnAndRun(
   ];
   if (request.runWhen && !request.runWhen(turn)) return { turn, run: null, fields, blobs };
   deps.emit({ kind: 'runner.started', item: input.item, step, command: deps.settings.testCommand ?? '' });
-  const { run, migrations, ms } = await runOnFreshBranch(deps.provider, request.database, deps.settings, worktree, deps.signal);
-  deps.emit({ kind: 'runner.output', item: input.item, chunk: run.stdout + run.stderr });
+  // The runner's output streams to the live panel a line at a time; the ledger keeps all of it.
+  const { run, migrations, ms } = await runOnFreshBranch(deps.provider, request.database, deps.settings, worktree, deps.signal, (chunk) =>
+    deps.emit({ kind: 'runner.output', item: input.item, chunk }),
+  );
   Object.assign(fields, {
     cases: compact(run.report),
     totals: run.report.totals,

@@ -1,0 +1,213 @@
+/**
+ * The Linux sandbox for commands an agent (or an agent's tests) runs: bubblewrap, where it works.
+ * Inside, the whole filesystem is read-only, `/dev` and `/proc` are fresh, `/tmp` is a private
+ * tmpfs that is thrown away, and only the given folders (the turn's worktree) are writable. The
+ * network is shared: tests reach their database on loopback. The sandbox has its own PID
+ * namespace, so stopping the run stops every process it started.
+ *
+ * The `sandbox` setting of `.baton/project.json` decides what happens without bubblewrap:
+ * `auto` (default) runs unsandboxed and says so, `off` never sandboxes, `required` refuses.
+ * The diff of the worktree after each turn stays the authority on scope; this is a second wall.
+ */
+import { execFile } from 'node:child_process';
+import { constants, realpathSync } from 'node:fs';
+import { access, lstat, readFile, readlink, realpath } from 'node:fs/promises';
+import { delimiter, dirname, join, resolve, sep } from 'node:path';
+
+export type SandboxSetting = 'auto' | 'off' | 'required';
+export const DEFAULT_SANDBOX: SandboxSetting = 'auto';
+
+/** What bubblewrap can do on this machine, probed once per process (per binary name). */
+export type BubblewrapSupport =
+  | { readonly ok: true; readonly path: string; readonly flags: readonly string[] }
+  | { readonly ok: false; readonly reason: string; readonly fix: string };
+
+/** Folders hidden by the sandbox's private tmpfs. */
+const PRIVATE_DIRS = ['/tmp'];
+/**
+ * Always: no capabilities (run as root, bubblewrap would keep them, and root with CAP_SYS_ADMIN
+ * simply remounts `/` read-write), `/` read-only, fresh /dev and /proc, the private /tmp.
+ */
+const BASE = ['--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...PRIVATE_DIRS.flatMap((d) => ['--tmpfs', d])];
+/** Used when they work: one PID namespace (a stop kills the whole tree), death with Baton, no terminal. */
+const OPTIONAL_FLAGS = ['--unshare-pid', '--die-with-parent', '--new-session'];
+const PROBE_TIMEOUT_MS = 10_000;
+
+const cache = new Map<string, Promise<BubblewrapSupport>>();
+
+/** Whether bubblewrap works here. `binary` is a name looked up on PATH, or a path (tests point it at a missing one). */
+export function detectBubblewrap(binary = 'bwrap'): Promise<BubblewrapSupport> {
+  let found = cache.get(binary);
+  if (!found) {
+    found = probe(binary);
+    cache.set(binary, found);
+  }
+  return found;
+}
+
+async function probe(binary: string): Promise<BubblewrapSupport> {
+  if (process.platform !== 'linux') {
+    return { ok: false, reason: `bubblewrap is Linux-only and this is ${process.platform}`, fix: 'set "sandbox" to "auto" or "off" in .baton/project.json' };
+  }
+  const path = await findExecutable(binary);
+  if (!path) return { ok: false, reason: `${binary} not found on PATH`, fix: 'install bubblewrap (apt-get install bubblewrap, dnf install bubblewrap) or set "sandbox" to "auto" in .baton/project.json' };
+  const base = await run(path, [...BASE, 'true']);
+  if (!base.ok) {
+    return {
+      ok: false,
+      reason: `${path} is installed but cannot make a sandbox here (${base.message})`,
+      fix: 'allow unprivileged user namespaces (for example sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu an AppArmor profile for bwrap) or set "sandbox" to "auto" in .baton/project.json',
+    };
+  }
+  const flags: string[] = [];
+  for (const flag of OPTIONAL_FLAGS) if ((await run(path, [...BASE, flag, 'true'])).ok) flags.push(flag);
+  return { ok: true, path, flags };
+}
+
+async function findExecutable(binary: string): Promise<string | null> {
+  const candidates = binary.includes('/') ? [resolve(binary)] : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, binary));
+  for (const candidate of candidates) {
+    try {
+      await access(candidate, constants.X_OK);
+      if ((await lstat(candidate)).isDirectory()) continue;
+      return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return null;
+}
+
+function run(file: string, args: string[]): Promise<{ ok: true } | { ok: false; message: string }> {
+  return new Promise((done) => {
+    execFile(file, args, { timeout: PROBE_TIMEOUT_MS, cwd: '/' }, (error, _stdout, stderr) => {
+      if (!error) return done({ ok: true });
+      const text = `${stderr}`.trim().split('\n')[0] || error.message;
+      done({ ok: false, message: text });
+    });
+  });
+}
+
+export class SandboxUnavailableError extends Error {
+  constructor(readonly support: Extract<BubblewrapSupport, { ok: false }>) {
+    super(`The sandbox is "required" ("sandbox" in .baton/project.json) but bubblewrap cannot be used: ${support.reason}. To fix: ${support.fix}.`);
+    this.name = 'SandboxUnavailableError';
+  }
+}
+
+/** How to launch a command: `file args… /bin/sh -c <command>` (runCommand's `launcher`). */
+export interface Launcher {
+  readonly file: string;
+  readonly args: readonly string[];
+}
+
+export interface Sandbox {
+  /** True when commands really run inside bubblewrap. */
+  readonly active: boolean;
+  /** One line for a transcript: whether and how commands are sandboxed. */
+  readonly note: string;
+  /** The launcher and environment for a command run in `cwd`; unsandboxed: no launcher and `env` unchanged. */
+  spawnOptions(cwd: string, env: NodeJS.ProcessEnv): { readonly env: NodeJS.ProcessEnv; readonly launcher?: Launcher };
+}
+
+export interface OpenSandboxOptions {
+  /** The bubblewrap binary: a name on PATH or a path. Default `bwrap`. */
+  readonly binary?: string;
+  /** More folders to show read-only even if they are under the private /tmp (for example the project root). */
+  readonly readOnly?: readonly string[];
+}
+
+/**
+ * The sandbox for commands whose only writable folders are `writable` (they must exist).
+ * Throws SandboxUnavailableError when the setting is `required` and bubblewrap cannot be used.
+ */
+export async function openSandbox(setting: SandboxSetting | undefined, writable: readonly string[], options: OpenSandboxOptions = {}): Promise<Sandbox> {
+  const mode = setting ?? DEFAULT_SANDBOX;
+  if (mode === 'off') return unsandboxed('[sandbox] off ("sandbox": "off" in .baton/project.json): running unsandboxed');
+  const support = await detectBubblewrap(options.binary);
+  if (!support.ok) {
+    if (mode === 'required') throw new SandboxUnavailableError(support);
+    return unsandboxed(`[sandbox] not available (${support.reason}): running unsandboxed`);
+  }
+  const args = await bubblewrapArgs(writable, options.readOnly ?? []);
+  const flags = support.flags;
+  return {
+    active: true,
+    note: '[sandbox] bubblewrap: only the worktree is writable',
+    spawnOptions: (cwd, env) => ({
+      env: sandboxEnv(env),
+      launcher: { file: support.path, args: [...args, ...flags, '--chdir', realCwd(cwd), '--'] },
+    }),
+  };
+}
+
+function unsandboxed(note: string): Sandbox {
+  return { active: false, note, spawnOptions: (_cwd, env) => ({ env }) };
+}
+
+/**
+ * The mounts: no capabilities, `/` read-only, fresh /dev and /proc, a private /tmp, then read-only what a
+ * writable folder needs from under /tmp (its node_modules link's target, its git metadata),
+ * then the writable folders themselves: after the tmpfs, so a worktree under /tmp stays visible.
+ */
+export async function bubblewrapArgs(writable: readonly string[], readOnly: readonly string[] = []): Promise<string[]> {
+  const rw: string[] = [];
+  for (const dir of writable) {
+    const real = await realpath(dir);
+    if (real === '/') throw new Error('The sandbox cannot make the whole filesystem writable: give it the worktree.');
+    rw.push(real);
+  }
+  const ro = new Map<string, string>(); // destination → source
+  const show = async (path: string): Promise<void> => {
+    const dest = resolve(path);
+    if (!isHidden(dest) || rw.some((w) => within(dest, w)) || ro.has(dest)) return;
+    const source = await realpath(dest).catch(() => null);
+    if (source) ro.set(dest, source);
+  };
+  for (const path of readOnly) await show(path);
+  for (const dir of rw) for (const path of await neededFrom(dir)) await show(path);
+  return [
+    ...BASE,
+    ...[...ro].flatMap(([dest, source]) => ['--ro-bind', source, dest]),
+    ...rw.flatMap((dir) => ['--bind', dir, dir]),
+  ];
+}
+
+/** Paths outside `dir` that commands in it read: the node_modules link's target, the git metadata of a worktree. */
+async function neededFrom(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const link = join(dir, 'node_modules');
+  const target = await readlink(link).catch(() => null);
+  if (target !== null) out.push(resolve(dirname(link), target));
+  const dotGit = await readFile(join(dir, '.git'), 'utf8').catch(() => null);
+  const gitdir = dotGit === null ? null : /^gitdir:\s*(.+)$/m.exec(dotGit)?.[1]?.trim();
+  if (gitdir) {
+    const absolute = resolve(dir, gitdir);
+    out.push(absolute);
+    const common = (await readFile(join(absolute, 'commondir'), 'utf8').catch(() => '')).trim();
+    if (common) out.push(resolve(absolute, common));
+  }
+  return out;
+}
+
+function isHidden(path: string): boolean {
+  return PRIVATE_DIRS.some((d) => within(path, d));
+}
+
+function within(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
+/** The working folder inside the sandbox: its real path, as the writable folders are bound at theirs. */
+function realCwd(cwd: string): string {
+  try {
+    return realpathSync(cwd);
+  } catch {
+    return resolve(cwd);
+  }
+}
+
+/** Inside, temporary files go to the private /tmp; Go's build cache (under $HOME, read-only) too, unless set. */
+function sandboxEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...env, TMPDIR: '/tmp', ...(env.GOCACHE ? {} : { GOCACHE: '/tmp/go-build' }) };
+}
