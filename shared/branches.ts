@@ -131,6 +131,8 @@ export interface GcReport {
   readonly removed: readonly GcEntry[];
   /** Candidates left alone, with why: a tier, or held by an active cycle. */
   readonly kept: readonly GcEntry[];
+  /** Half-made databases a crashed create or reset left (over an hour old, nobody connected): removed, or listed on a dry run. */
+  readonly leftovers: readonly string[];
 }
 export interface GcEntry {
   readonly name: string;

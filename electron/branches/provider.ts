@@ -45,6 +45,12 @@ export interface BranchProvider {
   /** A URL any Postgres client can use (pglite: starts serving on demand). Contains the password. */
   connectionUrl(name: string, options?: CallOptions): Promise<string>;
   schemaDiff(branch: string, parent: string, options?: CallOptions): Promise<SchemaDiff>;
+  /**
+   * Databases a crashed create or reset left half-made (never a branch anyone can list), older
+   * than `olderThanMs` and with nobody connected: listed, and dropped unless `dryRun`. Optional:
+   * providers without such helpers leave it out.
+   */
+  collectLeftovers?(options: CallOptions & { readonly dryRun: boolean; readonly olderThanMs: number }): Promise<string[]>;
   /** Stop servers and pool refills this provider started; idempotent. */
   close(): Promise<void>;
 }

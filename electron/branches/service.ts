@@ -133,7 +133,11 @@ class PairService implements BranchService {
     const started = performance.now();
     const plan = planGc(await this.survey(options), this.ctx.now());
     const removed = plan.remove.map(({ name, gitBranch, reason }) => ({ name, gitBranch, reason }));
-    if (options.dryRun || removed.length === 0) return { dryRun: options.dryRun, removed, kept: plan.kept };
+    const leftovers = (await this.provider.collectLeftovers?.({ ...options, olderThanMs: LEFTOVER_AGE_MS })) ?? [];
+    if (options.dryRun || removed.length === 0) {
+      if (!options.dryRun && leftovers.length) await this.record(RECORD_TYPES.branchCollected, { provider: this.kind, removed: [], kept: plan.kept, leftovers, ms: elapsed(started) });
+      return { dryRun: options.dryRun, removed, kept: plan.kept, leftovers };
+    }
     const done: typeof removed = [];
     const kept = [...plan.kept];
     const stays = new Set<string>();
@@ -152,9 +156,9 @@ class PairService implements BranchService {
         done.push({ name: item.name, gitBranch: item.gitBranch, reason: item.reason });
       }
     } finally {
-      if (done.length) await this.record(RECORD_TYPES.branchCollected, { provider: this.kind, removed: done, kept, ms: elapsed(started) });
+      if (done.length || leftovers.length) await this.record(RECORD_TYPES.branchCollected, { provider: this.kind, removed: done, kept, leftovers, ms: elapsed(started) });
     }
-    return { dryRun: false, removed: done, kept };
+    return { dryRun: false, removed: done, kept, leftovers };
   }
 
   isProtected(nameOrGitBranch: string): boolean {
@@ -210,6 +214,8 @@ class PairService implements BranchService {
   }
 }
 
+/** A half-made database younger than this may still be in the making in another process. */
+const LEFTOVER_AGE_MS = 60 * 60_000;
 const elapsed = (started: number): number => Math.round(performance.now() - started);
 
 function findPair(pairs: readonly BranchPairView[], nameOrGit: string): BranchPairView {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BranchProgress } from '../../../shared/branches';
 import { BranchError } from '../provider';
 import { PostgresProvider } from './postgres-provider';
-import { checksums, databasesLike, dropEverything, passwordOf, seed, testPgUrl, uniquePrefix, withDb } from './test-support';
+import { checksums, databasesLike, dropEverything, passwordOf, seed, testPgUrl, uniquePrefix, urlFor, withDb } from './test-support';
 
 const adminUrl = await testPgUrl('postgres-provider.test.ts');
 const prefix = uniquePrefix('prov');
@@ -247,6 +247,41 @@ describe.skipIf(!adminUrl)('PostgresProvider', () => {
     } finally {
       await denied.close();
       await nobody.close();
+    }
+  });
+  it('collects the half-made databases a crashed create or reset left: old and idle only, never a listed branch', async () => {
+    const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
+    const pending = (createdAt: string, extra: object = {}) => JSON.stringify({ baton: 1, role: 'pending', parent: root, createdAt, depth: 1, ...extra });
+    const oldReset = `baton_tmp_${prefix}old`;
+    const oldCreate = `${prefix}crashed-create`;
+    const fresh = `${prefix}still-preparing`;
+    const busy = `${prefix}busy-pending`;
+    const make = (name: string, comment: string) =>
+      withDb(url, 'postgres', async (c) => {
+        await c.query(`create database ${pg.escapeIdentifier(name)}`);
+        await c.query(`comment on database ${pg.escapeIdentifier(name)} is ${pg.escapeLiteral(comment)}`);
+      });
+    await make(oldReset, pending(hoursAgo(2), { for: root }));
+    await make(oldCreate, pending(hoursAgo(3)));
+    await make(fresh, pending(new Date().toISOString()));
+    await make(busy, pending(hoursAgo(5)));
+    const holder = new pg.Client({ connectionString: urlFor(url, busy) });
+    await holder.connect();
+    try {
+      const ours = (names: string[]) => names.filter((n) => n.includes(prefix));
+      expect((await provider.list()).map((b) => b.name)).not.toContain(oldCreate);
+      const listed = ours(await provider.collectLeftovers({ dryRun: true, olderThanMs: 3_600_000 }));
+      expect(listed).toEqual([oldReset, oldCreate].sort());
+      expect(await databasesLike(url, prefix)).toEqual(expect.arrayContaining([oldCreate, fresh, busy]));
+      const dropped = ours(await provider.collectLeftovers({ dryRun: false, olderThanMs: 3_600_000 }));
+      expect(dropped).toEqual([oldReset, oldCreate].sort());
+      const left = await databasesLike(url, prefix);
+      expect(left).not.toContain(oldCreate);
+      expect(left).toEqual(expect.arrayContaining([fresh, busy]));
+      expect(await withDb(url, 'postgres', async (c) => (await c.query('select 1 from pg_database where datname = $1', [oldReset])).rowCount)).toBe(0);
+    } finally {
+      await holder.end();
+      await withDb(url, 'postgres', (c) => c.query(`drop database if exists ${pg.escapeIdentifier(oldReset)}`));
     }
   });
 });

@@ -31,6 +31,12 @@ select d.datname as name, c.comment, case when $1::bool then pg_database_size(d.
 from pg_database d cross join lateral (select shobj_description(d.oid, 'pg_database') as comment) c
 where c.comment like '{"baton":1,"role":"%' and not starts_with(d.datname, 'baton_')`;
 
+/** Every database with a Baton comment, helpers included, and how many sessions it has. */
+const LEFTOVERS_SQL = `
+select d.datname as name, c.comment, (select count(*) from pg_stat_activity a where a.datname = d.datname) as sessions
+from pg_database d cross join lateral (select shobj_description(d.oid, 'pg_database') as comment) c
+where c.comment like '{"baton":1,"role":"pending"%'`;
+
 export class PostgresProvider implements BranchProvider {
   readonly kind: ProviderKind = 'postgres';
   readonly experimental = false;
@@ -96,7 +102,8 @@ export class PostgresProvider implements BranchProvider {
     const parent = meta.parent;
     // Build the replacement under a temporary name, so a failure leaves the branch as it was.
     const temp = newTempName();
-    await this.fork('reset', name, parent, temp, (depth) => ({ baton: 1, role: 'pending', parent, createdAt: meta.createdAt, depth, for: name }), options);
+    // The replacement's own comment carries when it was started, so a crashed reset's leftover can be aged.
+    await this.fork('reset', name, parent, temp, (depth) => ({ baton: 1, role: 'pending', parent, createdAt: this.now().toISOString(), depth, for: name }), options);
     await this.finish(name, temp, options, what, null);
     const resetMeta: BranchMeta = { baton: 1, role: 'branch', parent, createdAt: meta.createdAt, depth: meta.depth, resetAt: this.now().toISOString() };
     await this.admin.withClient(what, async (client) => {
@@ -147,6 +154,21 @@ export class PostgresProvider implements BranchProvider {
       .filter((entry) => entry.meta.role === 'branch')
       .map((entry) => ({ name: entry.name, parent: entry.meta.parent, createdAt: entry.meta.createdAt, sizeBytes: entry.size, depth: entry.meta.depth }))
       .sort((a, b) => a.depth - b.depth || a.name.localeCompare(b.name));
+  }
+
+  async collectLeftovers(options: CallOptions & { readonly dryRun: boolean; readonly olderThanMs: number }): Promise<string[]> {
+    throwIfCancelled(options.signal, 'Looking for leftover databases');
+    const cutoff = this.now().getTime() - options.olderThanMs;
+    return this.admin.withClient('collecting leftover databases', async (client) => {
+      const { rows } = await client.query<{ name: string; comment: string; sessions: string }>(LEFTOVERS_SQL);
+      const stale = rows.filter((row) => {
+        const meta = parseMeta(row.comment);
+        // `pending`: a create whose preparation never finished, or a reset's replacement (baton_tmp_…).
+        return isBranchMeta(meta) && meta.role === 'pending' && Number(row.sessions) === 0 && Date.parse(meta.createdAt) < cutoff;
+      });
+      if (!options.dryRun) for (const row of stale) await this.admin.drop(client, row.name);
+      return stale.map((row) => row.name).sort();
+    });
   }
 
   async connectionUrl(name: string, options: CallOptions = {}): Promise<string> {

@@ -79,8 +79,10 @@ export function formatGc(report: GcReport): string {
   const lines: string[] = [];
   const entry = (e: GcEntry) => `  ${e.name}${e.gitBranch && e.gitBranch !== e.name ? ` (${e.gitBranch})` : ''}: ${REASONS[e.reason]}`;
   const verb = report.dryRun ? 'Would remove' : 'Removed';
-  lines.push(report.removed.length ? `${verb} ${report.removed.length} branch pair${report.removed.length === 1 ? '' : 's'}:` : 'Nothing to collect.');
+  const { leftovers } = report;
+  lines.push(report.removed.length ? `${verb} ${report.removed.length} branch pair${report.removed.length === 1 ? '' : 's'}:` : leftovers.length ? 'No branch pair to collect.' : 'Nothing to collect.');
   lines.push(...report.removed.map(entry));
+  if (leftovers.length) lines.push(`${report.dryRun ? 'Would drop' : 'Dropped'} ${leftovers.length} half-made database${leftovers.length === 1 ? '' : 's'} left by a crashed create or reset:`, ...leftovers.map((name) => `  ${name}`));
   if (report.kept.length) lines.push(`Kept ${report.kept.length}:`, ...report.kept.map(entry));
   return lines.join('\n');
 }

@@ -163,8 +163,8 @@ const SUBS: Record<Sub, (c: SubContext) => Promise<ExitCode>> = {
     const report = await service.gc({ ...call, dryRun });
     if (json) printJson(io, report);
     else io.out(formatGc(report));
-    if (dryRun && !flag(values, 'dry-run') && report.removed.length) {
-      io.err('baton: nothing was removed. Re-run with --yes to remove the branches listed above (or --dry-run to only list them).');
+    if (dryRun && !flag(values, 'dry-run') && (report.removed.length || report.leftovers.length)) {
+      io.err('baton: nothing was removed. Re-run with --yes to remove what is listed above (or --dry-run to only list it).');
       return EXIT.problems;
     }
     return EXIT.ok;
