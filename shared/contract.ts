@@ -54,6 +54,8 @@ export interface BranchStatusView {
   /** `idle`: configured, not started yet; `ready`: opened and answering; `failed`: opening it failed; `unavailable`: not a Baton project in git. */
   readonly state: 'idle' | 'ready' | 'failed' | 'unavailable';
   readonly message: string | null;
+  /** Problems that do not stop branches from working (a warm pool that cannot refill). */
+  readonly warnings: readonly string[];
 }
 
 /** A batch of a run's live events (main flushes them every ~100 ms, long output cut to its ends). */

@@ -51,6 +51,8 @@ export interface BranchProvider {
    * providers without such helpers leave it out.
    */
   collectLeftovers?(options: CallOptions & { readonly dryRun: boolean; readonly olderThanMs: number }): Promise<string[]>;
+  /** Problems that do not fail a call but a person should know of (a warm pool that cannot refill), in words. */
+  warnings?(): string[];
   /** Stop servers and pool refills this provider started; idempotent. */
   close(): Promise<void>;
 }

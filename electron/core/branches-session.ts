@@ -54,11 +54,12 @@ export class BranchSession {
     const loaded = await loadBranchSettings(this.view);
     if (!loaded.ok) {
       const state = loaded.error.code === 'unavailable' ? 'unavailable' : 'failed';
-      return { provider: null, experimental: false, state, message: loaded.error.message };
+      return { provider: null, experimental: false, state, message: loaded.error.message, warnings: [] };
     }
     const provider = this.opened?.service.kind ?? loaded.value.settings.branchProvider;
     const state = this.opened ? 'ready' : this.openError ? 'failed' : 'idle';
-    return { provider, experimental: EXPERIMENTAL_PROVIDERS.includes(provider), state, message: this.opened ? null : (this.openError?.message ?? null) };
+    const warnings = this.opened?.service.provider.warnings?.() ?? [];
+    return { provider, experimental: EXPERIMENTAL_PROVIDERS.includes(provider), state, message: this.opened ? null : (this.openError?.message ?? null), warnings };
   }
 
   list(): Promise<Result<BranchListView>> {

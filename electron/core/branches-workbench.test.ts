@@ -45,7 +45,8 @@ const SECRET = 's3cr3t-pw';
 /** A branch service whose operations the test scripts; it records every call and each close. */
 class ScriptedService implements BranchService {
   readonly kind = 'pglite' as const;
-  readonly provider = { kind: 'pglite', experimental: false } as unknown as BranchProvider;
+  warnings: string[] = [];
+  readonly provider = { kind: 'pglite', experimental: false, warnings: () => this.warnings } as unknown as BranchProvider;
   closed = 0;
   gate: Promise<void> = Promise.resolve();
   signals: AbortSignal[] = [];
@@ -139,15 +140,18 @@ const errorOf = (result: Result<unknown>) => {
 describe('Workbench branches: opening', () => {
   it('opens the service on first use only, with the project root and its project.json settings', async () => {
     const root = await batonRepo();
-    const { workbench, opened } = bench();
+    const { workbench, opened, services } = bench();
     valueOf(await workbench.open(root));
-    expect(valueOf(await workbench.branchStatus())).toEqual({ provider: 'pglite', experimental: false, state: 'idle', message: null });
+    expect(valueOf(await workbench.branchStatus())).toEqual({ provider: 'pglite', experimental: false, state: 'idle', message: null, warnings: [] });
     expect(opened).toHaveLength(0);
 
     valueOf(await workbench.listBranches());
     valueOf(await workbench.listBranches());
     expect(opened).toHaveLength(1);
     expect(opened[0]!.root).toBe(root);
+    // What the open provider warns of (a warm pool that cannot refill) reaches the top bar's status.
+    services[0]!.warnings = ['The warm pool could not be refilled (disk full).'];
+    expect(valueOf(await workbench.branchStatus())).toMatchObject({ state: 'ready', warnings: ['The warm pool could not be refilled (disk full).'] });
     expect(opened[0]!.settings).toEqual(JSON.parse(await readFile(join(root, '.baton', 'project.json'), 'utf8')));
     expect(valueOf(await workbench.branchStatus()).state).toBe('ready');
     await workbench.close();

@@ -4,6 +4,7 @@
  * cold and warm create times observed on this machine.
  */
 import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BranchProgress } from '../../../shared/branches';
 import type { CreateOptions } from '../provider';
@@ -75,5 +76,29 @@ describe('the pglite warm pool', () => {
     const parentTree = await treeHash(dataOf(t.layout.home('main')));
     for (const name of names) expect(await treeHash(dataOf(t.layout.home(name)))).toBe(parentTree);
     expect(await withBranch(t.provider, 'race-4', notes)).toEqual(['v1', 'v2']);
+  }, 120_000);
+});
+
+describe('a warm pool that cannot refill', () => {
+  it('is reported as a warning (creates still work), and the warning clears after a refill succeeds', async () => {
+    const sick = await makeTempProvider({ poolSize: 1 });
+    try {
+      // A file where the root's pool folder belongs: the refill ensureRoot starts cannot read it.
+      await fs.mkdir(join(sick.layout.pool('main'), '..'), { recursive: true });
+      await fs.writeFile(sick.layout.pool('main'), 'not a folder');
+      await sick.provider.ensureRoot('main');
+      await sick.provider.poolIdle();
+      const warnings = sick.provider.warnings();
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/^The warm pool could not be refilled \(.*\)\. Creates still work/);
+
+      await fs.rm(sick.layout.pool('main'));
+      const child = await sick.provider.create('child', 'main');
+      expect(child.parent).toBe('main');
+      await sick.provider.poolIdle();
+      expect(sick.provider.warnings()).toEqual([]);
+    } finally {
+      await sick.dispose();
+    }
   }, 120_000);
 });

@@ -233,6 +233,11 @@ export class PgliteProvider implements BranchProvider {
     return this.pool.idle();
   }
 
+  warnings(): string[] {
+    const error = this.pool.lastError;
+    return error ? [`The warm pool could not be refilled (${error instanceof Error ? error.message : String(error)}). Creates still work, each as a full copy; the pool tries again after the next create.`] : [];
+  }
+
   /**
    * Put a copy of `parent`'s data at `dst`: a warm-pool rename when one is valid, else a copy with
    * the parent's server stopped. A copy during which the parent's generation moved (another

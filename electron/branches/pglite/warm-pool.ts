@@ -56,6 +56,9 @@ export class WarmPool {
       return;
     }
     const run = this.refill(parent)
+      .then(() => {
+        this.lastError = null;
+      })
       .catch((error: unknown) => {
         if (!this.stop.signal.aborted) this.lastError = error;
       })

@@ -211,6 +211,11 @@ export class PostgresProvider implements BranchProvider {
     return this.pool.idle();
   }
 
+  warnings(): string[] {
+    const error = this.pool.lastError;
+    return error ? [`The warm pool could not be refilled (${error.message}). Creates still work, each as a full copy; the pool tries again after the next create.`] : [];
+  }
+
   close(): Promise<void> {
     this.closing ??= this.pool.close().then(() => this.admin.end());
     return this.closing;

@@ -89,6 +89,7 @@ export class WarmPool {
         job.again = false;
         await this.refillOnce(parent, job);
       } while (job.again && !this.closed);
+      this.lastError = null;
     })()
       .catch((error: unknown) => {
         if (!this.closed) this.lastError = translateError(error, `refilling the warm pool of "${parent}"`, this.admin.redaction);

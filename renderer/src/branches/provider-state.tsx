@@ -1,7 +1,8 @@
 /**
  * The top bar's database provider: a dot with a word ("embedded", "local server", "Neon",
  * "Lakebase"), "experimental" for the cloud providers. The dot's shape carries the state too
- * (hollow: not started, filled: running, a warning sign: failed), so colour is never alone.
+ * (hollow: not started, filled: running, a warning sign: failed or a warning such as a warm pool
+ * that cannot refill, named in a tag and in the tooltip), so colour is never alone.
  */
 import { useEffect } from 'react';
 import { PROVIDER_LABELS } from '../../../shared/branches';
@@ -24,11 +25,17 @@ export function ProviderState() {
   if (!status || !status.provider || status.state === 'unavailable') return null;
   const label = PROVIDER_LABELS[status.provider];
   const state = status.state as keyof typeof STATE_WORDS;
-  const description = `Database branches: ${label}${status.experimental ? ' (experimental)' : ''}, ${STATE_WORDS[state]}${status.message ? ` — ${status.message}` : ''}`;
+  const { warnings } = status;
+  const description = `Database branches: ${label}${status.experimental ? ' (experimental)' : ''}, ${STATE_WORDS[state]}${status.message ? ` — ${status.message}` : ''}${warnings.length ? ` — ${warnings.join(' ')}` : ''}`;
   return (
     <a href={hrefFor('branches')} className="provider-state" data-testid="provider-state" data-state={state} title={description} aria-label={description}>
-      {state === 'failed' ? <Icon name="warning" className="provider-warning" /> : <span className={`provider-dot provider-dot-${state}`} aria-hidden="true" />}
+      {state === 'failed' || warnings.length ? <Icon name="warning" className="provider-warning" /> : <span className={`provider-dot provider-dot-${state}`} aria-hidden="true" />}
       <span data-testid="provider-label">{label}</span>
+      {warnings.length > 0 && (
+        <span className="tag" data-testid="provider-warnings">
+          {warnings.length === 1 ? 'warning' : `${warnings.length} warnings`}
+        </span>
+      )}
       {status.experimental && (
         <span className="tag" data-testid="provider-experimental">
           experimental
