@@ -48,6 +48,12 @@ export const serveCommand: Command = {
       printError(io, { code: 'listen-failed', message }, json);
       return EXIT.problems;
     }
+    // Listen for the stop signals before saying how to stop: a pipe write is synchronous, so
+    // whoever reads the message may send Ctrl+C before the next statement runs.
+    const stopped = new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
     const project = workbench.project;
     const shown = project ? (project.bundle ?? project.root) : null;
     if (json) printJson(io, { url: host.url, port: host.port, project: shown });
@@ -55,10 +61,7 @@ export const serveCommand: Command = {
       io.out(`Baton is serving ${shown ?? '(no project yet)'} at ${host.url}`);
       io.out('Open that URL in a browser on this machine. Press Ctrl+C to stop.');
     }
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    await stopped;
     await host.close();
     await workbench.close();
     return EXIT.ok;
