@@ -4,7 +4,7 @@
  */
 import type { AppError } from '../../../shared/result';
 import { Icon } from '../components/icon';
-import { askIdentity } from '../store/identity';
+import { ChangeIdentity } from './change-identity';
 import { useStore } from '../store/store';
 
 interface Props {
@@ -62,11 +62,7 @@ export function DecisionBar(props: Props) {
             Withdraw approval…
           </button>
         )}
-        {approver && !readOnlyReason && (
-          <button type="button" className="button button-quiet" data-testid="change-identity" onClick={() => void askIdentity()} disabled={busy}>
-            Not {approver.replace(/\s*<.*>$/, '')}? Change
-          </button>
-        )}
+        <ChangeIdentity hidden={readOnlyReason !== null} busy={busy} />
         <span className="spacer" />
         {busy && <span className="muted" role="status">Recording the decision…</span>}
         {!busy && approveBlocked && !readOnlyReason && (

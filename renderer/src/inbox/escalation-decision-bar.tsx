@@ -7,7 +7,7 @@ import { useId, useState } from 'react';
 import type { EscalationDecision } from '../../../shared/model';
 import type { AppError } from '../../../shared/result';
 import { Icon } from '../components/icon';
-import { askIdentity } from '../store/identity';
+import { ChangeIdentity } from './change-identity';
 import { useStore } from '../store/store';
 
 interface Props {
@@ -76,11 +76,7 @@ export function EscalationDecisionBar({ item, featureName, nextRound, readOnlyRe
           <Icon name="minus" />
           Abandon feature…
         </button>
-        {approver && !readOnlyReason && (
-          <button type="button" className="button button-quiet" data-testid="change-identity" onClick={() => void askIdentity()} disabled={busy}>
-            Not {approver.replace(/\s*<.*>$/, '')}? Change
-          </button>
-        )}
+        <ChangeIdentity hidden={readOnlyReason !== null} busy={busy} />
         <span className="spacer" />
         {busy && (
           <span className="muted" role="status">
