@@ -13,8 +13,9 @@ import { execFile } from 'node:child_process';
 import { constants, realpathSync } from 'node:fs';
 import { access, lstat, readFile, readlink, realpath } from 'node:fs/promises';
 import { delimiter, dirname, join, resolve, sep } from 'node:path';
+import type { SANDBOX_SETTINGS } from '../project/settings';
 
-export type SandboxSetting = 'auto' | 'off' | 'required';
+export type SandboxSetting = (typeof SANDBOX_SETTINGS)[number];
 export const DEFAULT_SANDBOX: SandboxSetting = 'auto';
 
 /** What bubblewrap can do on this machine, probed once per process (per binary name). */

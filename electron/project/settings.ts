@@ -25,6 +25,9 @@ export type BranchSettings = z.infer<typeof branchSettingsSchema>;
 
 export const DEFAULT_TIERS: Readonly<Record<string, 'production' | 'staging'>> = { main: 'production', master: 'production', production: 'production', staging: 'staging' };
 
+/** The `sandbox` setting's values (electron/agents/sandbox.ts acts on them). */
+export const SANDBOX_SETTINGS = ['auto', 'off', 'required'] as const;
+
 export const projectSettingsSchema = z.looseObject({
   version: z.literal(1),
   name: z.string().min(1),
@@ -53,7 +56,7 @@ export const projectSettingsSchema = z.looseObject({
    * the worktree is writable. `auto` (default): when bubblewrap works, else unsandboxed and said
    * so in the transcript; `off`: never; `required`: refuse to run without it.
    */
-  sandbox: z.enum(['auto', 'off', 'required']).optional(),
+  sandbox: z.enum(SANDBOX_SETTINGS).optional(),
   /** Database branches; every field is optional and has a default (see branchSettings()). */
   branches: branchSettingsSchema.optional(),
 });

@@ -5,7 +5,7 @@
  * does with the item: `retry` runs its next round from PLAN, `skip` sets it aside; undecided, it
  * stays escalated.
  */
-import { createActor, waitFor, type SnapshotFrom } from 'xstate';
+import { createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
 import type { TestItem } from '../../../shared/model';
 import { cycleMachine } from '../../orchestrator/cycle-machine';
 import type { CycleOutput } from '../../orchestrator/cycle-types';
@@ -15,9 +15,8 @@ import { commitWithEvidence, git } from './git';
 import { CYCLE_RECORDS, type CycleRecords } from './records';
 import { lockStep, planStep, redStep } from './red-steps';
 import type { StateStore } from './state-store';
-import { cycleId, recordsFor, setItemStatus } from './step-support';
-import { escalationsOf, foldEscalations } from '../../gates/escalations';
-import { fromPromise } from 'xstate';
+import { recordsFor, setItemStatus } from './step-support';
+import { cycleIdFor, escalationsOf, foldEscalations } from '../../gates/escalations';
 import type { StepInput } from '../../orchestrator/cycle-types';
 
 export interface BuildResult {
@@ -94,7 +93,7 @@ export async function buildItems(deps: CycleDeps, store: StateStore, items: read
     outputs.push(output);
     const step = { ...input, attempt: 1, failure: null };
     const records = recordsFor(deps, step);
-    const finished = await records.once(CYCLE_RECORDS.finished, 'finished', { ...output, cycle: cycleId(deps.feature, item.id, round), round });
+    const finished = await records.once(CYCLE_RECORDS.finished, 'finished', { ...output, cycle: cycleIdFor(deps.feature, item.id, round), round });
     if (output.status === 'escalated') {
       await parkEscalated(deps, records, step, finished.hash);
       await setItemStatus(deps, records, step, 'escalated', 'status:escalated');

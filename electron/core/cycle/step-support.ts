@@ -15,11 +15,8 @@ import { cycleIdFor } from '../../gates/escalations';
 import { addWorktree } from './git';
 import { CYCLE_RECORDS, CycleRecords, type Blob } from './records';
 
-/** The cycle's id in the ledger: `F/T` for the item's first round, `F/T#n` for round n. */
-export const cycleId = (feature: string, item: string, round = 1): string => cycleIdFor(feature, item, round);
-
 export function recordsFor(deps: CycleDeps, input: StepInput): CycleRecords {
-  return new CycleRecords(deps.ledger, { feature: input.feature, story: input.story, item: input.item, cycle: cycleId(input.feature, input.item, input.round) }, (r) =>
+  return new CycleRecords(deps.ledger, { feature: input.feature, story: input.story, item: input.item, cycle: cycleIdFor(input.feature, input.item, input.round) }, (r) =>
     deps.emit({ kind: 'recorded', type: r.type, hash: r.hash, item: input.item }),
   );
 }

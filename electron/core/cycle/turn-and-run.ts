@@ -69,6 +69,7 @@ export async function turnAndRun(
     exitCode: run.exitCode,
     runMs: run.ms,
     testRunMs: ms,
+    runnerSandbox: run.sandbox ?? null,
     migrations: migrations ? (migrations as { applied: readonly string[] }).applied : [],
   });
   return { turn, run, fields, blobs: [...blobs, ...runBlobs(run)] };

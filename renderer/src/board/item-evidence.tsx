@@ -6,28 +6,17 @@
 import { useEffect, useState } from 'react';
 import type { LedgerRecord } from '../../../shared/ledger';
 import type { AppError } from '../../../shared/result';
-import { api } from '../../client';
 import { ErrorBanner } from '../components/error-banner';
 import { friendlyTime, shortHash } from '../lib/format';
 import { hrefFor } from '../store/hash-route';
+import { itemRecords } from '../store/item-records';
 import { useStore } from '../store/store';
-
-const PAGE = 1000;
-/** A bound on what the drawer reads; the Evidence timeline pages through any ledger. */
-const MAX_PAGES = 50;
 
 type Loaded = { readonly records: readonly LedgerRecord[]; readonly error: null } | { readonly records: null; readonly error: AppError | null };
 
 async function recordsOf(featureId: string, itemId: string): Promise<Loaded> {
-  const out: LedgerRecord[] = [];
-  for (let page = 0, offset = 0; page < MAX_PAGES; page += 1) {
-    const result = await api.invoke('ledger:list', { offset, limit: PAGE });
-    if (!result.ok) return { records: null, error: result.error };
-    for (const r of result.value.records) if (r.subject.item === itemId && (r.subject.feature ?? featureId) === featureId) out.push(r);
-    offset += result.value.records.length;
-    if (offset >= result.value.total || result.value.records.length === 0) break;
-  }
-  return { records: out, error: null };
+  const result = await itemRecords(featureId, itemId);
+  return result.ok ? { records: result.value, error: null } : { records: null, error: result.error };
 }
 
 /** A record's verdict or status when it is a word (`red`, `green`, `kept`); hashes and prose are left to the timeline. */

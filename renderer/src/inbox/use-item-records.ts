@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import type { LedgerRecord } from '../../../shared/ledger';
 import type { AppError } from '../../../shared/result';
 import type { EscalationRef } from '../lib/inbox-model';
-import { itemRecords } from '../store/escalation-actions';
+import { itemRecords } from '../store/item-records';
 import { useStore } from '../store/store';
 
 export interface ItemRecordsState {
@@ -22,7 +22,7 @@ export function useItemRecords(ref: EscalationRef): ItemRecordsState {
 
   useEffect(() => {
     let live = true;
-    void itemRecords({ feature, item }).then((result) => {
+    void itemRecords(feature, item).then((result) => {
       // Only the newest read may write: an older answer describes an older ledger.
       if (!live) return;
       setState((previous) => (result.ok ? { records: result.value, error: null } : { records: previous.records, error: result.error }));
