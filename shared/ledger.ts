@@ -105,6 +105,8 @@ export interface VerifyReport {
     readonly gate: string;
     readonly status: string;
     readonly drift: readonly DriftEntry[];
+    /** Hashed names that are references, not files (Consort's `promote_ref`): never drift. */
+    readonly references?: readonly string[];
   }[];
   readonly signature: SignatureState;
   readonly problems: readonly VerifyProblem[];

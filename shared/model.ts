@@ -81,6 +81,11 @@ export interface TestItem {
 export interface GateArtifact {
   readonly name: string;
   readonly sha256: string;
+  /**
+   * `reference`: the hash of a value rather than of a file (Consort's promote gate hashes
+   * `promote_ref`, the branch that was promoted). A reference never drifts: there is no file to change.
+   */
+  readonly kind: 'file' | 'reference';
 }
 
 export interface Gate {
@@ -119,6 +124,37 @@ export interface EscalationView {
   readonly rejectedRed: number;
 }
 
+/**
+ * One TDD cycle as a person reads it in the card drawer: from the ledger (a Baton cycle, one per
+ * item and round) or from a Consort `cycles/<F>/<S>/<AC>/cycle-NNN.json`. Null means "not recorded",
+ * never a guess.
+ */
+export interface CycleRun {
+  /** `F-1/T3` or `F-1/T3#2` (a Baton cycle id), or the Consort file's `cycle-001`. */
+  readonly id: string;
+  readonly source: 'ledger' | 'consort';
+  /** The test-list items it covers (a Consort batch cycle covers several); empty when the file names none. */
+  readonly items: readonly string[];
+  readonly story: string | null;
+  readonly ac: string | null;
+  /** When the test failed for the right reason, went green, and was refactored. */
+  readonly redAt: string | null;
+  readonly greenAt: string | null;
+  readonly refactoredAt: string | null;
+  /** GREEN attempts (1 + repair rounds), when recorded. */
+  readonly attempts: number | null;
+  /** The Navigator's verdict (Consort's `navigator_verdict`, Baton's review decision). */
+  readonly verdict: string | null;
+  /** The review's outcome in words ("refactor requested: …", "accepted"), when recorded. */
+  readonly review: string | null;
+  /** How it ended: `done`, `escalated`, `green`, `red`, … */
+  readonly outcome: string | null;
+  /** The Consort file it was read from, relative to the project root. */
+  readonly file: string | null;
+  /** The Baton ledger record that ends it (`cycle.finished`), or its latest record while it runs. */
+  readonly record: string | null;
+}
+
 export interface Feature {
   readonly id: string;
   readonly name: string;
@@ -126,8 +162,10 @@ export interface Feature {
   readonly stories: readonly Story[];
   readonly testList: readonly TestItem[];
   readonly gates: readonly Gate[];
-  /** Number of cycle-NNN.json records found for this feature. */
+  /** Number of cycles run: Consort cycle-NNN.json files, or Baton cycles in the ledger. */
   readonly cycles: number;
+  /** Those cycles, oldest first. */
+  readonly cycleRuns: readonly CycleRun[];
   /** Escalations waiting for a decision, oldest first (from the ledger). */
   readonly escalations: readonly EscalationView[];
 }
@@ -135,7 +173,7 @@ export interface Feature {
 export interface ProjectView {
   /** Absolute path of the folder the user opened. */
   readonly root: string;
-  /** A display name: the folder's base name. */
+  /** A display name: the name a Consort project gives itself in its own files, else the folder's base name. */
   readonly name: string;
   readonly layout: Layout;
   /** Absolute path of the artifact root (`.baton`, `.consort`, `.sftdd`, or the folder itself). */

@@ -8,7 +8,7 @@ import type { GateName } from '../../shared/ledger';
 import { artifactsIn } from './definitions';
 import { currentHash, projectPath, readArtifact, textOf, type ArtifactFile, type CurrentHash } from './files';
 import { featureSites, type FeatureSite } from './site';
-import { artifactProblem } from './validate';
+import { artifactProblem } from '../project/artifact-shapes';
 
 export interface GateRef {
   readonly feature: string;
@@ -72,7 +72,7 @@ export const snapshotArtifacts = async (view: ProjectView, located: LocatedGate)
       const text = textOf(file.bytes);
       // The reader's problems name files relative to the project root, as `where` is.
       const reported = view.problems.find((p) => p.file === where)?.message;
-      const why = artifactProblem(name, text) ?? hash.error ?? reported ?? null;
+      const why = artifactProblem(name, text, view.layout) ?? hash.error ?? reported ?? null;
       return { name, file, hash, text, problem: why === null ? null : `${where} ${why}` };
     }),
   );

@@ -6,7 +6,7 @@ import type { GateName } from '../../shared/ledger';
 import type { Feature, Gate, GateStatus } from '../../shared/model';
 import { artifactsIn, batonGateName } from './definitions';
 import { approvalDrift, type ApprovedArtifact } from './drift';
-import { newestMtime } from './files';
+import { newestMtime, readArtifact } from './files';
 import type { FeatureSite } from './site';
 import { gateKey, type GateFold } from './state';
 
@@ -51,17 +51,29 @@ export const batonGate = async (site: FeatureSite, gate: GateName, story: string
     ...judged,
     approver: approval?.approver ?? null,
     approvedAt: approval?.at ?? null,
-    artifacts: (approval?.artifacts ?? []).map(({ name, sha256 }) => ({ name, sha256 })),
+    artifacts: (approval?.artifacts ?? []).map(({ name, sha256 }) => ({ name, sha256, kind: 'file' as const })),
     note: fold?.note ?? null,
   };
 };
 
+/**
+ * A hashed name that is no file: no `.` or `/` in it and nothing of that name in the feature folder.
+ * Consort's promote gate hashes `promote_ref` (the promoted branch's name), not a file; a deleted
+ * file (`plan.json`) still has its extension, so it stays a file and its absence is drift.
+ */
+const isReference = async (site: FeatureSite, name: string): Promise<boolean> => {
+  if (name.includes('.') || name.includes('/')) return false;
+  if (site.featureDir === null) return true;
+  return (await readArtifact(site.root, site.featureDir, name)).state === 'missing';
+};
+
 /** A Consort/sftdd gate as the reader found it; Consort hashes every artifact as text. */
 export const foreignGate = async (site: FeatureSite, gate: Gate): Promise<Gate> => {
-  const approved = gate.artifacts.map((a) => ({ ...a, algorithm: 'text-sha256' as const }));
+  const artifacts = await Promise.all(gate.artifacts.map(async (a) => ({ ...a, kind: (await isReference(site, a.name)) ? ('reference' as const) : ('file' as const) })));
+  const approved = artifacts.filter((a) => a.kind === 'file').map((a) => ({ name: a.name, sha256: a.sha256, algorithm: 'text-sha256' as const }));
   // A view annotated before (as the Workbench holds it) says drifted; the file says approved.
   const stored = gate.status === 'drifted' ? 'approved' : gate.status;
-  return { ...gate, ...(await judge(site, batonGateName(gate.name), gate.story, stored, approved)) };
+  return { ...gate, artifacts, ...(await judge(site, batonGateName(gate.name), gate.story, stored, approved)) };
 };
 
 /** Every gate a Baton feature has, in order, plus decided gates of stories no longer on disk. */

@@ -32,37 +32,59 @@ const problemsOf = (site: FeatureSite, feature: string, gate: Gate): VerifyProbl
   return problems;
 };
 
-const reportOf = (feature: string, gate: Gate): GateReport => ({
-  feature,
-  ...(gate.story ? { story: gate.story } : {}),
-  gate: gate.name,
-  status: gate.status,
-  drift: gate.drift,
-});
+const reportOf = (feature: string, gate: Gate): GateReport => {
+  const references = gate.artifacts.filter((a) => a.kind === 'reference').map((a) => a.name);
+  return {
+    feature,
+    ...(gate.story ? { story: gate.story } : {}),
+    gate: gate.name,
+    status: gate.status,
+    drift: gate.drift,
+    ...(references.length ? { references } : {}),
+  };
+};
 
-export const verifyGates = async (
-  view: ProjectView,
-  records: readonly LedgerRecord[] | null,
-): Promise<{ gates: GateReport[]; problems: VerifyProblem[] }> => {
+/** One feature's gates as judged now: from the ledger's fold (Baton) or its gates.json (Consort). */
+export interface JudgedFeature {
+  readonly feature: string;
+  readonly site: FeatureSite;
+  readonly gates: readonly Gate[];
+  /** False for a feature whose folder is gone but whose approvals stand in the ledger. */
+  readonly shown: boolean;
+}
+
+/**
+ * Every gate of every feature, re-hashed against the disk: the one judgement the view
+ * (annotateGates), `baton verify` and the Problems list all use.
+ */
+export const judgeGates = async (view: ProjectView, records: readonly LedgerRecord[] | null): Promise<JudgedFeature[]> => {
   const siteOf = await featureSites(view);
   const folds = view.layout === 'baton' ? foldGates(records ?? []) : null;
-  const found: { feature: string; site: FeatureSite; gates: Gate[] }[] = [];
+  const found: JudgedFeature[] = [];
   for (const feature of view.features) {
     const site = await siteOf(feature.id);
     const gates = folds
       ? await batonFeatureGates(site, feature, folds)
       : await Promise.all(feature.gates.map((gate) => foreignGate(site, gate)));
-    found.push({ feature: feature.id, site, gates });
+    found.push({ feature: feature.id, site, gates, shown: true });
   }
   // A feature deleted after its gates were approved: its approvals still stand, against nothing.
   const shown = new Set(view.features.map((f) => f.id));
   for (const fold of folds?.values() ?? []) {
     if (shown.has(fold.feature)) continue;
     const site = await siteOf(fold.feature);
-    found.push({ feature: fold.feature, site, gates: [await batonGate(site, fold.gate, fold.story, fold)] });
+    found.push({ feature: fold.feature, site, gates: [await batonGate(site, fold.gate, fold.story, fold)], shown: false });
   }
-  return {
-    gates: found.flatMap(({ feature, gates }) => gates.map((gate) => reportOf(feature, gate))),
-    problems: found.flatMap(({ feature, site, gates }) => gates.flatMap((gate) => problemsOf(site, feature, gate))),
-  };
+  return found;
 };
+
+/** What `baton verify` reports of the judged gates, and the problems each one has. */
+export const gateReport = (judged: readonly JudgedFeature[]): { gates: GateReport[]; problems: VerifyProblem[] } => ({
+  gates: judged.flatMap(({ feature, gates }) => gates.map((gate) => reportOf(feature, gate))),
+  problems: judged.flatMap(({ feature, site, gates }) => gates.flatMap((gate) => problemsOf(site, feature, gate))),
+});
+
+export const verifyGates = async (
+  view: ProjectView,
+  records: readonly LedgerRecord[] | null,
+): Promise<{ gates: GateReport[]; problems: VerifyProblem[] }> => gateReport(await judgeGates(view, records));

@@ -10,6 +10,7 @@ const feature = (over: Partial<Feature>): Feature => ({
   testList: [],
   gates: [],
   cycles: 0,
+  cycleRuns: [],
   escalations: [],
   ...over,
 });
@@ -65,7 +66,7 @@ describe('inspectReport', () => {
           feature({
             stories: [{ id: 'S-1', title: '', asA: '', iWant: '', soThat: '', status: 'building', experiment: null, acs: [] }],
             testList: [item('T1', 'red', 'behavior'), item('T2', 'red', null), item('T3', 'green', 'client')],
-            gates: [{ name: 'spec', status: 'approved', approver: 'po', approvedAt: 'T', artifacts: [{ name: 'a', sha256: 'b' }], story: 's', drift: [], note: null, pendingSince: null }],
+            gates: [{ name: 'spec', status: 'approved', approver: 'po', approvedAt: 'T', artifacts: [{ name: 'a', sha256: 'b', kind: 'file' }], story: 's', drift: [], note: null, pendingSince: null }],
             cycles: 2,
           }),
         ],
@@ -80,7 +81,7 @@ describe('inspectReport', () => {
       byKind: { behavior: 1, fitness: 0, client: 1, unspecified: 1 },
     });
     // The report's gate shape is fixed; the story link stays in the view.
-    expect(only!.gates).toEqual([{ name: 'spec', status: 'approved', approver: 'po', approvedAt: 'T', artifacts: [{ name: 'a', sha256: 'b' }] }]);
+    expect(only!.gates).toEqual([{ name: 'spec', status: 'approved', approver: 'po', approvedAt: 'T', artifacts: [{ name: 'a', sha256: 'b', kind: 'file' }] }]);
     expect(only!.cycles).toBe(2);
     expect(report.problems).toEqual([{ file: 'x.json', message: 'is broken' }]);
   });

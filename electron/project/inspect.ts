@@ -26,7 +26,7 @@ export interface InspectReport {
       readonly status: GateStatus;
       readonly approver: string | null;
       readonly approvedAt: string | null;
-      readonly artifacts: readonly { readonly name: string; readonly sha256: string }[];
+      readonly artifacts: readonly { readonly name: string; readonly sha256: string; readonly kind: 'file' | 'reference' }[];
     }[];
     readonly cycles: number;
   }[];
@@ -56,7 +56,7 @@ export const inspectReport = (view: ProjectView): InspectReport => ({
         status: gate.status,
         approver: gate.approver,
         approvedAt: gate.approvedAt,
-        artifacts: gate.artifacts.map((artifact) => ({ name: artifact.name, sha256: artifact.sha256 })),
+        artifacts: gate.artifacts.map((artifact) => ({ name: artifact.name, sha256: artifact.sha256, kind: artifact.kind })),
       })),
       cycles: feature.cycles,
     };

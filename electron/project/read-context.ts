@@ -5,7 +5,8 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Problem } from '../../shared/model';
+import type { Layout, Problem } from '../../shared/model';
+import { shapeProblem } from './artifact-shapes';
 import { locateJsonError } from './json-locate';
 
 /** Artifacts are small JSON files; anything bigger is a mistake or an attack, not read. */
@@ -16,6 +17,8 @@ export interface ReadContext {
   readonly root: string;
   /** realpath of `root`: the boundary symlinks may not leave. */
   readonly realRoot: string;
+  /** Whose rules an artifact's shape is judged by (Consort's deploy evidence differs from Baton's). */
+  readonly layout: Layout;
   readonly problems: Problem[];
 }
 
@@ -50,9 +53,10 @@ const withReadSlot = async <T>(work: () => Promise<T>): Promise<T> => {
   }
 };
 
-export const createContext = async (root: string): Promise<ReadContext> => ({
+export const createContext = async (root: string, layout: Layout): Promise<ReadContext> => ({
   root,
   realRoot: await fs.realpath(root),
+  layout,
   problems: [],
 });
 
@@ -103,6 +107,18 @@ const resolveInside = async (ctx: ReadContext, abs: string): Promise<string | 'a
     report(ctx, abs, describeFsError(error));
     return null;
   }
+};
+
+/**
+ * Reports a gated artifact that would be refused at approval (the same words the Inbox shows), unless
+ * the file already has a problem of its own: one file, one complaint. `name` is the artifact's path
+ * under its feature folder (`stories/S-1/story.json`), which decides its shape.
+ */
+export const checkShape = (ctx: ReadContext, abs: string, name: string, value: unknown): void => {
+  const file = relativeFile(ctx, abs);
+  if (ctx.problems.some((p) => p.file === file)) return;
+  const problem = shapeProblem(name, value, ctx.layout);
+  if (problem !== null) ctx.problems.push({ file, message: problem });
 };
 
 /** Reads and parses one JSON artifact. Absence is silent; every other failure is reported. */

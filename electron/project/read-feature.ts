@@ -2,8 +2,8 @@
 import path from 'node:path';
 import type { Feature, Gate, Layout, Story } from '../../shared/model';
 import { isObject, pickString, pickText, shapeOf, type JsonObject } from './fields';
-import { countCycles } from './count-cycles';
-import { readJson, report, type ReadContext } from './read-context';
+import { cyclesDir, readCycles } from './read-cycles';
+import { checkShape, readJson, report, type ReadContext } from './read-context';
 import { readGatesFile } from './read-gates';
 import { readPipeline } from './read-pipeline';
 import { readStories } from './read-stories';
@@ -32,9 +32,19 @@ const readSpec = async (ctx: ReadContext, featureDir: string, layout: Layout): P
     read = await readJson(ctx, file);
   }
   if (read.state !== 'ok') return {};
-  if (isObject(read.value)) return read.value;
+  if (isObject(read.value)) {
+    checkShape(ctx, file, path.basename(file), read.value);
+    return read.value;
+  }
   report(ctx, file, `expected a feature object, found ${shapeOf(read.value)}; showing the feature by its folder name`);
   return {};
+};
+
+/** Read for their shape only: a broken one is reported where the user will look. */
+const checkOnly = async (ctx: ReadContext, featureDir: string, name: string): Promise<void> => {
+  const abs = path.join(featureDir, name);
+  const read = await readJson(ctx, abs);
+  if (read.state === 'ok') checkShape(ctx, abs, name, read.value);
 };
 
 export const readFeature = async (
@@ -49,8 +59,8 @@ export const readFeature = async (
     readStories(ctx, featureDir),
     readPipeline(ctx, path.join(featureDir, 'pipeline.json')),
     readGatesFile(ctx, path.join(featureDir, 'gates.json'), null),
-    countCycles(ctx, path.join(artifactRoot, 'cycles', folder)),
-    ...VALIDATED_ONLY.map((name) => readJson(ctx, path.join(featureDir, name))),
+    readCycles(ctx, cyclesDir(artifactRoot, folder)),
+    ...VALIDATED_ONLY.map((name) => checkOnly(ctx, featureDir, name)),
   ]);
   const stories: Story[] = drafts.map((draft) => {
     const entry = pipeline.get(draft.id);
@@ -70,7 +80,8 @@ export const readFeature = async (
       stories,
       testList,
       gates,
-      cycles,
+      cycles: cycles.length,
+      cycleRuns: cycles,
       escalations: [],
     },
   };

@@ -24,7 +24,7 @@ const approverOf = (gate: JsonObject): string | null => {
 const artifactsOf = (ctx: ReadContext, file: string, name: string, gate: JsonObject): GateArtifact[] => {
   const artifacts: GateArtifact[] = [];
   const add = (artifact: string, sha: unknown): void => {
-    if (typeof sha === 'string' && SHA256.test(sha)) artifacts.push({ name: artifact, sha256: sha.toLowerCase() });
+    if (typeof sha === 'string' && SHA256.test(sha)) artifacts.push({ name: artifact, sha256: sha.toLowerCase(), kind: 'file' });
     else report(ctx, file, `gate "${name}" lists artifact "${artifact}" with hash ${JSON.stringify(sha)}, which is not a SHA-256 (64 hex digits); left out`);
   };
   const hashes = pick(gate, 'artifact_hashes', 'artifactHashes');

@@ -132,20 +132,25 @@ describe('symlinks', () => {
 });
 
 describe('counting and order', () => {
-  it('counts cycle-NNN.json files under cycles/<F>/ only, at any depth, and survives a symlink loop', async () => {
+  it('reads cycle-NNN.json files under cycles/<F>/ only, at any depth, and survives a symlink loop', async () => {
     const view = await load(
       {
-        '.baton/cycles/F-1/S-1/AC-1/cycle-001.json': '{}',
+        '.baton/cycles/F-1/S-1/AC-1/cycle-001.json': { test_id: 'T1', red_at: '2025-01-01T10:00:00Z' },
         '.baton/cycles/F-1/S-1/AC-1/cycle-002.json': '{}',
         '.baton/cycles/F-1/S-1/AC-1/review.json': '{}',
         '.baton/cycles/F-1/S-1/AC-1/cycle-final.json': '{}',
-        '.baton/cycles/F-1/S-2/AC-3/cycle-010.json': 'not even json: counted, not read',
+        '.baton/cycles/F-1/S-2/AC-3/cycle-010.json': 'not even json',
         '.baton/cycles/F-9/S-1/AC-1/cycle-001.json': '{}',
       },
       () => fs.symlink(path.join(dir, '.baton/cycles/F-1'), path.join(dir, '.baton/cycles/F-1/S-1/loop')),
     );
-    expect(view.features[0]!.cycles).toBe(3);
-    expect(view.problems).toEqual([]);
+    // Two readable cycles; the broken one is a located problem, not a silent count.
+    expect(view.features[0]!.cycles).toBe(2);
+    expect(view.features[0]!.cycleRuns.map((c) => [c.id, c.story, c.ac, c.items, c.outcome])).toEqual([
+      ['cycle-001', 'S-1', 'AC-1', ['T1'], 'red'],
+      ['cycle-002', 'S-1', 'AC-1', [], null],
+    ]);
+    expect(view.problems.map((p) => p.file)).toEqual(['.baton/cycles/F-1/S-2/AC-3/cycle-010.json']);
   });
 
   it('sorts features, stories and ACs naturally and keeps test-list order', async () => {

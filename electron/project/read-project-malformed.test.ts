@@ -148,7 +148,7 @@ describe('bad gates and pipeline entries', () => {
       },
     });
     expect(view.features[0]!.gates).toEqual([
-      { name: 'spec', status: 'approved', approver: 'Ana', approvedAt: 'T', artifacts: [{ name: 'a.json', sha256: sha }], story: null, drift: [], note: null, pendingSince: null },
+      { name: 'spec', status: 'approved', approver: 'Ana', approvedAt: 'T', artifacts: [{ name: 'a.json', sha256: sha, kind: 'file' }], story: null, drift: [], note: null, pendingSince: null },
       // A gate with no status is open: gates fail closed.
       { name: 'deploy', status: 'open', approver: null, approvedAt: null, artifacts: [], story: null, drift: [], note: null, pendingSince: null },
     ]);
@@ -186,5 +186,45 @@ describe('unknown fields', () => {
     expect(view.features[0]).toMatchObject({ id: 'F-1', name: 'One', description: 'S' });
     expect(view.features[0]!.testList[0]).toMatchObject({ id: 'T1', status: 'red' });
     expect(view.features[0]!.testList[0]).not.toHaveProperty('owner');
+  });
+});
+
+describe('artifacts that could not be approved are problems too (one list with the Inbox)', () => {
+  it('reports a story with neither the sentence nor a title, in the words an approval would refuse it', async () => {
+    const view = await load({ [`${F}/stories/S-1/story.json`]: { id: 'S-1', asA: 'clerk' } });
+    expect(view.problems).toEqual([
+      {
+        file: `${F}/stories/S-1/story.json`,
+        message:
+          'is not a valid story.json: it needs "as a" ("as_a" or "asA"), "I want" ("i_want", "iWant" or "iWantTo") and "so that" ("so_that" or "soThat"), or a "title"',
+      },
+    ]);
+  });
+
+  it("reads Consort's asA / iWantTo / soThat as the story's sentence and finds nothing wrong", async () => {
+    const view = await load({ [`${F}/stories/S-1/story.json`]: { id: 'S-1', asA: 'clerk', iWantTo: 'count stock', soThat: 'we reorder in time' } });
+    expect(view.problems).toEqual([]);
+    expect(view.features[0]!.stories[0]).toMatchObject({ title: 'S-1', asA: 'clerk', iWant: 'count stock', soThat: 'we reorder in time' });
+  });
+
+  it('reports deploy evidence that is any JSON object, naming the missing fields', async () => {
+    const view = await load({ [`${F}/deploy-evidence.json`]: { fake: true } });
+    expect(view.problems).toHaveLength(1);
+    expect(view.problems[0]!.file).toBe(`${F}/deploy-evidence.json`);
+    expect(view.problems[0]!.message).toMatch(/^is not valid deploy evidence: missing ran, target, url, health, verify, started_at, finished_at/);
+  });
+
+  it('reports a test list whose items lack a status, once', async () => {
+    const view = await load({ [`${F}/test-list.json`]: { items: [{ id: 'T1', ac_id: 'AC-1' }] } });
+    expect(view.problems.map((p) => p.message)).toEqual([
+      'is not a valid test-list.json: it needs an array of test items (or an object with an "items" array), each an object with an "id" and a "status"',
+    ]);
+    // The reader still shows the item: a missing status never claims more than pending.
+    expect(view.features[0]!.testList.map((t) => [t.id, t.status])).toEqual([['T1', 'pending']]);
+  });
+
+  it('does not complain twice about a file that already has a problem', async () => {
+    const view = await load({ [`${F}/test-list.json`]: { items: [{ ac_id: 'AC-1', status: 'pending' }] } });
+    expect(view.problems.map((p) => p.message)).toEqual(['item 1 has no "id"; left out. Give every test item a unique id such as "T1"']);
   });
 });

@@ -11,9 +11,10 @@ import { naturalCompare } from './fields';
 import { createContext, listDir, readJson, type ReadContext } from './read-context';
 import { readFeature, type FeatureRead } from './read-feature';
 import { readGatesFile } from './read-gates';
+import { projectName } from './project-name';
 
 /** Top-level artifacts that are only checked to parse (their content is shown elsewhere, later). */
-const VALIDATED_ONLY = ['workflow-state.json', 'smells.json'] as const;
+const VALIDATED_ONLY = ['smells.json'] as const;
 
 interface SprintGates {
   readonly featureId: string | null;
@@ -48,20 +49,22 @@ export const readProject = async (dir: string): Promise<Result<ProjectView>> => 
   const detected = await detectLayout(dir);
   if (!detected.ok) return detected;
   const { root, layout, artifactRoot } = detected.value;
-  const ctx = await createContext(root);
+  const ctx = await createContext(root, layout);
   ctx.problems.push(...detected.value.problems);
 
   const folders = (await listDir(ctx, path.join(artifactRoot, 'features'))).filter(
     (entry) => entry.isDirectory && !entry.name.startsWith('.'),
   );
-  const [reads, sprints] = await Promise.all([
+  const [reads, sprints, workflow] = await Promise.all([
     Promise.all(folders.map((entry) => readFeature(ctx, artifactRoot, entry.path, entry.name, layout))),
     readSprints(ctx, artifactRoot),
+    readJson(ctx, path.join(artifactRoot, 'workflow-state.json')),
     ...VALIDATED_ONLY.map((name) => readJson(ctx, path.join(artifactRoot, name))),
     // project.json is Baton's settings file; another module interprets it, this one reports a broken one.
     ...(layout === 'baton' ? [readJson(ctx, path.join(artifactRoot, 'project.json'))] : []),
   ]);
   const features = attachSprintGates(reads, sprints).sort((a, b) => naturalCompare(a.id, b.id));
+  const name = await projectName(ctx, { root, artifactRoot, layout, workflowState: workflow.state === 'ok' ? workflow.value : null });
 
   // Files are read in parallel; sorting makes the report the same on every run.
   const problems = [...ctx.problems].sort(
@@ -69,7 +72,7 @@ export const readProject = async (dir: string): Promise<Result<ProjectView>> => 
   );
   return ok({
     root,
-    name: path.basename(root),
+    name,
     layout,
     artifactRoot,
     readOnly: layout !== 'baton',

@@ -2,7 +2,8 @@
 import path from 'node:path';
 import type { AcceptanceCriterion, Story } from '../../shared/model';
 import { byId, isObject, pickString, pickText, shapeOf, type JsonObject } from './fields';
-import { listDir, readJson, report, type ReadContext } from './read-context';
+import { checkShape, listDir, readJson, report, type ReadContext } from './read-context';
+import { storySentence } from './story-fields';
 
 /** A story before pipeline.json has given it a status and an experiment. */
 export type StoryDraft = Omit<Story, 'status' | 'experiment'>;
@@ -14,6 +15,7 @@ const readAc = async (ctx: ReadContext, abs: string, fallbackId: string): Promis
     report(ctx, abs, `expected an acceptance criterion object with given/when/then, found ${shapeOf(read.value)}; left out`);
     return null;
   }
+  checkShape(ctx, abs, `stories/-/acs/${fallbackId}.json`, read.value);
   const ac = read.value;
   return {
     id: pickString(ac, 'id', 'ac_id', 'acId') ?? fallbackId,
@@ -31,12 +33,6 @@ const readAcs = async (ctx: ReadContext, storyDir: string): Promise<AcceptanceCr
   return acs.filter((ac): ac is AcceptanceCriterion => ac !== null).sort(byId);
 };
 
-/** Consort nests the user-story sentence under `story` in some versions; read either place. */
-const storyText = (story: JsonObject, ...keys: string[]): string => {
-  const nested = isObject(story['story']) ? story['story'] : {};
-  return pickText(story, ...keys) ?? pickText(nested, ...keys) ?? '';
-};
-
 const readStory = async (ctx: ReadContext, storyDir: string, folder: string): Promise<StoryDraft> => {
   const file = path.join(storyDir, 'story.json');
   const [read, acs] = await Promise.all([readJson(ctx, file), readAcs(ctx, storyDir)]);
@@ -45,16 +41,11 @@ const readStory = async (ctx: ReadContext, storyDir: string, folder: string): Pr
     if (isObject(read.value)) story = read.value;
     // The folder still holds ACs worth showing, so the story stays, named by its folder.
     else report(ctx, file, `expected a story object, found ${shapeOf(read.value)}; showing the story by its folder name`);
+    checkShape(ctx, file, 'story.json', read.value);
   }
   const id = pickString(story, 'id', 'story_id', 'storyId') ?? folder;
-  return {
-    id,
-    title: pickText(story, 'title', 'name') ?? id,
-    asA: storyText(story, 'as_a', 'asA'),
-    iWant: storyText(story, 'i_want', 'iWant'),
-    soThat: storyText(story, 'so_that', 'soThat'),
-    acs,
-  };
+  const sentence = storySentence(story);
+  return { id, title: sentence.title ?? id, asA: sentence.asA ?? '', iWant: sentence.iWant ?? '', soThat: sentence.soThat ?? '', acs };
 };
 
 export const readStories = async (ctx: ReadContext, featureDir: string): Promise<StoryDraft[]> => {

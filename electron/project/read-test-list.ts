@@ -4,7 +4,7 @@
  */
 import { TEST_KINDS, TEST_STATUSES, type TestItem, type TestKind, type TestStatus } from '../../shared/model';
 import { isObject, matchToken, pick, pickString, pickText, shapeOf } from './fields';
-import { readJson, report, type ReadContext } from './read-context';
+import { checkShape, readJson, report, type ReadContext } from './read-context';
 
 const itemsOf = (value: unknown): unknown[] | null => {
   if (Array.isArray(value)) return value;
@@ -73,5 +73,6 @@ export const readTestList = async (
       invariantId: pickString(entry, 'invariant_id', 'invariantId') ?? null,
     });
   });
+  checkShape(ctx, file, 'test-list.json', read.value);
   return items;
 };

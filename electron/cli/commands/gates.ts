@@ -1,9 +1,16 @@
 /** `baton gates <dir> [--json]`: every gate of every feature, with approver, time and drift. */
+import type { Gate } from '../../../shared/model';
 import { flag, JSON_OPTION, onePath, type Command } from '../command';
 import { EXIT } from '../exit-codes';
 import { printJson } from '../io';
 import { withProject } from '../open-project';
 import { table } from '../table';
+
+/** Consort's promote gate hashes what was promoted (`promote_ref`), not a file: say so instead of inventing a file. */
+const referenceNote = (gate: Gate): string | null => {
+  const refs = gate.artifacts.filter((a) => a.kind === 'reference').map((a) => a.name);
+  return refs.length ? `records a reference, not a file (${refs.join(', ')})` : null;
+};
 
 export const gatesCommand: Command = {
   name: 'gates',
@@ -24,7 +31,7 @@ export const gatesCommand: Command = {
             g.status,
             g.approver ?? '-',
             g.approvedAt ?? '-',
-            g.drift.map((d) => `${d.artifact} changed`).join(', ') || g.note || '',
+            g.drift.map((d) => `${d.artifact} changed`).join(', ') || referenceNote(g) || g.note || '',
           ]);
           io.out(table(['gate', 'status', 'approver', 'approved at', 'notes'], rows, '  ') + '\n');
         }

@@ -36,20 +36,22 @@ export const verifyCommand: Command = {
         return EXIT.problems;
       }
       if (json) printJson(io, result.value);
-      else printReport(io, result.value);
+      else printReport(io, result.value, view.layout === 'baton' ? null : view.layout);
       return result.value.ok ? EXIT.ok : EXIT.problems;
     });
   },
 };
 
-function printReport(io: Io, report: VerifyReport): void {
+/** `foreign` names a Consort layout, which has no Baton ledger: its decisions live in gates.json. */
+function printReport(io: Io, report: VerifyReport, foreign: string | null): void {
   const head = report.head ? `head ${report.head.slice(0, 12)}…` : 'no records';
-  io.out(report.chain.ok
+  if (foreign) io.out(`A ${foreign} project has no Baton ledger: each gates.json's approved hashes are checked against the files.`);
+  else io.out(report.chain.ok
     ? `Ledger intact · ${report.records} records · ${head} · ${report.signature}`
     : `Ledger BROKEN at record #${report.chain.brokenAt} · ${report.records} records read · ${report.signature}`);
   for (const gate of report.gates) {
     const where = `${gate.feature}${gate.story ? `/${gate.story}` : ''} ${gate.gate}`;
-    io.out(`  ${gate.drift.length ? '✗' : '·'} ${where}: ${gate.status}`);
+    io.out(`  ${gate.drift.length ? '✗' : '·'} ${where}: ${gate.status}${gate.references?.length ? ` · records a reference, not a file (${gate.references.join(', ')})` : ''}`);
     for (const d of gate.drift) io.out(`      ${d.artifact}: ${d.expected ? `expected ${d.expected.slice(0, 12)}…` : 'not in the approval'}, found ${d.actual ? `${d.actual.slice(0, 12)}…` : 'nothing (missing)'}`);
   }
   if (report.problems.length) {

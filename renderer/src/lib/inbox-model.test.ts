@@ -23,6 +23,7 @@ const feature = (id: string, gates: Gate[], more: Partial<Feature> = {}): Featur
   testList: [],
   gates,
   cycles: 0,
+  cycleRuns: [],
   escalations: [],
   ...more,
 });
