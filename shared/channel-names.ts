@@ -15,6 +15,7 @@ export const CHANNEL_NAMES = [
   'gates:approve',
   'gates:reject',
   'gates:withdraw',
+  'gates:restore',
   'escalations:decide',
   'ledger:list',
   'ledger:blob',

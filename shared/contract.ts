@@ -97,6 +97,14 @@ export const channels = {
   'gates:reject': { request: z.object({ ...gateRef, approver, reason }).strict(), response: returns<LedgerRecord>() },
   /** Withdraw an approval (cascades: withdrawing spec reopens design and test_list). */
   'gates:withdraw': { request: z.object({ ...gateRef, approver, reason }).strict(), response: returns<LedgerRecord>() },
+  /**
+   * Put a drifted gate's approved files back from the ledger; `expect` is the drift the person was
+   * shown (artifact → its current hash, null when missing): anything else on disk is refused.
+   */
+  'gates:restore': {
+    request: z.object({ ...gateRef, approver, expect: z.record(z.string().min(1).max(1000), sha256Hex.nullable()) }).strict(),
+    response: returns<LedgerRecord>(),
+  },
   /** Decide an escalated item: `retry` (a new round), `skip` (set it aside) or `abandon` the feature (note required). */
   'escalations:decide': {
     request: z.object({ feature: id, item: id, decision: z.enum(ESCALATION_DECISIONS), note: z.string().max(4000).optional(), approver }).strict(),

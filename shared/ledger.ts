@@ -2,6 +2,7 @@
  * The ledger's record shape and the gate/verification views built from it (ARCHITECTURE.md,
  * "On-disk layout"). Pure types and constants: the hashing and file I/O live in electron/ledger/.
  */
+import type { TestStatus } from './model';
 
 export type ActorKind = 'orchestrator' | 'agent' | 'person';
 export interface Actor {
@@ -44,13 +45,30 @@ export interface LedgerRecord {
 
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** Record types written by this release. Later issues add cycle.* and branch.* types. */
+/** Every record type Baton writes, spelled once: everything else names a type through this table. */
 export const RECORD_TYPES = {
   gateApproved: 'gate.approved',
   gateRejected: 'gate.rejected',
   gateWithdrawn: 'gate.withdrawn',
+  /** A person put a drifted gate's approved files back from their frozen blobs. */
+  gateRestored: 'gate.restored',
   ledgerRepaired: 'ledger.repaired',
+  /** The cycle (issue 5): each step's verdict, the lock, violations, the item's status, the end. */
+  cyclePlanned: 'cycle.planned',
+  cycleRed: 'cycle.red',
+  cycleLocked: 'cycle.locked',
+  cycleGreen: 'cycle.green',
   cycleGreened: 'cycle.greened',
+  cycleViolation: 'cycle.violation',
+  cycleOutOfScope: 'cycle.out-of-scope',
+  cycleRefactored: 'cycle.refactored',
+  cycleReviewed: 'cycle.reviewed',
+  cycleFinished: 'cycle.finished',
+  itemStatus: 'item.status',
+  runStarted: 'run.started',
+  runFinished: 'run.finished',
+  /** A run stopped before a step because an approved gate it depends on drifted (or was withdrawn). */
+  runBlocked: 'run.blocked',
   /** Branch pairs (issue 4): names, parent, provider, masking, migrations and timings; never a connection URL. */
   branchCreated: 'branch.created',
   branchReset: 'branch.reset',
@@ -127,6 +145,67 @@ export interface EvidenceArtifact {
   readonly approved: { readonly sha256: string; readonly text: string | null; readonly approvedAt: string; readonly approver: string } | null;
 }
 
+/** A ledger record a screen can link to (`#/evidence/<seq>`). */
+export interface RecordRef {
+  readonly seq: number;
+  readonly hash: string;
+  readonly at: string;
+}
+
+/** One test-list item as the evidence shows it: its status and what proves it, all from the ledger. */
+export interface ItemProof {
+  readonly id: string;
+  readonly description: string;
+  readonly acId: string;
+  readonly storyId: string | null;
+  readonly status: TestStatus;
+  /** Cycles (rounds) run for it. */
+  readonly cycles: number;
+  readonly repairs: number;
+  readonly violations: number;
+  readonly rejectedRed: number;
+  /** The orchestrator's GREEN attestation (`cycle.greened`) with the commit it made; null when it never went green. */
+  readonly green: (RecordRef & { readonly commit: string | null }) | null;
+  /** The orchestrator's last test run for it: the step, its verdict and its totals. */
+  readonly lastRun: (RecordRef & { readonly step: string; readonly verdict: string | null; readonly passed: number | null; readonly failed: number | null }) | null;
+}
+
+/** One acceptance criterion and the items that cover it. */
+export interface AcProof {
+  readonly id: string;
+  readonly title: string;
+  readonly storyId: string | null;
+  readonly items: readonly string[];
+  /** Every covering item is green or refactored with a GREEN record (never true with no items). */
+  readonly proven: boolean;
+}
+
+/**
+ * What a feature (or, for an acceptance gate, a story) has been shown to do: folded from the
+ * ledger's records for a Baton project, read from the test list and cycle files for a Consort one.
+ * The artifacts on disk are used for their hashes only, never for statuses.
+ */
+export interface EvidenceSummary {
+  readonly feature: string;
+  /** Set when the summary covers one story (its acceptance gate). */
+  readonly story: string | null;
+  /** Where the statuses come from: Baton's ledger, or a foreign project's own files. */
+  readonly source: 'ledger' | 'files';
+  readonly testItems: number;
+  readonly byStatus: Readonly<Partial<Record<TestStatus, number>>>;
+  readonly cycles: number;
+  readonly repairs: number;
+  readonly violations: number;
+  readonly rejectedRed: number;
+  /** Escalations waiting for a person. */
+  readonly escalations: number;
+  /** Ledger records about this feature (or story). */
+  readonly records: number;
+  readonly lastRecordAt: string | null;
+  readonly items: readonly ItemProof[];
+  readonly acs: readonly AcProof[];
+}
+
 /** Everything a Product Owner needs to decide one gate. */
 export interface GateEvidence {
   readonly feature: string;
@@ -134,14 +213,7 @@ export interface GateEvidence {
   readonly gate: string;
   readonly status: string;
   readonly artifacts: readonly EvidenceArtifact[];
-  readonly summary: {
-    readonly testItems: number;
-    readonly byStatus: Readonly<Record<string, number>>;
-    readonly cycles: number;
-    /** Ledger records about this feature. */
-    readonly records: number;
-    readonly lastRecordAt: string | null;
-  };
+  readonly summary: EvidenceSummary;
   /** Whether an approval could succeed now, and if not why (fail closed). */
   readonly approvable: { readonly ok: boolean; readonly reason: string | null };
 }

@@ -88,6 +88,18 @@ export interface GateArtifact {
   readonly kind: 'file' | 'reference';
 }
 
+/**
+ * Why a gate that waits for a decision cannot be decided yet (the same checks an approval runs):
+ * an earlier gate comes first, its evidence or artifacts are missing or invalid, it was withdrawn
+ * and nothing changed since, or the project is read-only.
+ */
+export interface GateBlock {
+  readonly kind: 'earlier-gate' | 'evidence' | 'artifacts' | 'unchanged' | 'read-only';
+  /** The earlier gate, for `earlier-gate`. */
+  readonly gate: string | null;
+  readonly message: string;
+}
+
 export interface Gate {
   /** spec | plan | design | test_list | acceptance | deploy | promote (as named on disk). */
   readonly name: string;
@@ -103,6 +115,8 @@ export interface Gate {
   readonly note: string | null;
   /** When the gate started waiting for a decision (its artifacts' latest change), for the inbox order. */
   readonly pendingSince: string | null;
+  /** Set when the gate waits for a decision that cannot be made yet; null when it can be (or waits for nothing). */
+  readonly blockedBy: GateBlock | null;
 }
 
 /** What a person may decide about an escalated item: another round, set it aside, or abandon the feature. */
@@ -155,6 +169,33 @@ export interface CycleRun {
   readonly record: string | null;
 }
 
+/** One gate a blocked run depends on, as it is now: drifted, or no longer approved. */
+export interface RunBlockGate {
+  readonly gate: string;
+  readonly story: string | null;
+  readonly status: GateStatus;
+  readonly drift: readonly DriftEntry[];
+  /** The drifted files, relative to the project root. */
+  readonly files: readonly string[];
+}
+
+/**
+ * A run that stopped before a step because a gate it builds on is no longer approved as it stands
+ * (a `run.blocked` record), while that is still so: restoring the files, or withdrawing and
+ * re-approving the gate, clears it.
+ */
+export interface RunBlockView {
+  /** The `run.blocked` record. */
+  readonly record: { readonly seq: number; readonly hash: string; readonly at: string };
+  /** The lifecycle state and step the run stopped before, and the item it was about to build. */
+  readonly phase: string;
+  readonly step: string;
+  readonly item: string | null;
+  readonly message: string;
+  /** The gates it named that are still not approved as they stand, as they are now. */
+  readonly gates: readonly RunBlockGate[];
+}
+
 export interface Feature {
   readonly id: string;
   readonly name: string;
@@ -168,6 +209,8 @@ export interface Feature {
   readonly cycleRuns: readonly CycleRun[];
   /** Escalations waiting for a decision, oldest first (from the ledger). */
   readonly escalations: readonly EscalationView[];
+  /** The feature's last run stopped on a drifted or withdrawn gate, and it is still so; else null. */
+  readonly runBlock: RunBlockView | null;
 }
 
 export interface ProjectView {

@@ -119,6 +119,8 @@ export function foldRunEvent(state: RunStateView, event: RunFeedEvent, maxLines:
       return state;
     case 'waiting':
       return { ...state, waiting: { gate: event.gate, message: event.message } };
+    case 'run.blocked':
+      return { ...state, waiting: null };
     case 'run.finished':
       return { ...state, summary: event.summary, lifecycle: event.summary.phase };
     case 'run.stopping':

@@ -46,6 +46,7 @@ export type RunEvent =
   | { readonly kind: 'runner.output'; readonly item: string | null; readonly chunk: string }
   | { readonly kind: 'recorded'; readonly type: string; readonly hash: string; readonly item: string | null }
   | { readonly kind: 'waiting'; readonly feature: string; readonly gate: string; readonly message: string }
+  | { readonly kind: 'run.blocked'; readonly feature: string; readonly message: string; readonly record: string }
   | { readonly kind: 'run.finished'; readonly summary: RunSummary };
 
 export interface Escalation {
@@ -53,6 +54,14 @@ export interface Escalation {
   readonly reason: string;
   /** The ledger record holding the evidence. */
   readonly record: string | null;
+}
+
+/** Why a run stopped before a step: the `run.blocked` record and what it says. */
+export interface RunBlocked {
+  readonly record: string;
+  readonly message: string;
+  /** The gates named, each with the files that drifted (relative to the project root). */
+  readonly gates: readonly { readonly gate: string; readonly story: string | null; readonly status: string; readonly files: readonly string[] }[];
 }
 
 export interface RunSummary {
@@ -64,6 +73,8 @@ export interface RunSummary {
   readonly violations: number;
   readonly rejectedRed: number;
   readonly escalations: readonly Escalation[];
+  /** Set when the run stopped because a gate it builds on drifted or is no longer approved. */
+  readonly blocked: RunBlocked | null;
   readonly ledgerHead: string | null;
   /** Why the run stopped where it did (a gate to approve, an escalation, done). */
   readonly stoppedAt: string;
@@ -80,8 +91,12 @@ export type RunSessionEvent =
 /** What `run:progressed` carries: the orchestrator's events and the session's, in order. */
 export type RunFeedEvent = RunEvent | RunSessionEvent;
 
-/** How the last run ended; `running` while it runs. */
-export type RunOutcome = 'running' | 'finished' | 'stopped' | 'failed';
+/**
+ * How the last run ended; `running` while it runs. `escalated`: it stopped on items that wait for a
+ * person; `blocked`: a gate it builds on drifted or is no longer approved; `stopped`: someone stopped
+ * it; `failed`: an error; `finished`: it reached where it was going (a gate to decide, or done).
+ */
+export type RunOutcome = 'running' | 'finished' | 'escalated' | 'blocked' | 'stopped' | 'failed';
 
 export interface RunItemState {
   readonly item: string;

@@ -6,7 +6,7 @@ import { benchCommand } from './commands/bench';
 import { branchCommand } from './commands/branch';
 import { demoCommand } from './commands/demo';
 import { runCommand, statusCommand } from './commands/run';
-import { approveCommand, rejectCommand, resolveCommand, withdrawCommand } from './commands/decide';
+import { approveCommand, rejectCommand, resolveCommand, restoreCommand, withdrawCommand } from './commands/decide';
 import { exportCommand, signCommand } from './commands/export';
 import { gatesCommand } from './commands/gates';
 import { initCommand } from './commands/init';
@@ -29,6 +29,7 @@ const COMMANDS: readonly Command[] = [
   rejectCommand,
   withdrawCommand,
   resolveCommand,
+  restoreCommand,
   logCommand,
   verifyCommand,
   exportCommand,

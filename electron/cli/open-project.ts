@@ -3,19 +3,31 @@ import { defaultConfigDir } from '../core/config-dir';
 import { readVersion } from '../core/version';
 import { Workbench } from '../core/workbench';
 import type { ProjectView } from '../../shared/model';
+import { readOnlyReason, type ReadOnlyAction } from '../../shared/read-only';
 import { EXIT, type ExitCode } from './exit-codes';
 import { printError, type Io } from './io';
 
+/**
+ * `writes` names what a command would change: on a read-only project (a Consort project, a review
+ * bundle) it says why it cannot and exits 1 before doing or printing anything else.
+ */
 export async function withProject(
   path: string,
   json: boolean,
   io: Io,
   fn: (workbench: Workbench, view: ProjectView) => Promise<ExitCode>,
+  writes?: ReadOnlyAction,
 ): Promise<ExitCode> {
   const workbench = new Workbench({ host: 'cli', version: readVersion(), configDir: defaultConfigDir() });
   const opened = await workbench.open(path);
   if (!opened.ok) {
     printError(io, opened.error, json);
+    return EXIT.problems;
+  }
+  const refused = writes ? readOnlyReason(opened.value, writes) : null;
+  if (refused) {
+    printError(io, { code: 'read-only', message: `${opened.value.bundle ?? opened.value.root}: ${refused}` }, json);
+    await workbench.close();
     return EXIT.problems;
   }
   try {

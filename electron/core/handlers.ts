@@ -21,6 +21,7 @@ export function createHandlers(workbench: Workbench): Handlers {
     'gates:reject': (request) => workbench.reject(request),
     'escalations:decide': (request) => workbench.decideEscalation(request),
     'gates:withdraw': (request) => workbench.withdraw(request),
+    'gates:restore': (request) => workbench.restore(request),
     'ledger:list': (request) => workbench.ledgerPage(request.offset, request.limit),
     'ledger:blob': (request) => workbench.blob(request.sha256),
     'ledger:verify': () => workbench.verify(),

@@ -11,6 +11,8 @@ import { ok, type Result } from '../../shared/result';
 import { annotateGates } from '../gates';
 import { annotateItems } from '../gates/annotate-items';
 import { annotateEscalations } from '../gates/escalations';
+import { annotateRunBlocks } from '../gates/frozen';
+import { annotateCycles } from '../gates/proof';
 import { isBundleFile, Ledger, openBundle } from '../ledger';
 import { readProject } from '../project';
 
@@ -46,6 +48,7 @@ async function loadFolder(
   const ledger = view.layout === 'baton' ? Ledger.forArtifactRoot(view.artifactRoot) : null;
   const snapshot = ledger ? await ledger.read() : null;
   const records = snapshot?.records ?? [];
-  view = annotateEscalations(annotateItems(await annotateGates(view, ledger ? records : null), records), records);
+  view = annotateCycles(annotateEscalations(annotateItems(await annotateGates(view, ledger ? records : null), records), records), records);
+  view = await annotateRunBlocks(view, records);
   return ok({ view, ledger, records, dispose: origin.dispose });
 }

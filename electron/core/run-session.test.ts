@@ -18,6 +18,7 @@ const SUMMARY: RunSummary = {
   violations: 0,
   rejectedRed: 0,
   escalations: [],
+  blocked: null,
   ledgerHead: null,
   stoppedAt: 'waiting at the acceptance gate',
 };

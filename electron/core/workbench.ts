@@ -12,6 +12,7 @@ import type { RunStateView } from '../../shared/run';
 import { err, ok, type Result } from '../../shared/result';
 import { approveGate, gateEvidence, rejectGate, withdrawGate } from '../gates';
 import { decideEscalation } from '../gates/escalations';
+import { restoreGate } from '../gates/restore';
 import { BranchSession, sessionKey, type OpenBranchService } from './branches-session';
 import { defaultDataDir, projectDataDir } from './data-dir';
 import { defaultIdentity } from './identity';
@@ -120,6 +121,11 @@ export class Workbench {
 
   withdraw(request: Decision<'gates:withdraw'>): Promise<Result<LedgerRecord>> {
     return this.decide((p, ledger) => withdrawGate(p.view, ledger, request));
+  }
+
+  /** Puts a drifted gate's approved files back; the run it blocked can then go on. */
+  restore(request: RequestOf<'gates:restore'>): Promise<Result<LedgerRecord>> {
+    return this.decide((p, ledger) => restoreGate(p.view, ledger, request));
   }
 
   decideEscalation(request: RequestOf<'escalations:decide'>): Promise<Result<LedgerRecord>> {

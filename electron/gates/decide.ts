@@ -29,7 +29,7 @@ export interface ReasonedRequest extends GateRef {
 const refuse = (error: AppError): Result<never> => ({ ok: false, error });
 
 /** What every decision needs before the ledger is touched: a writable project and a person. */
-const preflight = (view: ProjectView, req: GateRef & { approver: string }): Result<never> | null => {
+export const preflight = (view: ProjectView, req: GateRef & { approver: string }): Result<never> | null => {
   if (view.readOnly || view.layout !== 'baton') {
     return err('read-only', `${view.bundle ?? view.root} is read-only (${view.bundle ? 'a review bundle' : `a ${view.layout} project`}): Baton never writes it. Decide gates in the Baton project itself.`);
   }
@@ -39,10 +39,10 @@ const preflight = (view: ProjectView, req: GateRef & { approver: string }): Resu
   return null;
 };
 
-const subjectOf = (ref: GateRef) => ({ feature: ref.feature, ...(ref.story ? { story: ref.story } : {}), gate: ref.gate });
+export const subjectOf = (ref: GateRef) => ({ feature: ref.feature, ...(ref.story ? { story: ref.story } : {}), gate: ref.gate });
 
 /** Runs `fn` holding the ledger's writer lock; a ledger failure becomes an error Result, never a throw. */
-const inTransaction = async (ledger: Ledger, fn: (tx: LedgerTx) => Promise<Result<LedgerRecord>>): Promise<Result<LedgerRecord>> => {
+export const inTransaction = async (ledger: Ledger, fn: (tx: LedgerTx) => Promise<Result<LedgerRecord>>): Promise<Result<LedgerRecord>> => {
   try {
     return await ledger.transaction(fn);
   } catch (error) {
@@ -52,7 +52,7 @@ const inTransaction = async (ledger: Ledger, fn: (tx: LedgerTx) => Promise<Resul
 };
 
 /** The disk as it is inside the lock: the caller's view may be older. */
-const freshView = async (view: ProjectView): Promise<Result<ProjectView>> => readProject(view.root);
+export const freshView = async (view: ProjectView): Promise<Result<ProjectView>> => readProject(view.root);
 
 export const approveGate = async (view: ProjectView, ledger: Ledger, req: ApproveRequest): Promise<Result<LedgerRecord>> => {
   const pre = preflight(view, req);

@@ -10,7 +10,7 @@ import { ESCALATION_DECISIONS, type EscalationDecision, type EscalationView, typ
 import { err, ok, type Result } from '../../shared/result';
 import type { Ledger } from '../ledger';
 
-export const CYCLE_FINISHED = 'cycle.finished';
+export const CYCLE_FINISHED = RECORD_TYPES.cycleFinished;
 
 export interface EscalationDecisionRecord {
   readonly round: number;

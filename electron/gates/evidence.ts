@@ -3,7 +3,8 @@
  * approved, a summary of the feature's progress, and whether an approval could succeed (computed by
  * the same checks a decision runs, so the UI never offers what the backend would refuse).
  */
-import type { EvidenceArtifact, GateEvidence, LedgerRecord } from '../../shared/ledger';
+import type { EvidenceArtifact, GateEvidence } from '../../shared/ledger';
+import { readOnlyReason } from '../../shared/read-only';
 import type { Feature, Gate, ProjectView } from '../../shared/model';
 import { err, ok, type Result } from '../../shared/result';
 import type { Ledger } from '../ledger';
@@ -14,18 +15,10 @@ import { artifactsIn, batonGateName } from './definitions';
 import { textOf } from './files';
 import { batonGate, foreignGate } from './gate-view';
 import { featureSites } from './site';
+import { evidenceSummary } from './proof';
 import { foldGates, gateKey, type GateApproval } from './state';
 
-const READ_ONLY_BUNDLE = 'This is a review bundle, opened read-only: decide gates in the Baton project it was exported from.';
-const readOnlyReason = (view: ProjectView): string =>
-  view.bundle ? READ_ONLY_BUNDLE : `Baton reads this ${view.layout} project and never writes it: decide its gates with the tool that owns it.`;
-
-const summaryOf = (feature: Feature, records: readonly LedgerRecord[]): GateEvidence['summary'] => {
-  const byStatus: Record<string, number> = {};
-  for (const item of feature.testList) byStatus[item.status] = (byStatus[item.status] ?? 0) + 1;
-  const about = records.filter((r) => r.subject.feature === feature.id);
-  return { testItems: feature.testList.length, byStatus, cycles: feature.cycles, records: about.length, lastRecordAt: about.at(-1)?.at ?? null };
-};
+const readOnlyGates = (view: ProjectView): string => readOnlyReason(view, 'gates') ?? 'This project is read-only.';
 
 const current = (s: ArtifactSnapshot, approved: EvidenceArtifact['approved'], fallback: EvidenceArtifact['algorithm']): EvidenceArtifact => ({
   name: s.name,
@@ -71,8 +64,8 @@ const batonEvidence = async (view: ProjectView, ledger: Ledger | null, ref: Gate
     gate: ref.gate,
     status: gate.status,
     artifacts,
-    summary: summaryOf(located.value.feature, records),
-    approvable: view.readOnly ? { ok: false, reason: readOnlyReason(view) } : { ok: blocker === null, reason: blocker?.message ?? null },
+    summary: evidenceSummary(located.value.feature, records, located.value.story),
+    approvable: view.readOnly ? { ok: false, reason: readOnlyGates(view) } : { ok: blocker === null, reason: blocker?.message ?? null },
   });
 };
 
@@ -106,10 +99,10 @@ const foreignEvidence = async (view: ProjectView, ref: GateRef): Promise<Result<
     story,
     gate: ref.gate,
     // A gate gates.json does not list has never been approved: open.
-    status: stored ? (await foreignGate(site, stored)).status : 'open',
+    status: stored ? (await foreignGate(view, site, stored)).status : 'open',
     artifacts,
-    summary: summaryOf(feature, []),
-    approvable: { ok: false, reason: readOnlyReason(view) },
+    summary: evidenceSummary(feature, null, story),
+    approvable: { ok: false, reason: readOnlyGates(view) },
   });
 };
 

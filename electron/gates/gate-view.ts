@@ -3,8 +3,12 @@
  * turned `drifted` when an approved artifact no longer matches the disk, and how long it has waited.
  */
 import type { GateName } from '../../shared/ledger';
-import type { Feature, Gate, GateStatus } from '../../shared/model';
-import { artifactsIn, batonGateName } from './definitions';
+import type { Feature, Gate, GateBlock, GateStatus, ProjectView } from '../../shared/model';
+import { readOnlyReason } from '../../shared/read-only';
+import type { AppError } from '../../shared/result';
+import { snapshotArtifacts } from './artifacts';
+import { approvalBlocker } from './checks';
+import { artifactsIn, batonGateName, isGateName, PREREQUISITE } from './definitions';
 import { approvalDrift, type ApprovedArtifact } from './drift';
 import { newestMtime, readArtifact } from './files';
 import type { FeatureSite } from './site';
@@ -41,7 +45,7 @@ const judge = async (
   return { status, drift, pendingSince };
 };
 
-/** A Baton gate from its fold (absent: never decided, so open). */
+/** A Baton gate from its fold (absent: never decided, so open); whether it can be decided is added by batonFeatureGates. */
 export const batonGate = async (site: FeatureSite, gate: GateName, story: string | null, fold: GateFold | undefined): Promise<Gate> => {
   const approval = fold?.approval ?? null;
   const judged = await judge(site, gate, story, fold?.status ?? 'open', approval?.artifacts ?? [], true);
@@ -53,7 +57,33 @@ export const batonGate = async (site: FeatureSite, gate: GateName, story: string
     approvedAt: approval?.at ?? null,
     artifacts: (approval?.artifacts ?? []).map(({ name, sha256 }) => ({ name, sha256, kind: 'file' as const })),
     note: fold?.note ?? null,
+    blockedBy: null,
   };
+};
+
+/** The approval check's refusal, as the Inbox files it: an earlier gate, missing evidence, nothing changed. */
+const blockOf = (gate: GateName, error: AppError): GateBlock => {
+  if (error.code === 'prerequisite') return { kind: 'earlier-gate', gate: PREREQUISITE[gate], message: error.message };
+  if (error.code === 'missing-artifact' || error.code === 'invalid-artifact') {
+    return { kind: gate === 'deploy' || gate === 'promote' ? 'evidence' : 'artifacts', gate: null, message: error.message };
+  }
+  return { kind: 'unchanged', gate: null, message: error.message };
+};
+
+/**
+ * Whether a waiting Baton gate could be approved now, by the very checks an approval runs, so the
+ * Inbox never lists as "ready to decide" what the backend would refuse.
+ */
+const blockedBy = async (view: ProjectView, site: FeatureSite, feature: Feature, gate: Gate, folds: ReadonlyMap<string, GateFold>): Promise<GateBlock | null> => {
+  if (!WAITING.includes(gate.status) || !isGateName(gate.name)) return null;
+  const readOnly = readOnlyReason(view, 'gates');
+  if (readOnly) return { kind: 'read-only', gate: null, message: readOnly };
+  if (site.featureDir === null) return { kind: 'artifacts', gate: null, message: `The folder of feature ${feature.id} is gone; nothing can be approved.` };
+  const ref = { feature: feature.id, gate: gate.name, ...(gate.story ? { story: gate.story } : {}) };
+  const names = await artifactsIn(site.featureDir, gate.name, storyFolder(site, gate.story));
+  const located = { feature, story: gate.story, site: { ...site, featureDir: site.featureDir }, names };
+  const error = await approvalBlocker(located, ref, folds, await snapshotArtifacts(view, located));
+  return error === null ? null : blockOf(gate.name, error);
 };
 
 /**
@@ -67,17 +97,19 @@ const isReference = async (site: FeatureSite, name: string): Promise<boolean> =>
   return (await readArtifact(site.root, site.featureDir, name)).state === 'missing';
 };
 
-/** A Consort/sftdd gate as the reader found it; Consort hashes every artifact as text. */
-export const foreignGate = async (site: FeatureSite, gate: Gate): Promise<Gate> => {
+/** A Consort/sftdd gate as the reader found it; Consort hashes every artifact as text. Baton never decides it. */
+export const foreignGate = async (view: ProjectView, site: FeatureSite, gate: Gate): Promise<Gate> => {
   const artifacts = await Promise.all(gate.artifacts.map(async (a) => ({ ...a, kind: (await isReference(site, a.name)) ? ('reference' as const) : ('file' as const) })));
   const approved = artifacts.filter((a) => a.kind === 'file').map((a) => ({ name: a.name, sha256: a.sha256, algorithm: 'text-sha256' as const }));
   // A view annotated before (as the Workbench holds it) says drifted; the file says approved.
   const stored = gate.status === 'drifted' ? 'approved' : gate.status;
-  return { ...gate, artifacts, ...(await judge(site, batonGateName(gate.name), gate.story, stored, approved)) };
+  const judged = await judge(site, batonGateName(gate.name), gate.story, stored, approved);
+  const readOnly = WAITING.includes(judged.status) ? readOnlyReason(view, 'gates') : null;
+  return { ...gate, artifacts, ...judged, blockedBy: readOnly ? { kind: 'read-only', gate: null, message: readOnly } : null };
 };
 
 /** Every gate a Baton feature has, in order, plus decided gates of stories no longer on disk. */
-export const batonFeatureGates = async (site: FeatureSite, feature: Feature, folds: ReadonlyMap<string, GateFold>): Promise<Gate[]> => {
+export const batonFeatureGates = async (view: ProjectView, site: FeatureSite, feature: Feature, folds: ReadonlyMap<string, GateFold>): Promise<Gate[]> => {
   const slots: { gate: GateName; story: string | null }[] = [
     { gate: 'spec', story: null },
     { gate: 'design', story: null },
@@ -91,5 +123,10 @@ export const batonFeatureGates = async (site: FeatureSite, feature: Feature, fol
   for (const fold of folds.values()) {
     if (fold.feature === feature.id && !known.has(gateKey(fold))) slots.push({ gate: fold.gate, story: fold.story });
   }
-  return Promise.all(slots.map((slot) => batonGate(site, slot.gate, slot.story, folds.get(gateKey({ feature: feature.id, ...slot })))));
+  return Promise.all(
+    slots.map(async (slot) => {
+      const gate = await batonGate(site, slot.gate, slot.story, folds.get(gateKey({ feature: feature.id, ...slot })));
+      return { ...gate, blockedBy: await blockedBy(view, site, feature, gate, folds) };
+    }),
+  );
 };

@@ -16,6 +16,19 @@ import { gateEvidence } from './evidence';
 
 export const PERSON = 'Ada Lovelace <ada@example.com>';
 
+/** Deploy evidence that passes the schema (shared/deploy-evidence.ts): a healthy deploy, verified. */
+export const DEPLOY_EVIDENCE = {
+  schema_version: 1,
+  feature_id: 'F-1',
+  ran: { command: 'npm run deploy -- staging', exit_code: 0 },
+  target: 'staging',
+  url: 'https://staging.shop.example/',
+  health: { ok: true, url: 'https://staging.shop.example/health', status: 200, checked_at: '2026-12-01T10:02:00Z' },
+  verify: { passed: true, command: 'npm test', report_sha256: 'a'.repeat(64), summary: '12 passed' },
+  started_at: '2026-12-01T10:00:00Z',
+  finished_at: '2026-12-01T10:03:00Z',
+};
+
 /** A complete feature F-1: spec, one story with two ACs, design, test list, deploy evidence. */
 export const batonFeature = (feature = 'F-1'): FileTree => {
   const base = `.baton/features/${feature}`;
@@ -27,7 +40,7 @@ export const batonFeature = (feature = 'F-1'): FileTree => {
     [`${base}/architecture.json`]: { components: ['checkout-service'] },
     [`${base}/db-design.json`]: { tables: ['orders'] },
     [`${base}/test-list.json`]: { items: [{ id: 'T1', description: 'pays', ac_id: 'AC-1', status: 'green' }, { id: 'T2', description: 'declines', ac_id: 'AC-2', status: 'pending' }] },
-    [`${base}/deploy-evidence.json`]: { environment: 'staging', smoke: 'passed' },
+    [`${base}/deploy-evidence.json`]: DEPLOY_EVIDENCE,
   };
 };
 

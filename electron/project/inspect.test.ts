@@ -12,6 +12,7 @@ const feature = (over: Partial<Feature>): Feature => ({
   cycles: 0,
   cycleRuns: [],
   escalations: [],
+  runBlock: null,
   ...over,
 });
 
@@ -66,7 +67,7 @@ describe('inspectReport', () => {
           feature({
             stories: [{ id: 'S-1', title: '', asA: '', iWant: '', soThat: '', status: 'building', experiment: null, acs: [] }],
             testList: [item('T1', 'red', 'behavior'), item('T2', 'red', null), item('T3', 'green', 'client')],
-            gates: [{ name: 'spec', status: 'approved', approver: 'po', approvedAt: 'T', artifacts: [{ name: 'a', sha256: 'b', kind: 'file' }], story: 's', drift: [], note: null, pendingSince: null }],
+            gates: [{ name: 'spec', status: 'approved', approver: 'po', approvedAt: 'T', artifacts: [{ name: 'a', sha256: 'b', kind: 'file' }], story: 's', drift: [], note: null, pendingSince: null, blockedBy: null }],
             cycles: 2,
           }),
         ],
@@ -96,8 +97,8 @@ describe('formatInspect', () => {
             feature({
               testList: [item('T1', 'pending', 'behavior')],
               gates: [
-                { name: 'spec', status: 'approved', approver: 'po@shop.example', approvedAt: '2025-03-10T10:00:00Z', artifacts: [], story: null, drift: [], note: null, pendingSince: null },
-                { name: 'test_list', status: 'open', approver: null, approvedAt: null, artifacts: [], story: null, drift: [], note: null, pendingSince: null },
+                { name: 'spec', status: 'approved', approver: 'po@shop.example', approvedAt: '2025-03-10T10:00:00Z', artifacts: [], story: null, drift: [], note: null, pendingSince: null, blockedBy: null },
+                { name: 'test_list', status: 'open', approver: null, approvedAt: null, artifacts: [], story: null, drift: [], note: null, pendingSince: null, blockedBy: null },
               ],
               cycles: 4,
             }),

@@ -83,6 +83,7 @@ export const readFeature = async (
       cycles: cycles.length,
       cycleRuns: cycles,
       escalations: [],
+      runBlock: null,
     },
   };
 };

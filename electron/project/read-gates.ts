@@ -85,6 +85,8 @@ export const readGatesFile = async (ctx: ReadContext, file: string, story: strin
       drift: [],
       note: pickString(gate, 'comment', 'reason', 'note') ?? null,
       pendingSince: null,
+      // Whether it can be decided is judged with its project (electron/gates), not here.
+      blockedBy: null,
     });
   }
   return { featureId: pickString(doc, 'feature_id', 'featureId') ?? null, gates };

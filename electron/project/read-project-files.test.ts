@@ -188,7 +188,7 @@ describe('counting and order', () => {
       '.baton/sprints/sprint-4/gates.json': { gates: { acceptance: { status: 'open' } } },
     });
     expect(view.features[0]!.gates).toEqual([
-      { name: 'acceptance', status: 'approved', approver: 'po', approvedAt: null, artifacts: [], story: 'sprint-2', drift: [], note: null, pendingSince: null },
+      { name: 'acceptance', status: 'approved', approver: 'po', approvedAt: null, artifacts: [], story: 'sprint-2', drift: [], note: null, pendingSince: null, blockedBy: null },
     ]);
     expect(view.problems).toEqual([]);
   });

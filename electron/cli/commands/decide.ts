@@ -77,7 +77,7 @@ export const approveCommand: Command = {
       const comment = text(values, 'comment');
       const result = await workbench.approve({ ...ref, approver: await approverOf(values, workbench), expect, ...(comment ? { comment } : {}) });
       return report(io, json, result, `Approved ${ref.gate}`);
-    });
+    }, 'gates');
   },
 };
 
@@ -95,7 +95,7 @@ function reasonedDecision(name: 'reject' | 'withdraw', summary: string, done: st
         const request = { ...ref, approver: await approverOf(values, workbench), reason };
         const result = name === 'reject' ? await workbench.reject(request) : await workbench.withdraw(request);
         return report(io, json, result, `${done} ${ref.gate}`);
-      });
+      }, 'gates');
     },
   };
 }
@@ -122,6 +122,37 @@ export const resolveCommand: Command = {
       const result = await workbench.decideEscalation({ feature, item, decision: decision as EscalationDecision, approver: await approverOf(values, workbench), ...(note ? { note } : {}) });
       const next = decision === 'retry' ? `: its next round runs with \`baton run\`` : decision === 'skip' ? ': it is set aside' : ': the feature stops';
       return report(io, json, result, `Decided ${decision} for ${item}${next}`);
-    });
+    }, 'escalations');
+  },
+};
+
+/**
+ * `baton restore`: put a drifted gate's approved files back from the ledger's frozen copies. Without
+ * --yes it lists exactly what would be overwritten, re-created and removed, and changes nothing.
+ */
+export const restoreCommand: Command = {
+  name: 'restore',
+  synopsis: 'restore <dir> --feature F [--story S] --gate G [--yes] [--approver "Name <email>"] [--json]',
+  summary: "Restore a drifted gate's approved files from the ledger (what they replace is kept in the ledger)",
+  options: { ...GATE_OPTIONS, yes: { type: 'boolean', default: false } },
+  async run(positionals, values, io) {
+    const json = flag(values, 'json');
+    const ref = gateRef(values, this.synopsis);
+    return withProject(onePath(positionals, this.synopsis), json, io, async (workbench, view) => {
+      const gate = view.features.find((f) => f.id === ref.feature)?.gates.find((g) => g.name === ref.gate && g.story === (ref.story ?? null));
+      if (!gate || gate.status !== 'drifted') {
+        printError(io, { code: 'not-drifted', message: `The ${ref.gate} gate of ${ref.feature}${ref.story ? `, story ${ref.story}` : ''} is ${gate?.status ?? 'not there'}: only a drifted gate has files to restore.` }, json);
+        return EXIT.problems;
+      }
+      const lines = gate.drift.map((d) => `  ${d.expected === null ? 'remove  ' : d.actual === null ? 're-create' : 'overwrite'} ${d.artifact}`);
+      if (!flag(values, 'yes')) {
+        io.err(`baton: restoring the ${ref.gate} gate would:\n${lines.join('\n')}\n(what is overwritten or removed is kept in the ledger). Re-run with --yes to do it.`);
+        return EXIT.problems;
+      }
+      const expect = Object.fromEntries(gate.drift.map((d) => [d.artifact, d.actual]));
+      const result = await workbench.restore({ ...ref, approver: await approverOf(values, workbench), expect });
+      if (result.ok && !json) io.out(`Restored:\n${lines.join('\n')}`);
+      return report(io, json, result, `Restored the approved files of ${ref.gate}`);
+    }, 'changes');
   },
 };

@@ -49,14 +49,10 @@ export const signCommand: Command = {
   async run(positionals, values, io) {
     const json = flag(values, 'json');
     return withProject(onePath(positionals, this.synopsis), json, io, async (_workbench, view) => {
-      if (view.readOnly || view.layout !== 'baton') {
-        printError(io, { code: 'read-only', message: 'only a Baton project\'s own ledger can be signed (this one is read-only).' }, json);
-        return EXIT.problems;
-      }
       const signed = await signHead(join(view.artifactRoot, 'ledger'), defaultConfigDir());
       if (json) printJson(io, { ok: true, ...signed });
       else io.out(`Signed record #${signed.seq} (head ${signed.head.slice(0, 12)}…) with key ${signed.publicKey.slice(0, 24)}…`);
       return EXIT.ok;
-    });
+    }, 'changes');
   },
 };

@@ -9,7 +9,9 @@ import { runFeature } from '../../core/cycle/run-feature';
 import { featureStatus } from '../../core/cycle/status';
 import { flag, JSON_OPTION, list, onePath, text, type Command } from '../command';
 import { EXIT, UsageError } from '../exit-codes';
-import { printJson, type Io } from '../io';
+import { printError, printJson, type Io } from '../io';
+import { loadProject } from '../../core/load-project';
+import { readOnlyReason } from '../../../shared/read-only';
 
 const RUN_OPTIONS = {
   ...JSON_OPTION,
@@ -60,6 +62,8 @@ export function describeEvent(e: RunEvent): string | null {
       return `    runner: ${e.command}`;
     case 'waiting':
       return e.message;
+    case 'run.blocked':
+      return `blocked: ${e.message}`;
     default:
       return null;
   }
@@ -93,6 +97,16 @@ export const runCommand: Command = {
     const provider = parseProvider(text(values, 'provider'));
     const url = text(values, 'url');
     const feature = text(values, 'feature');
+    // A Consort project or a review bundle is read here, never run: say so before anything starts.
+    const opened = await loadProject(root);
+    if (opened.ok) {
+      const refused = readOnlyReason(opened.value.view, 'runs');
+      await opened.value.dispose();
+      if (refused) {
+        printError(io, { code: 'read-only', message: `${root}: ${refused}` }, json);
+        return EXIT.problems;
+      }
+    }
     const controller = new AbortController();
     const stop = () => controller.abort();
     process.once('SIGINT', stop);
@@ -116,7 +130,7 @@ export const runCommand: Command = {
       });
       if (json) printJson(io, summary);
       else printSummary(io, summary);
-      return summary.phase === 'escalated' ? EXIT.problems : EXIT.ok;
+      return summary.phase === 'escalated' || summary.blocked ? EXIT.problems : EXIT.ok;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (json) printJson(io, { ok: false, error: { code: 'run-failed', message } });

@@ -47,14 +47,20 @@ async function parkEscalated(deps: CycleDeps, records: CycleRecords, input: Step
 }
 
 export async function buildItems(deps: CycleDeps, store: StateStore, items: readonly TestItem[], repairBudget: number): Promise<BuildResult> {
+  // Every step first re-judges the gates it builds on: a test list edited mid-run builds nothing more.
+  const guarded = <T>(step: string, run: (deps: CycleDeps, input: StepInput) => Promise<T>) =>
+    fromPromise<T, StepInput>(async ({ input }) => {
+      await deps.guard(step, input.item);
+      return run(deps, input);
+    });
   const machine = cycleMachine.provide({
     actors: {
-      plan: fromPromise<void, StepInput>(({ input }) => planStep(deps, input)),
-      red: fromPromise(({ input }: { input: StepInput }) => redStep(deps, input)),
-      lock: fromPromise(({ input }: { input: StepInput }) => lockStep(deps, input)),
-      green: fromPromise(({ input }: { input: StepInput }) => greenStep(deps, input)),
-      refactor: fromPromise(({ input }: { input: StepInput }) => refactorStep(deps, input)),
-      review: fromPromise(({ input }: { input: StepInput }) => reviewStep(deps, input)),
+      plan: guarded('plan', planStep),
+      red: guarded('red', redStep),
+      lock: guarded('lock', lockStep),
+      green: guarded('green', greenStep),
+      refactor: guarded('refactor', refactorStep),
+      review: guarded('review', reviewStep),
     },
   });
   const outputs: CycleOutput[] = [];

@@ -28,4 +28,9 @@ export interface CycleDeps {
   readonly baseline: { get(story: string): Promise<JudgedReport>; set(story: string, report: JudgedReport): Promise<void> };
   readonly emit: (event: RunEvent) => void;
   readonly signal?: AbortSignal;
+  /**
+   * Called before every cycle step: re-judges the gates building depends on (spec, design,
+   * test_list) and throws, having recorded `run.blocked` and stopped the run, when one drifted.
+   */
+  readonly guard: (step: string, item: string | null) => Promise<void>;
 }

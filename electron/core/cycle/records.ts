@@ -2,23 +2,24 @@
  * The cycle's ledger records. Every step first looks for its own record (by cycle and key): a step
  * re-run after a crash finds it and returns the recorded verdict instead of doing the work twice.
  */
-import type { Actor, LedgerRecord, Subject } from '../../../shared/ledger';
+import { RECORD_TYPES, type Actor, type LedgerRecord, type Subject } from '../../../shared/ledger';
 import type { Ledger } from '../../ledger';
 
+/** The cycle's record types, by step (spelled once, in shared/ledger.ts). */
 export const CYCLE_RECORDS = {
-  planned: 'cycle.planned',
-  red: 'cycle.red',
-  locked: 'cycle.locked',
-  green: 'cycle.green',
-  greened: 'cycle.greened',
-  violation: 'cycle.violation',
-  outOfScope: 'cycle.out-of-scope',
-  refactored: 'cycle.refactored',
-  reviewed: 'cycle.reviewed',
-  finished: 'cycle.finished',
-  itemStatus: 'item.status',
-  runStarted: 'run.started',
-  runFinished: 'run.finished',
+  planned: RECORD_TYPES.cyclePlanned,
+  red: RECORD_TYPES.cycleRed,
+  locked: RECORD_TYPES.cycleLocked,
+  green: RECORD_TYPES.cycleGreen,
+  greened: RECORD_TYPES.cycleGreened,
+  violation: RECORD_TYPES.cycleViolation,
+  outOfScope: RECORD_TYPES.cycleOutOfScope,
+  refactored: RECORD_TYPES.cycleRefactored,
+  reviewed: RECORD_TYPES.cycleReviewed,
+  finished: RECORD_TYPES.cycleFinished,
+  itemStatus: RECORD_TYPES.itemStatus,
+  runStarted: RECORD_TYPES.runStarted,
+  runFinished: RECORD_TYPES.runFinished,
 } as const;
 
 export const ORCHESTRATOR: Actor = { kind: 'orchestrator', id: 'baton' };

@@ -9,13 +9,14 @@ import { join } from 'node:path';
 import { createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
 import type { GateName } from '../../../shared/ledger';
 import type { ProviderKind } from '../../../shared/branches';
-import type { RunEvent, RunSummary, LifecycleStateName } from '../../../shared/run';
+import type { RunBlocked, RunEvent, RunSummary, LifecycleStateName } from '../../../shared/run';
 import { createAgent } from '../../agents/adapters';
 import type { AgentAdapter, Role } from '../../agents/agent-port';
 import { pidAlive } from '../../branches/leases';
 import { openBranchService } from '../../branches/service';
 import type { BranchService } from '../../branches/service-api';
 import { foldGates, gateKey } from '../../gates';
+import { blockMessage, GATES_BEFORE, recordBlock, unfrozenGates } from '../../gates/frozen';
 import { Ledger } from '../../ledger';
 import { lifecycleMachine, type GateDecision, type GateWait, type WorkInput } from '../../orchestrator/lifecycle-machine';
 import type { JudgedReport } from '../../orchestrator/judge';
@@ -78,10 +79,27 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
   const feature = options.feature ? read.value.features.find((f) => f.id === options.feature) : read.value.features[0];
   if (!feature) throw new Error(options.feature ? `No feature "${options.feature}" in ${root}/.baton/features. Features: ${read.value.features.map((f) => f.id).join(', ') || 'none'}.` : `No feature in ${root}/.baton/features: write a feature spec first.`);
   const releaseRunLock = await takeRunLock(root);
-  const branches = await openBranchService({ root, settings, ...(options.provider ? { provider: options.provider } : {}), ...(options.postgresUrl ? { postgresUrl: options.postgresUrl } : {}), ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
   const ledger = Ledger.forArtifactRoot(join(root, '.baton'));
   const store = StateStore.forProject(root, feature.id);
   const runId = new Date().toISOString();
+  const frozen = frozenGuard(root, feature.id, ledger, emit);
+  // Frozen means frozen from the first moment: a drifted gate stops the run before anything starts.
+  const saved = await store.read<{ value?: unknown }>('lifecycle').catch(() => null);
+  const resumeAt = (typeof saved?.value === 'string' && saved.value in GATES_BEFORE ? saved.value : 'intake') as LifecycleStateName;
+  try {
+    await frozen.check(resumeAt, 'start', null);
+  } catch (error) {
+    if (!frozen.blocked) {
+      await releaseRunLock();
+      throw error;
+    }
+    emit({ kind: 'run.started', runId, feature: feature.id, at: runId });
+    const summary = await summarize(root, feature.id, resumeAt, ledger, frozen.blocked);
+    await releaseRunLock();
+    return summary;
+  }
+  const signal = options.signal ? AbortSignal.any([options.signal, frozen.signal]) : frozen.signal;
+  const branches = await openBranchService({ root, settings, ...(options.provider ? { provider: options.provider } : {}), ...(options.postgresUrl ? { postgresUrl: options.postgresUrl } : {}), ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
   try {
     await excludeFromCommits(root, ['/node_modules', ...(settings.reportPath ? [`/${settings.reportPath}`] : [])]);
     await removeLeftoverThrowaways(branches.provider);
@@ -104,11 +122,12 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
       turnsDir,
       baseline: baselineStore(store),
       emit,
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal,
+      guard: (step, item) => frozen.check('building', step, item),
     };
     emit({ kind: 'run.started', runId, feature: feature.id, at: runId });
-    const phase = await driveLifecycle(deps, store, feature.testList, settings, ledger, options);
-    return await summarize(root, feature.id, phase, ledger);
+    const phase = await driveLifecycle(deps, store, feature.testList, settings, ledger, options, frozen);
+    return await summarize(root, feature.id, phase, ledger, frozen.blocked);
   } finally {
     await branches.close().catch(() => undefined);
     await store.flush();
@@ -116,7 +135,55 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
   }
 }
 
-async function driveLifecycle(deps: CycleDeps, store: StateStore, items: Parameters<typeof buildItems>[2], settings: ProjectSettings, ledger: Ledger, options: RunOptions): Promise<LifecycleStateName> {
+/** The lifecycle state a gate's approval leads to: the work that builds on it. */
+const AFTER_GATE: Readonly<Record<GateName, LifecycleStateName>> = {
+  spec: 'designing',
+  design: 'testListing',
+  test_list: 'building',
+  acceptance: 'deployGate',
+  deploy: 'promoting',
+  promote: 'done',
+};
+
+interface FrozenGuard {
+  /** Re-judges the gates `phase` builds on; records a block, aborts the run and throws when one is not approved as it stands. */
+  check(phase: LifecycleStateName, step: string, item: string | null): Promise<void>;
+  /** Aborted once the run is blocked. */
+  readonly signal: AbortSignal;
+  readonly blocked: RunBlocked | null;
+}
+
+class RunBlockedError extends Error {}
+
+const beforeWords = (phase: LifecycleStateName, step: string, item: string | null): string => {
+  if (item) return `${step.toUpperCase()} of ${item}`;
+  if (step.startsWith('gate:')) return `going on from the ${step.slice(5)} gate`;
+  return `the run started (at ${phase})`;
+};
+
+function frozenGuard(root: string, feature: string, ledger: Ledger, emit: (event: RunEvent) => void): FrozenGuard {
+  const controller = new AbortController();
+  let blocked: RunBlocked | null = null;
+  return {
+    signal: controller.signal,
+    get blocked() {
+      return blocked;
+    },
+    async check(phase, step, item) {
+      if (blocked) throw new RunBlockedError(blocked.message);
+      const gates = await unfrozenGates(root, feature, GATES_BEFORE[phase]);
+      if (gates.length === 0) return;
+      const message = blockMessage(feature, gates, beforeWords(phase, step, item));
+      const record = await recordBlock(ledger, feature, gates, { phase, step, item }, message);
+      blocked = { record: record.hash, message, gates: gates.map(({ gate, story, status, files }) => ({ gate, story, status, files })) };
+      emit({ kind: 'run.blocked', feature, message, record: record.hash });
+      controller.abort();
+      throw new RunBlockedError(message);
+    },
+  };
+}
+
+async function driveLifecycle(deps: CycleDeps, store: StateStore, items: Parameters<typeof buildItems>[2], settings: ProjectSettings, ledger: Ledger, options: RunOptions, frozen: FrozenGuard): Promise<LifecycleStateName> {
   const pollMs = options.gatePollMs ?? 1000;
   const noop = fromPromise<void, WorkInput>(async () => undefined);
   const machine = lifecycleMachine.provide({
@@ -127,7 +194,12 @@ async function driveLifecycle(deps: CycleDeps, store: StateStore, items: Paramet
       listTests: noop,
       promote: noop,
       build: fromPromise(async () => ({ escalated: (await buildItems(deps, store, items, settings.repairBudget)).escalated })),
-      awaitGate: fromPromise<GateDecision, GateWait>(({ input, signal }) => waitForGate(ledger, input, pollMs, signal, deps)),
+      awaitGate: fromPromise<GateDecision, GateWait>(async ({ input, signal }) => {
+        const decision = await waitForGate(ledger, input, pollMs, signal, deps);
+        // An approval whose files changed since is no approval to build on.
+        if (decision.decision === 'approved') await frozen.check(AFTER_GATE[input.gate], `gate:${input.gate}`, null);
+        return decision;
+      }),
     },
   });
   const saved = await store.read<SnapshotFrom<typeof machine>>('lifecycle');
@@ -145,14 +217,16 @@ async function driveLifecycle(deps: CycleDeps, store: StateStore, items: Paramet
   actor.start();
   if (String(actor.getSnapshot().value) === 'escalated') await resumeEscalated(actor, ledger, deps.feature, items);
   const onAbort = () => actor.stop();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
+  // Stopped from outside, or blocked by a drifted gate: either way the snapshot on disk resumes it.
+  if (deps.signal?.aborted) actor.stop();
+  deps.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const end = await waitFor(actor, (s) => s.status !== 'active' || stopAt.has(String(s.value)), { timeout: Infinity });
     return String(end.value) as LifecycleStateName;
   } catch {
     return String(actor.getSnapshot().value) as LifecycleStateName;
   } finally {
-    options.signal?.removeEventListener('abort', onAbort);
+    deps.signal?.removeEventListener('abort', onAbort);
     await store.flush();
     actor.stop();
   }

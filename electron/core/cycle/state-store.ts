@@ -3,9 +3,9 @@
  * item's cycle. Every write is atomic (temp file, fsync, rename), one at a time per file, so a
  * crash leaves the previous snapshot or the new one, never half of either.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../platform/atomic-write';
 
 export class StateStore {
   private readonly queues = new Map<string, Promise<void>>();
@@ -32,7 +32,7 @@ export class StateStore {
   write(name: string, value: unknown): Promise<void> {
     const file = this.path(name);
     const previous = this.queues.get(file) ?? Promise.resolve();
-    const next = previous.then(() => atomicWrite(file, JSON.stringify(value)));
+    const next = previous.then(() => writeFileAtomic(file, JSON.stringify(value)));
     this.queues.set(file, next.catch(() => undefined));
     return next;
   }
@@ -49,19 +49,6 @@ export class StateStore {
   private path(name: string): string {
     return join(this.dir, `${safeName(name)}.json`);
   }
-}
-
-async function atomicWrite(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(temp, 'w');
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, file);
 }
 
 function safeName(name: string): string {

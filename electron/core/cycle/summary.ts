@@ -1,28 +1,22 @@
 /** What a run (or `baton status`) reports: phase, items by status, repairs, violations, escalations, ledger head. */
 import { readProject } from '../../project';
 import type { Ledger } from '../../ledger';
-import type { LifecycleStateName, RunSummary } from '../../../shared/run';
-import { annotateItems } from '../../gates/annotate-items';
+import type { LifecycleStateName, RunBlocked, RunSummary } from '../../../shared/run';
 import { annotateEscalations } from '../../gates/escalations';
-import { CYCLE_RECORDS } from './records';
+import { evidenceSummary } from '../../gates/proof';
 
-export async function summarize(root: string, featureId: string, phase: LifecycleStateName, ledger: Ledger): Promise<RunSummary> {
+export async function summarize(root: string, featureId: string, phase: LifecycleStateName, ledger: Ledger, blocked: RunBlocked | null = null): Promise<RunSummary> {
   const { records } = await ledger.read();
   const read = await readProject(root);
   if (!read.ok) throw new Error(read.error.message);
-  const feature = annotateEscalations(annotateItems(read.value, records), records).features.find((f) => f.id === featureId);
-  const byStatus: Record<string, number> = {};
-  for (const item of feature?.testList ?? []) byStatus[item.status] = (byStatus[item.status] ?? 0) + 1;
-  const mine = records.filter((r) => r.subject.feature === featureId);
-  // Every round of every item counts (a retried item has one finished record per round).
-  const finished = mine.filter((r) => r.type === CYCLE_RECORDS.finished);
-  const count = (key: 'violations' | 'rejectedRed') => finished.reduce((n, r) => n + Number(r.data[key] ?? 0), 0);
-  // A repair is a GREEN attempt that failed and sent its output back to the Driver.
-  const repairs = mine.filter((r) => r.type === CYCLE_RECORDS.green && r.data.verdict === 'failing').length;
+  const feature = annotateEscalations(read.value, records).features.find((f) => f.id === featureId);
+  // The same fold as every gate's evidence summary: statuses, repairs, violations from the ledger.
+  const evidence = feature ? evidenceSummary(feature, records) : null;
   // Escalations still waiting for a person; decided ones are in the ledger as `escalation.decided`.
   const escalations = (feature?.escalations ?? []).map((e) => ({ item: e.item, reason: e.reason, record: e.record }));
-  const stoppedAt =
-    phase === 'done'
+  const stoppedAt = blocked
+    ? `blocked: ${blocked.message}`
+    : phase === 'done'
       ? 'done'
       : phase === 'escalated'
         ? escalations.length
@@ -33,11 +27,12 @@ export async function summarize(root: string, featureId: string, phase: Lifecycl
     project: root,
     feature: featureId,
     phase,
-    items: { total: feature?.testList.length ?? 0, byStatus },
-    repairs,
-    violations: count('violations'),
-    rejectedRed: count('rejectedRed'),
+    items: { total: evidence?.testItems ?? 0, byStatus: evidence?.byStatus ?? {} },
+    repairs: evidence?.repairs ?? 0,
+    violations: evidence?.violations ?? 0,
+    rejectedRed: evidence?.rejectedRed ?? 0,
     escalations,
+    blocked,
     ledgerHead: records.at(-1)?.hash ?? null,
     stoppedAt,
   };

@@ -1,5 +1,5 @@
 /** Evidence: the ledger's verification banner, its records as a timeline, and the open record. */
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect } from 'react';
 import { ErrorBanner } from '../components/error-banner';
 import { useStore } from '../store/store';
 import { LedgerBanner } from './ledger-banner';
@@ -10,10 +10,17 @@ import { PAGE_SIZE, useLedger } from './use-ledger';
 export function EvidenceView() {
   const ledger = useLedger();
   const foreign = useStore((s) => s.project !== null && s.project.layout !== 'baton');
-  const [selected, setSelected] = useState<number | null>(null);
-  const open = useCallback((seq: number) => setSelected(seq), []);
+  // The open record lives in the store so a link elsewhere (`#/evidence/<seq>`) can open it.
+  const selected = useStore((s) => s.evidenceRecord);
+  const setSelected = useStore((s) => s.setEvidenceRecord);
+  const open = useCallback((seq: number) => setSelected(seq), [setSelected]);
   const record = selected === null ? null : (ledger.records.find((r) => r.seq === selected) ?? null);
   const remaining = ledger.total - ledger.records.length;
+  const { loadMore, loadingMore, records } = ledger;
+  // A linked record beyond the pages loaded so far: load on until it is in (or the ledger ends).
+  useEffect(() => {
+    if (selected !== null && !loadingMore && selected > records.length && records.length < ledger.total) void loadMore();
+  }, [selected, loadingMore, records.length, ledger.total, loadMore]);
 
   return (
     <div className="evidence-view">

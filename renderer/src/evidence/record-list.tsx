@@ -66,6 +66,11 @@ export function RecordList({ records, total, selected, brokenAt, onOpen }: Props
   // With nothing selected the first row takes Tab, so the list is reachable by keyboard.
   const tabbable = selectedIndex >= 0 ? selected : (records[0]?.seq ?? null);
 
+  // A record opened from elsewhere (a link to `#/evidence/<seq>`) is scrolled into view.
+  useEffect(() => {
+    if (selectedIndex >= 0) scrollToIndex(selectedIndex);
+  }, [selectedIndex, scrollToIndex]);
+
   // Focus follows the keyboard once the row it moved to is rendered.
   useEffect(() => {
     if (focusSeq.current === null) return;

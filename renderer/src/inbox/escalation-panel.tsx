@@ -18,7 +18,7 @@ import { ensureIdentity } from '../store/identity';
 import { useStore } from '../store/store';
 import { EscalationDecisionBar } from './escalation-decision-bar';
 import { FailingRun } from './failing-run';
-import { readOnlyReasonOf } from './read-only-reason';
+import { readOnlyReason as readOnlyReasonOf } from '../../../shared/read-only';
 import { useItemRecords } from './use-item-records';
 
 interface Props {
@@ -30,12 +30,13 @@ export function EscalationPanel({ entry, onDecided }: Props) {
   const { ref, escalation, featureName, item, criterion } = entry;
   const readOnly = useStore((s) => s.project?.readOnly ?? false);
   const bundle = useStore((s) => s.project?.bundle ?? null);
+  const layout = useStore((s) => s.project?.layout ?? 'baton');
   const { records, error: recordsError } = useItemRecords(ref);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<AppError | null>(null);
   const [abandoning, setAbandoning] = useState(false);
 
-  const readOnlyReason = readOnlyReasonOf(readOnly, bundle, 'escalations');
+  const readOnlyReason = readOnlyReasonOf({ readOnly, bundle, layout }, 'escalations');
   const failing = records ? lastFailingRun(records, escalation) : null;
   const waiting = friendlyTime(escalation.at);
 

@@ -20,7 +20,7 @@ import { useStore } from '../store/store';
 import { ArtifactCard, hasChanges, viewKey } from './artifact-card';
 import { DecisionBar } from './decision-bar';
 import { EvidenceSummary } from './evidence-summary';
-import { readOnlyReasonOf } from './read-only-reason';
+import { readOnlyReason as readOnlyReasonOf } from '../../../shared/read-only';
 import { useGateEvidence } from './use-gate-evidence';
 
 export const STALE_MESSAGE = 'This artifact changed while you were reading it — reloaded. Open it again before you decide.';
@@ -35,6 +35,7 @@ export function EvidencePanel({ entry, onDecided }: Props) {
   const { evidence, error: loadError, loading, reload } = useGateEvidence(ref);
   const readOnly = useStore((s) => s.project?.readOnly ?? false);
   const bundle = useStore((s) => s.project?.bundle ?? null);
+  const layout = useStore((s) => s.project?.layout ?? 'baton');
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const [viewed, setViewed] = useState<ReadonlySet<string>>(new Set());
   const [changed, setChanged] = useState<ReadonlySet<string>>(new Set());
@@ -43,7 +44,7 @@ export function EvidencePanel({ entry, onDecided }: Props) {
   const [notice, setNotice] = useState<string | null>(null);
   const [dialog, setDialog] = useState<'reject' | 'withdraw' | null>(null);
 
-  const readOnlyReason = readOnlyReasonOf(readOnly, bundle, 'gates');
+  const readOnlyReason = readOnlyReasonOf({ readOnly, bundle, layout }, 'gates');
   const artifacts = evidence?.artifacts ?? [];
   const unviewed = artifacts.filter((a) => !viewed.has(viewKey(a))).length;
 

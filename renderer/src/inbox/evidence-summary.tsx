@@ -1,52 +1,149 @@
-/** What else backs the decision: the test list by status, cycles run, ledger records. */
-import { TEST_STATUSES, type TestStatus } from '../../../shared/model';
-import type { GateEvidence } from '../../../shared/ledger';
-import { TestStatusBadge } from '../components/status-badge';
+/**
+ * What backs the decision, as the ledger records it: the items by status, cycles, repairs,
+ * violations and escalations, and every acceptance criterion with the items that cover it — each
+ * item's status and the orchestrator's GREEN record that proves it, one click from the record.
+ */
+import type { AcProof, EvidenceSummary as Summary, ItemProof } from '../../../shared/ledger';
+import { TEST_STATUSES } from '../../../shared/model';
+import { Badge, TestStatusBadge } from '../components/status-badge';
 import { friendlyTime } from '../lib/format';
+import { hrefForRecord } from '../store/hash-route';
 
-const isTestStatus = (s: string): s is TestStatus => (TEST_STATUSES as readonly string[]).includes(s);
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-export function EvidenceSummary({ summary }: { summary: GateEvidence['summary'] }) {
-  const last = summary.lastRecordAt ? friendlyTime(summary.lastRecordAt) : null;
-  const statuses = Object.entries(summary.byStatus).filter(([, n]) => n > 0);
+function Counters({ summary }: { summary: Summary }) {
+  const parts = [
+    plural(summary.cycles, 'cycle'),
+    plural(summary.repairs, 'repair'),
+    plural(summary.violations, 'lock violation'),
+    plural(summary.rejectedRed, 'rejected RED', 'rejected REDs'),
+  ];
+  return <span data-testid="evidence-counters">{parts.join(' · ')}</span>;
+}
+
+function ItemRow({ item, ledger }: { item: ItemProof; ledger: boolean }) {
   return (
-    <section className="evidence-summary" aria-labelledby="evidence-summary-title" data-testid="evidence-summary">
-      <h3 id="evidence-summary-title">Evidence summary</h3>
+    <li className="proof-item" data-testid={`proof-item-${item.id}`} data-status={item.status}>
+      <span className="mono proof-item-id">{item.id}</span>
+      <TestStatusBadge status={item.status} />
+      <span className="proof-item-description">{item.description || <span className="muted">no description</span>}</span>
+      {item.green ? (
+        <a className="proof-link" href={hrefForRecord(item.green.seq)} data-testid={`proof-green-${item.id}`} title={`cycle.greened ${item.green.hash}`}>
+          GREEN record #{item.green.seq}
+          {item.green.commit && <span className="mono muted"> · commit {item.green.commit.slice(0, 10)}</span>}
+        </a>
+      ) : (
+        <span className="muted proof-none">{ledger ? 'no GREEN record' : 'no Baton record (its tool keeps none)'}</span>
+      )}
+    </li>
+  );
+}
+
+function AcRow({ ac, items, ledger }: { ac: AcProof; items: readonly ItemProof[]; ledger: boolean }) {
+  const covering = items.filter((i) => ac.items.includes(i.id));
+  const look = ac.proven ? { icon: 'green' as const, tone: 'success' as const } : covering.length === 0 ? { icon: 'unknown' as const, tone: 'warning' as const } : { icon: 'pending' as const, tone: 'neutral' as const };
+  const word = ac.proven ? 'proven' : covering.length === 0 ? 'no test covers it' : 'not proven yet';
+  return (
+    <li className="proof-ac" data-testid={`proof-ac-${ac.id}`} data-proven={ac.proven}>
+      <div className="proof-ac-head">
+        <span className="mono">{ac.id}</span>
+        {ac.title && <span className="proof-ac-title">{ac.title}</span>}
+        <Badge look={look} word={word} />
+      </div>
+      {covering.length > 0 && (
+        <ul className="proof-items" role="list" aria-label={`Items covering ${ac.id}`}>
+          {covering.map((item) => (
+            <ItemRow key={item.id} item={item} ledger={ledger} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+export function EvidenceSummary({ summary }: { summary: Summary }) {
+  const last = summary.lastRecordAt ? friendlyTime(summary.lastRecordAt) : null;
+  const ledger = summary.source === 'ledger';
+  const statuses = TEST_STATUSES.filter((s) => (summary.byStatus[s] ?? 0) > 0);
+  const proven = summary.acs.filter((ac) => ac.proven).length;
+  // Items with no AC of the scope (an unknown AC id) are still shown, so nothing hides.
+  const orphans = summary.items.filter((item) => !summary.acs.some((ac) => ac.items.includes(item.id)));
+  return (
+    <section className="evidence-summary" aria-labelledby="evidence-summary-title" data-testid="evidence-summary" data-source={summary.source}>
+      <h3 id="evidence-summary-title">
+        Evidence summary <span className="muted">· {ledger ? 'from the ledger' : "from the project's own files"}</span>
+      </h3>
       <dl className="summary-grid">
         <dt>Test items</dt>
-        <dd>
+        <dd data-testid="evidence-items">
           {summary.testItems === 0 ? (
             <span className="muted">none yet — they appear after the test_list gate</span>
           ) : (
             <span className="summary-statuses">
               <span>{summary.testItems}</span>
-              {statuses.map(([status, n]) => (
-                <span key={status} className="summary-status">
-                  {isTestStatus(status) ? <TestStatusBadge status={status} /> : <span>{status}</span>} {n}
+              {statuses.map((status) => (
+                <span key={status} className="summary-status" data-testid={`evidence-status-${status}`}>
+                  <TestStatusBadge status={status} /> {summary.byStatus[status]}
                 </span>
               ))}
             </span>
           )}
         </dd>
         <dt>Cycles</dt>
-        <dd>{summary.cycles === 0 ? <span className="muted">none run yet</span> : summary.cycles}</dd>
-        <dt>Ledger</dt>
-        <dd>
-          {summary.records === 0 ? (
-            <span className="muted">no records about this feature yet</span>
-          ) : (
-            <>
-              {summary.records} {summary.records === 1 ? 'record' : 'records'}
-              {last && (
-                <span className="muted">
-                  {' '}
-                  · last <time dateTime={summary.lastRecordAt ?? undefined}>{last.relative}</time>
-                </span>
+        <dd>{summary.cycles === 0 ? <span className="muted">none run yet</span> : <Counters summary={summary} />}</dd>
+        {summary.escalations > 0 && (
+          <>
+            <dt>Escalations</dt>
+            <dd>{plural(summary.escalations, 'item')} waiting for a decision</dd>
+          </>
+        )}
+        {ledger && (
+          <>
+            <dt>Ledger</dt>
+            <dd>
+              {summary.records === 0 ? (
+                <span className="muted">no records about this {summary.story ? 'story' : 'feature'} yet</span>
+              ) : (
+                <>
+                  {plural(summary.records, 'record')}
+                  {last && (
+                    <span className="muted">
+                      {' '}
+                      · last <time dateTime={summary.lastRecordAt ?? undefined}>{last.relative}</time>
+                    </span>
+                  )}
+                </>
               )}
-            </>
-          )}
-        </dd>
+            </dd>
+          </>
+        )}
       </dl>
+      {summary.acs.length > 0 && (
+        <div className="proof" data-testid="evidence-acs">
+          <h4>
+            Acceptance criteria <span className="muted">· {proven} of {summary.acs.length} proven</span>
+          </h4>
+          <ul className="proof-acs" role="list">
+            {summary.acs.map((ac) => (
+              <AcRow key={`${ac.storyId}/${ac.id}`} ac={ac} items={summary.items} ledger={ledger} />
+            ))}
+          </ul>
+        </div>
+      )}
+      {orphans.length > 0 && (
+        <div className="proof">
+          <h4>Items whose AC is not in {summary.story ? 'this story' : 'this feature'}</h4>
+          <ul className="proof-items" role="list">
+            {orphans.map((item) => (
+              <ItemRow key={item.id} item={item} ledger={ledger} />
+            ))}
+          </ul>
+        </div>
+      )}
+      {!ledger && summary.testItems > 0 && <p className="muted">Statuses are what the project's test list says; Baton ran none of these tests.</p>}
+      {ledger && summary.items.some((i) => i.green) && (
+        <p className="muted">A GREEN record is the orchestrator's verdict from its own run of the locked tests, with the commit it made.</p>
+      )}
     </section>
   );
 }

@@ -3,7 +3,9 @@
  * and the evidence of the open one. After a decision the next one opens.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { GateStatusBadge, TestStatusBadge } from '../components/status-badge';
+import { readOnlyReason } from '../../../shared/read-only';
+import { Icon } from '../components/icon';
+import { Badge, FALLBACK, GATE_LOOK, GateStatusBadge, TestStatusBadge } from '../components/status-badge';
 import { friendlyTime, humanize } from '../lib/format';
 import { entryKey, inboxEntries, nextAfter, sameInboxRef, type EscalationEntry, type GateEntry, type InboxEntry, type InboxRef } from '../lib/inbox-model';
 import { hrefFor } from '../store/hash-route';
@@ -16,9 +18,18 @@ const waitingFor = (at: string | null): string => {
   return waiting ? `waiting ${waiting.relative.replace(/ ago$/, '')}` : 'waiting';
 };
 
+/** What the list says under a gate: what it waits on, or for how long it has waited for you. */
+const gateWait = (entry: GateEntry): string => {
+  if (entry.group === 'earlier' && entry.waitsFor) return `after ${humanize(entry.waitsFor)}`;
+  if (entry.group === 'evidence') return entry.ref.gate === 'deploy' || entry.ref.gate === 'promote' ? 'waiting on deploy evidence' : 'waiting on its artifacts';
+  if (entry.group === 'read-only') return 'cannot be decided here';
+  return waitingFor(entry.gate.pendingSince);
+};
+
 function GateButton({ entry, current }: { entry: GateEntry; current: boolean }) {
   const selectInbox = useStore((s) => s.selectInbox);
   const { ref, gate, featureName } = entry;
+  const readOnly = entry.group === 'read-only';
   return (
     <button
       type="button"
@@ -32,11 +43,11 @@ function GateButton({ entry, current }: { entry: GateEntry; current: boolean }) 
           <span className="inbox-item-gate">{humanize(ref.gate)}</span>
           {ref.story && <span className="muted"> · {ref.story}</span>}
         </span>
-        <GateStatusBadge status={gate.status} />
+        {readOnly ? <Badge look={GATE_LOOK[gate.status] ?? FALLBACK} word={`${gate.status} (read-only)`} /> : <GateStatusBadge status={gate.status} />}
       </span>
       <span className="inbox-item-meta">
         <span className="inbox-item-feature">{featureName}</span>
-        <span className="muted">{entry.waitsFor ? `after ${humanize(entry.waitsFor)}` : waitingFor(gate.pendingSince)}</span>
+        <span className="muted">{gateWait(entry)}</span>
       </span>
     </button>
   );
@@ -123,18 +134,31 @@ export function InboxView() {
     setDecided(true);
   };
   const escalations = entries.filter((e) => e.kind === 'escalation');
-  const ready = entries.filter((e) => e.kind === 'gate' && e.waitsFor === null);
-  const blocked = entries.filter((e) => e.kind === 'gate' && e.waitsFor !== null);
+  const gates = (group: GateEntry['group']) => entries.filter((e) => e.kind === 'gate' && e.group === group);
+  const readOnly = project ? readOnlyReason(project, 'gates') : null;
 
   return (
     <div className="inbox-view">
       <nav className="inbox-list" aria-labelledby="inbox-list-title">
-        <h2 id="inbox-list-title" className="pane-title">
-          Decisions waiting <span className="muted">({entries.length})</span>
-        </h2>
-        <Section id="inbox-escalations-title" title="Escalations" entries={escalations} active={active} />
-        <Section id="inbox-ready-title" title="Ready to decide" entries={ready} active={active} />
-        <Section id="inbox-blocked-title" title="Waiting on an earlier gate" entries={blocked} active={active} className="inbox-blocked" />
+        {readOnly ? (
+          <>
+            <h2 id="inbox-list-title" className="pane-title" data-testid="inbox-title">
+              Nothing can be decided here <span className="muted">(read-only)</span>
+            </h2>
+            <p className="inbox-read-only" data-testid="inbox-read-only">
+              <Icon name="lock" /> {readOnly}
+            </p>
+          </>
+        ) : (
+          <h2 id="inbox-list-title" className="pane-title" data-testid="inbox-title">
+            Decisions waiting <span className="muted">({entries.length})</span>
+          </h2>
+        )}
+        <Section id="inbox-escalations-title" title={readOnly ? 'Escalations (read-only)' : 'Escalations'} entries={escalations} active={active} />
+        <Section id="inbox-ready-title" title="Ready to decide" entries={gates('ready')} active={active} />
+        <Section id="inbox-evidence-title" title="Waiting on evidence" entries={gates('evidence')} active={active} className="inbox-blocked" />
+        <Section id="inbox-blocked-title" title="Waiting on an earlier gate" entries={gates('earlier')} active={active} className="inbox-blocked" />
+        <Section id="inbox-read-only-title" title="Open gates (read-only)" entries={gates('read-only')} active={active} className="inbox-blocked" />
       </nav>
       <div className="inbox-detail" ref={detail}>
         {active.kind === 'gate' ? (

@@ -3,7 +3,7 @@ import type { LedgerRecord } from '../../../shared/ledger';
 import type { EscalationView, Feature, Gate, ProjectView, TestItem } from '../../../shared/model';
 import { countPending, escalationEntries, gateEntries, inboxEntries, lastFailingRun, nextAfter, sameInboxRef } from './inbox-model';
 
-const gate = (name: string, status: Gate['status'], pendingSince: string | null, story: string | null = null): Gate => ({
+const gate = (name: string, status: Gate['status'], pendingSince: string | null, story: string | null = null, blockedBy: Gate['blockedBy'] = null): Gate => ({
   name,
   status,
   approver: null,
@@ -13,7 +13,11 @@ const gate = (name: string, status: Gate['status'], pendingSince: string | null,
   drift: [],
   note: null,
   pendingSince,
+  blockedBy,
 });
+
+const after = (earlier: string): Gate['blockedBy'] => ({ kind: 'earlier-gate', gate: earlier, message: `the ${earlier} gate comes first` });
+const noEvidence: Gate['blockedBy'] = { kind: 'evidence', gate: null, message: 'deploy-evidence.json is missing' };
 
 const feature = (id: string, gates: Gate[], more: Partial<Feature> = {}): Feature => ({
   id,
@@ -25,6 +29,7 @@ const feature = (id: string, gates: Gate[], more: Partial<Feature> = {}): Featur
   cycles: 0,
   cycleRuns: [],
   escalations: [],
+  runBlock: null,
   ...more,
 });
 
@@ -40,25 +45,27 @@ const view = (features: Feature[], layout: ProjectView['layout'] = 'baton'): Pro
 });
 
 describe('gateEntries', () => {
-  it('lists decidable gates oldest first, then those waiting on an earlier gate, and leaves decided ones out', () => {
+  it('lists decidable gates oldest first, then those waiting on evidence, then those waiting on an earlier gate, and leaves decided ones out', () => {
     const entries = gateEntries(
       view([
         feature('F-1', [
           gate('spec', 'approved', null),
           gate('design', 'open', '2025-03-02T00:00:00Z'),
-          gate('deploy', 'open', null),
-          gate('acceptance', 'rejected', '2025-03-01T00:00:00Z', 'S-1'),
+          gate('deploy', 'open', null, null, after('test_list')),
+          gate('acceptance', 'rejected', '2025-03-01T00:00:00Z', 'S-1', after('test_list')),
         ]),
-        feature('F-2', [gate('spec', 'drifted', '2025-03-03T00:00:00Z'), gate('plan', 'open', '2025-01-01T00:00:00Z')]),
+        feature('F-2', [gate('spec', 'drifted', '2025-03-03T00:00:00Z'), gate('deploy', 'open', '2025-01-01T00:00:00Z', null, noEvidence)]),
       ]),
     );
     expect(entries.map((e) => `${e.ref.feature}/${e.ref.gate}/${e.ref.story ?? ''}`)).toEqual([
       'F-1/design/',
       'F-2/spec/',
+      'F-2/deploy/',
       'F-1/acceptance/S-1',
       'F-1/deploy/',
     ]);
-    expect(entries.map((e) => e.waitsFor)).toEqual([null, null, 'test_list', 'test_list']);
+    expect(entries.map((e) => e.group)).toEqual(['ready', 'ready', 'evidence', 'earlier', 'earlier']);
+    expect(entries.map((e) => e.waitsFor)).toEqual([null, null, null, 'test_list', 'test_list']);
   });
 
   it('orders by time among gates that can be decided', () => {
@@ -68,10 +75,10 @@ describe('gateEntries', () => {
     expect(entries.map((e) => e.ref.feature)).toEqual(['F-3', 'F-1', 'F-2']);
   });
 
-  it('says which earlier gate a Baton gate waits for', () => {
-    const [spec, design] = gateEntries(view([feature('F-1', [gate('spec', 'open', null), gate('design', 'open', null)])]));
-    expect(spec!.waitsFor).toBeNull();
-    expect(design!.waitsFor).toBe('spec');
+  it("leaves out gates Baton has no name for (Consort's plan) and keeps the backend's read-only judgement", () => {
+    const readOnly: Gate['blockedBy'] = { kind: 'read-only', gate: null, message: 'Baton reads this Consort project' };
+    const entries = gateEntries(view([feature('F-1', [gate('plan', 'open', null), gate('deploy', 'open', null, null, readOnly)])], 'consort'));
+    expect(entries.map((e) => [e.ref.gate, e.group])).toEqual([['deploy', 'read-only']]);
   });
 });
 
@@ -132,7 +139,7 @@ describe('escalationEntries', () => {
 
 describe('inboxEntries and countPending', () => {
   const project = view([
-    feature('F-1', [gate('spec', 'approved', null), gate('design', 'open', '2025-01-01T00:00:00Z'), gate('deploy', 'open', null)], {
+    feature('F-1', [gate('spec', 'approved', null), gate('design', 'open', '2025-01-01T00:00:00Z'), gate('deploy', 'open', null, null, after('test_list'))], {
       testList: [item('T1', 'a valid card pays')],
       escalations: [escalation('T1', '2025-03-01T00:00:00Z')],
     }),
@@ -142,9 +149,15 @@ describe('inboxEntries and countPending', () => {
     expect(inboxEntries(project).map((e) => (e.kind === 'gate' ? e.ref.gate : e.ref.item))).toEqual(['T1', 'design', 'deploy']);
   });
 
-  it('counts escalations with the gates for the nav badge', () => {
-    expect(countPending(project)).toBe(3);
+  it('counts what a person can decide now for the nav badge: escalations and ready gates, not blocked ones', () => {
+    expect(countPending(project)).toBe(2);
     expect(countPending(null)).toBe(0);
+  });
+
+  it('counts nothing in a read-only project, though it lists its open gates', () => {
+    const readOnly = { ...project, readOnly: true };
+    expect(inboxEntries(readOnly)).toHaveLength(3);
+    expect(countPending(readOnly)).toBe(0);
   });
 });
 

@@ -2,7 +2,7 @@
  * Pure inbox logic: which decisions wait for a person (gates, escalated items), in which order,
  * and which opens next.
  */
-import { PREREQUISITE, type GateName, type LedgerRecord } from '../../../shared/ledger';
+import { GATE_NAMES, type GateName, type LedgerRecord } from '../../../shared/ledger';
 import type { AcceptanceCriterion, EscalationView, Gate, GateStatus, ProjectView, TestItem } from '../../../shared/model';
 import { gateKey, refOf, sameRef, type GateRef } from './gate-ref';
 
@@ -32,14 +32,37 @@ export function sameInboxRef(a: InboxRef | null, b: InboxRef | null): boolean {
 /** `F-1-T1`: the suffix of an escalation's test ids. */
 export const escalationKey = (ref: EscalationRef): string => `${ref.feature}-${ref.item}`;
 
+/**
+ * Where a gate is listed: decidable now, waiting on its evidence or artifacts (or on a change after a
+ * withdrawal), waiting on an earlier gate, or open in a project where nothing can be decided.
+ */
+export type GateGroup = 'ready' | 'evidence' | 'earlier' | 'read-only';
+
 export interface GateEntry {
   readonly kind: 'gate';
   readonly ref: GateRef;
   readonly featureName: string;
   readonly gate: Gate;
+  readonly group: GateGroup;
   /** The earlier gate that must be approved first, when it is not yet (display only). */
   readonly waitsFor: GateName | null;
 }
+
+const GROUP_ORDER: Readonly<Record<GateGroup, number>> = { ready: 0, evidence: 1, earlier: 2, 'read-only': 3 };
+
+/** The backend's judgement (`gate.blockedBy`, the same checks an approval runs) decides the group. */
+export const groupOf = (gate: Gate): GateGroup => {
+  switch (gate.blockedBy?.kind) {
+    case undefined:
+      return 'ready';
+    case 'earlier-gate':
+      return 'earlier';
+    case 'read-only':
+      return 'read-only';
+    default:
+      return 'evidence';
+  }
+};
 
 export interface EscalationEntry {
   readonly kind: 'escalation';
@@ -71,24 +94,24 @@ const byTime = <T>(list: readonly T[], at: (t: T) => string | null, group: (t: T
 
 /**
  * Every pending gate across features: those that can be decided now first, then those waiting on
- * an earlier gate; each group oldest `pendingSince` first, unknown times last, otherwise stable.
+ * their evidence, then those waiting on an earlier gate; each group oldest `pendingSince` first,
+ * unknown times last, otherwise stable.
  */
 export function gateEntries(view: ProjectView | null): GateEntry[] {
   if (!view) return [];
   const entries: GateEntry[] = [];
   for (const feature of view.features) {
-    const approved = new Set(feature.gates.filter((g) => g.story === null && g.status === 'approved').map((g) => g.name));
     for (const gate of feature.gates) {
       if (!PENDING_STATUSES.includes(gate.status)) continue;
       const ref = refOf(feature.id, gate);
       if (!ref) continue;
-      const pre = PREREQUISITE[ref.gate];
-      // Foreign layouts name their gates differently; only Baton's own chain is known here.
-      const waitsFor = view.layout === 'baton' && pre !== null && !approved.has(pre) ? pre : null;
-      entries.push({ kind: 'gate', ref, featureName: feature.name, gate, waitsFor });
+      const group = groupOf(gate);
+      const pre = gate.blockedBy?.kind === 'earlier-gate' ? gate.blockedBy.gate : null;
+      const waitsFor = pre !== null && (GATE_NAMES as readonly string[]).includes(pre) ? (pre as GateName) : null;
+      entries.push({ kind: 'gate', ref, featureName: feature.name, gate, group, waitsFor });
     }
   }
-  return byTime(entries, (e) => e.gate.pendingSince, (e) => (e.waitsFor === null ? 0 : 1));
+  return byTime(entries, (e) => e.gate.pendingSince, (e) => GROUP_ORDER[e.group]);
 }
 
 /** Every open escalation across features, oldest first, with the item and the AC it tests. */
@@ -115,7 +138,12 @@ export function inboxEntries(view: ProjectView | null): InboxEntry[] {
   return [...escalationEntries(view), ...gateEntries(view)];
 }
 
-export const countPending = (view: ProjectView | null): number => inboxEntries(view).length;
+/**
+ * The badge: decisions a person can make here now — escalations and gates ready to decide. Gates
+ * waiting on evidence or on an earlier gate are listed but not counted; a read-only project counts none.
+ */
+export const countPending = (view: ProjectView | null): number =>
+  view === null || view.readOnly ? 0 : inboxEntries(view).filter((e) => e.kind === 'escalation' || e.group === 'ready').length;
 
 /**
  * What opens after a decision on `decided`: the entry that followed it, else the one before,

@@ -10,6 +10,8 @@ import { useStore } from './store';
 interface Route {
   readonly screen: Screen;
   readonly diff: GateRef | null;
+  /** `#/evidence/<seq>`: the ledger record to open. */
+  readonly record: number | null;
 }
 
 function routeFromHash(hash: string): Route | null {
@@ -26,12 +28,16 @@ function routeFromHash(hash: string): Route | null {
   const [name, feature, gate, story] = parts;
   if (name === 'diff') {
     if (!feature || !gate || !isGateName(gate)) return null;
-    return { screen: 'diff', diff: { feature, gate, story: story || null } };
+    return { screen: 'diff', diff: { feature, gate, story: story || null }, record: null };
   }
-  return (SCREENS as readonly string[]).includes(name ?? '') && name !== 'diff' ? { screen: name as Screen, diff: null } : null;
+  if (name === 'evidence' && feature && /^[1-9]\d{0,9}$/.test(feature)) return { screen: 'evidence', diff: null, record: Number(feature) };
+  return (SCREENS as readonly string[]).includes(name ?? '') && name !== 'diff' ? { screen: name as Screen, diff: null, record: null } : null;
 }
 
 export const hrefFor = (screen: Exclude<Screen, 'diff'>): string => `#/${screen}`;
+
+/** The Evidence timeline with one record open. */
+export const hrefForRecord = (seq: number): string => `#/evidence/${seq}`;
 
 export const hrefForDiff = (ref: GateRef): string =>
   `#/diff/${[ref.feature, ref.gate, ...(ref.story ? [ref.story] : [])].map(encodeURIComponent).join('/')}`;
@@ -42,6 +48,7 @@ export function bindHashRoute(): () => void {
     if (!route) return;
     const state = useStore.getState();
     if (route.diff) state.setDiffTarget(route.diff);
+    if (route.screen === 'evidence') state.setEvidenceRecord(route.record);
     state.setScreen(route.screen);
   };
   sync();

@@ -21,7 +21,10 @@ export interface UiSlice {
   readonly diffTarget: GateRef | null;
   /** How diffs are laid out, everywhere: one column or old beside new. */
   readonly diffMode: DiffMode;
+  /** The ledger record the Evidence screen opens (from `#/evidence/<seq>`), or null. */
+  readonly evidenceRecord: number | null;
   setScreen(screen: Screen): void;
+  setEvidenceRecord(seq: number | null): void;
   setDiffTarget(ref: GateRef | null): void;
   setDiffMode(mode: DiffMode): void;
   setShowOpen(show: boolean): void;
@@ -38,7 +41,9 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
   inboxSelected: null,
   diffTarget: null,
   diffMode: 'unified',
+  evidenceRecord: null,
   setScreen: (screen) => set({ screen }),
+  setEvidenceRecord: (evidenceRecord) => set({ evidenceRecord }),
   setDiffTarget: (diffTarget) => set({ diffTarget }),
   setDiffMode: (diffMode) => set({ diffMode }),
   setShowOpen: (showOpen) => set({ showOpen }),

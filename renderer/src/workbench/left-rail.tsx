@@ -1,5 +1,6 @@
 /** The left rail: the project on top, then the views. Links drive the URL hash. */
 import { useMemo } from 'react';
+import { Icon } from '../components/icon';
 import { countPending } from '../lib/inbox-model';
 import { hrefFor } from '../store/hash-route';
 import { useStore } from '../store/store';
@@ -33,6 +34,14 @@ function ProblemsBadge() {
 function InboxBadge() {
   const project = useStore((s) => s.project);
   const count = useMemo(() => countPending(project), [project]);
+  // Nothing can be decided in a read-only project: no count that says something needs you.
+  if (project?.readOnly) {
+    return (
+      <span className="count-badge" data-testid="inbox-read-only-marker" title="Read-only: nothing can be decided here" aria-label="read-only">
+        <Icon name="lock" />
+      </span>
+    );
+  }
   return (
     <span
       className={count > 0 ? 'count-badge count-badge-attention' : 'count-badge'}

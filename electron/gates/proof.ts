@@ -1,0 +1,182 @@
+/**
+ * What the ledger proves about a feature's items: each item's status, cycles, repairs, violations,
+ * the GREEN attestation that proves it and its last test run; each acceptance criterion and whether
+ * its items prove it; each cycle with its RED, GREEN and refactor times. Pure: folded from the
+ * records alone (statuses through itemStatuses, the one reading of `item.status`), so the Inbox, the
+ * gate detail, `baton gates` and `baton status` cannot disagree with the Board.
+ */
+import { RECORD_TYPES, type AcProof, type EvidenceSummary, type ItemProof, type LedgerRecord, type RecordRef } from '../../shared/ledger';
+import type { CycleRun, Feature, ProjectView, TestItem, TestStatus } from '../../shared/model';
+import { effectiveStatus, itemStatuses } from './annotate-items';
+import { foldEscalations } from './escalations';
+
+const ref = (r: LedgerRecord): RecordRef => ({ seq: r.seq, hash: r.hash, at: r.at });
+
+const PROVEN: readonly TestStatus[] = ['green', 'refactored'];
+
+const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
+/** The records about each item of `feature`, oldest first. */
+const byItem = (feature: string, records: readonly LedgerRecord[]): Map<string, LedgerRecord[]> => {
+  const out = new Map<string, LedgerRecord[]>();
+  for (const r of records) {
+    if (r.subject.feature !== feature || !r.subject.item) continue;
+    const list = out.get(r.subject.item) ?? [];
+    list.push(r);
+    out.set(r.subject.item, list);
+  }
+  return out;
+};
+
+const RUN_TYPES: readonly string[] = [RECORD_TYPES.cycleRed, RECORD_TYPES.cycleGreen, RECORD_TYPES.cycleRefactored];
+
+const itemProof = (item: TestItem, status: TestStatus, mine: readonly LedgerRecord[]): ItemProof => {
+  const greened = mine.filter((r) => r.type === RECORD_TYPES.cycleGreened).at(-1);
+  const run = mine.filter((r) => RUN_TYPES.includes(r.type) && typeof r.data.totals === 'object' && r.data.totals !== null).at(-1);
+  const totals = (run?.data.totals ?? {}) as Record<string, unknown>;
+  return {
+    id: item.id,
+    description: item.description,
+    acId: item.acId,
+    storyId: item.storyId,
+    status,
+    cycles: new Set(mine.filter((r) => r.type === RECORD_TYPES.cyclePlanned).map((r) => r.subject.cycle)).size,
+    repairs: mine.filter((r) => r.type === RECORD_TYPES.cycleGreen && r.data.verdict === 'failing').length,
+    violations: mine.filter((r) => r.type === RECORD_TYPES.cycleViolation).length,
+    rejectedRed: mine.filter((r) => r.type === RECORD_TYPES.cycleRed && r.data.verdict !== 'red').length,
+    green: greened ? { ...ref(greened), commit: typeof greened.data.commit === 'string' ? greened.data.commit : null } : null,
+    lastRun: run
+      ? {
+          ...ref(run),
+          step: run.type.replace(/^cycle\./, ''),
+          verdict: typeof run.data.verdict === 'string' ? run.data.verdict : null,
+          passed: num(totals.passed),
+          failed: num(totals.failed) === null ? null : num(totals.failed)! + (num(totals.errored) ?? 0),
+        }
+      : null,
+  };
+};
+
+/** A foreign item: its file's status, and no Baton record behind it. */
+const fileProof = (item: TestItem, cycles: number): ItemProof => ({
+  id: item.id,
+  description: item.description,
+  acId: item.acId,
+  storyId: item.storyId,
+  status: item.status,
+  cycles,
+  repairs: 0,
+  violations: 0,
+  rejectedRed: 0,
+  green: null,
+  lastRun: null,
+});
+
+const acsOf = (feature: Feature, story: string | null, items: readonly ItemProof[], source: EvidenceSummary['source']): AcProof[] =>
+  feature.stories
+    .filter((s) => story === null || s.id === story)
+    .flatMap((s) =>
+      s.acs.map((ac) => {
+        const covering = items.filter((i) => i.acId === ac.id);
+        // A foreign project has no GREEN record to show: its file's status is all there is.
+        const proven = covering.length > 0 && covering.every((i) => PROVEN.includes(i.status) && (source === 'files' || i.green !== null));
+        return { id: ac.id, title: ac.title, storyId: s.id, items: covering.map((i) => i.id), proven };
+      }),
+    );
+
+/**
+ * The evidence summary of a feature, or of one story (`story`: its acceptance gate). `records` is
+ * the ledger of a Baton project; null for a foreign layout, whose test list and cycle files speak.
+ */
+export function evidenceSummary(feature: Feature, records: readonly LedgerRecord[] | null, story: string | null = null): EvidenceSummary {
+  // Records are a Baton project's; null means a foreign layout whose files speak for themselves.
+  const inScope = (item: TestItem) => story === null || item.storyId === story;
+  const testList = feature.testList.filter(inScope);
+  let items: ItemProof[];
+  let about: LedgerRecord[] = [];
+  let escalations = 0;
+  if (records === null) {
+    const runs = feature.cycleRuns;
+    items = testList.map((item) => fileProof(item, runs.filter((c) => coversItem(c, item)).length));
+  } else {
+    const statuses = itemStatuses(records);
+    const mine = byItem(feature.id, records);
+    items = testList.map((item) => itemProof(item, effectiveStatus('baton', item.status, statuses.get(JSON.stringify([feature.id, item.id]))), mine.get(item.id) ?? []));
+    about = records.filter((r) => r.subject.feature === feature.id && (story === null || r.subject.story === story));
+    const fold = foldEscalations(records);
+    escalations = testList.filter((item) => fold.get(JSON.stringify([feature.id, item.id]))?.open).length;
+  }
+  const byStatus: Partial<Record<TestStatus, number>> = {};
+  for (const item of items) byStatus[item.status] = (byStatus[item.status] ?? 0) + 1;
+  const sum = (key: 'cycles' | 'repairs' | 'violations' | 'rejectedRed') => items.reduce((n, i) => n + i[key], 0);
+  const source = records === null ? 'files' : 'ledger';
+  return {
+    feature: feature.id,
+    story,
+    source,
+    testItems: items.length,
+    byStatus,
+    // A Consort batch cycle covers several items: count the cycles, not the items' shares of them.
+    cycles: records === null ? feature.cycleRuns.filter((c) => testList.some((item) => coversItem(c, item))).length : sum('cycles'),
+    repairs: sum('repairs'),
+    violations: sum('violations'),
+    rejectedRed: sum('rejectedRed'),
+    escalations,
+    records: about.length,
+    lastRecordAt: about.at(-1)?.at ?? null,
+    items,
+    acs: acsOf(feature, story, items, source),
+  };
+}
+
+/** A cycle shows for the items it names; one that names none, for every item of its AC. */
+export const coversItem = (cycle: CycleRun, item: TestItem): boolean =>
+  cycle.items.length > 0 ? cycle.items.includes(item.id) : cycle.ac !== null && cycle.ac === item.acId;
+
+/** Each Baton cycle (one per item and round) from the ledger, in the order they started. */
+export function cycleRunsFromLedger(feature: Feature, records: readonly LedgerRecord[]): CycleRun[] {
+  const byCycle = new Map<string, LedgerRecord[]>();
+  for (const r of records) {
+    if (r.subject.feature !== feature.id || !r.subject.cycle || !r.subject.item) continue;
+    const list = byCycle.get(r.subject.cycle) ?? [];
+    list.push(r);
+    byCycle.set(r.subject.cycle, list);
+  }
+  return [...byCycle.entries()].map(([id, mine]) => {
+    const item = mine[0]!.subject.item!;
+    const last = (type: string, when: (r: LedgerRecord) => boolean = () => true) => mine.filter((r) => r.type === type && when(r)).at(-1);
+    const finished = last(RECORD_TYPES.cycleFinished);
+    const reviewed = last(RECORD_TYPES.cycleReviewed);
+    const status = last(RECORD_TYPES.itemStatus);
+    const decision = typeof reviewed?.data.decision === 'string' ? reviewed.data.decision : null;
+    const note = typeof reviewed?.data.note === 'string' ? reviewed.data.note : null;
+    return {
+      id,
+      source: 'ledger' as const,
+      items: [item],
+      story: mine[0]!.subject.story ?? null,
+      ac: feature.testList.find((t) => t.id === item)?.acId ?? null,
+      redAt: last(RECORD_TYPES.cycleRed, (r) => r.data.verdict === 'red')?.at ?? null,
+      greenAt: last(RECORD_TYPES.cycleGreened)?.at ?? null,
+      refactoredAt: last(RECORD_TYPES.itemStatus, (r) => r.data.status === 'refactored')?.at ?? null,
+      attempts: mine.filter((r) => r.type === RECORD_TYPES.cycleGreen).length || null,
+      verdict: decision,
+      review: decision ? (note ? `${decision}: ${note}` : decision) : null,
+      outcome: typeof finished?.data.status === 'string' ? finished.data.status : typeof status?.data.status === 'string' ? status.data.status : null,
+      file: null,
+      record: (finished ?? mine.at(-1)!).hash,
+    };
+  });
+}
+
+/** A Baton project's features get their cycles from the ledger (a foreign one keeps its cycle files'). */
+export function annotateCycles(view: ProjectView, records: readonly LedgerRecord[]): ProjectView {
+  if (view.layout !== 'baton') return view;
+  return {
+    ...view,
+    features: view.features.map((f) => {
+      const cycleRuns = cycleRunsFromLedger(f, records);
+      return { ...f, cycleRuns, cycles: cycleRuns.length };
+    }),
+  };
+}
