@@ -161,9 +161,10 @@ export interface ItemProof {
   readonly status: TestStatus;
   /** Cycles (rounds) run for it. */
   readonly cycles: number;
-  readonly repairs: number;
-  readonly violations: number;
-  readonly rejectedRed: number;
+  /** Null when not recorded (a foreign project's files keep no such count). */
+  readonly repairs: number | null;
+  readonly violations: number | null;
+  readonly rejectedRed: number | null;
   /** The orchestrator's GREEN attestation (`cycle.greened`) with the commit it made; null when it never went green. */
   readonly green: (RecordRef & { readonly commit: string | null }) | null;
   /** The orchestrator's last test run for it: the step, its verdict and its totals. */
@@ -194,9 +195,10 @@ export interface EvidenceSummary {
   readonly testItems: number;
   readonly byStatus: Readonly<Partial<Record<TestStatus, number>>>;
   readonly cycles: number;
-  readonly repairs: number;
-  readonly violations: number;
-  readonly rejectedRed: number;
+  /** Null when not recorded (a foreign project's files keep no such count): never a made-up zero. */
+  readonly repairs: number | null;
+  readonly violations: number | null;
+  readonly rejectedRed: number | null;
   /** Escalations waiting for a person. */
   readonly escalations: number;
   /** Ledger records about this feature (or story). */

@@ -166,8 +166,12 @@ export interface CycleRun {
   /** The Consort file it was read from, relative to the project root. */
   readonly file: string | null;
   /** The Baton ledger record that ends it (`cycle.finished`), or its latest record while it runs. */
-  readonly record: string | null;
+  readonly record: { readonly seq: number; readonly hash: string } | null;
 }
+
+/** A cycle shows for the items it names; one that names none (an older Consort file), for every item of its AC. */
+export const cycleCovers = (cycle: Pick<CycleRun, 'items' | 'ac'>, item: Pick<TestItem, 'id' | 'acId'>): boolean =>
+  cycle.items.length > 0 ? cycle.items.includes(item.id) : cycle.ac !== null && cycle.ac === item.acId;
 
 /** One gate a blocked run depends on, as it is now: drifted, or no longer approved. */
 export interface RunBlockGate {

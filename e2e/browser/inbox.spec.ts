@@ -58,8 +58,12 @@ test('approve a spec from the inbox: disabled until its evidence is opened, then
   await page.getByTestId('identity-confirm').click();
   await expect(dialog).toHaveCount(0);
 
-  await expect(count).toHaveText(String(before - 1));
   await expect(page.getByTestId('inbox-item-F-1-spec')).toHaveCount(0);
+  // The badge counts what can be decided now: the spec is gone from it, the design it unblocked joins it.
+  const ready = page.getByRole('list', { name: /Ready to decide/ }).locator('[data-testid^="inbox-item-"]');
+  await expect(page.getByRole('list', { name: /Ready to decide/ }).getByTestId('inbox-item-F-1-design')).toBeVisible();
+  await expect(count).toHaveText(String(await ready.count()));
+  expect(await ready.count()).toBe(before);
   // The next decision opened, and the button names who approves.
   await expect(page.locator('[data-testid^="inbox-item-"][aria-current="true"]')).toHaveCount(1);
   await expect(page.getByTestId('approve')).toHaveText(`Approve as ${GIT_IDENTITY}`);

@@ -76,6 +76,11 @@ test('start the demo run, watch T1 go green, stop the run, open its evidence', a
     await page.getByTestId('card-T1').click();
     const drawer = page.getByTestId('item-drawer');
     await expect(drawer).toBeVisible();
+    // Its cycle, from the ledger, with its RED time.
+    await drawer.getByTestId('tab-cycles').click();
+    await expect(drawer.getByTestId('cycle-F-inventory/T1')).toHaveAttribute('data-source', 'ledger');
+    await expect(drawer.getByTestId('cycle-F-inventory/T1').getByTestId('cycle-red').locator('time')).toHaveCount(1);
+    await drawer.getByTestId('tab-evidence').click();
     const evidence = drawer.getByTestId('item-evidence');
     for (const type of ['cycle.planned', 'cycle.red', 'cycle.locked', 'cycle.green', 'item.status']) {
       await expect(evidence.locator(`[data-type="${type}"]`).first()).toBeVisible();

@@ -10,7 +10,7 @@ import type { RunProgressedEvent } from '../../shared/contract';
 import type { GateName } from '../../shared/ledger';
 import type { ProjectView } from '../../shared/model';
 import { err, ok, type Result } from '../../shared/result';
-import { CYCLE_STATE_NAMES, LIFECYCLE_STATE_NAMES, type CycleStateName, type LifecycleStateName, type RunFeedEvent, type RunItemState, type RunStateView, type RunSummary } from '../../shared/run';
+import { CYCLE_STATE_NAMES, LIFECYCLE_STATE_NAMES, type CycleStateName, type LifecycleStateName, type RunFeedEvent, type RunItemState, type RunOutcome, type RunStateView, type RunSummary } from '../../shared/run';
 import { foldRunEvent, IDLE_RUN } from '../../shared/run-view';
 import type { RunOptions } from './cycle/run-feature';
 import { StateStore } from './cycle/state-store';
@@ -138,12 +138,15 @@ export class RunSession {
 
   private async drive(active: Active, options: RunOptions): Promise<void> {
     const { signal } = active.controller;
-    let outcome: 'finished' | 'stopped' | 'failed' = 'finished';
+    let outcome: Exclude<RunOutcome, 'running'> = 'finished';
     let message: string | null = null;
     try {
       const summary = await this.options.runFeature({ ...options, signal, onEvent: (event) => this.push(event) });
       this.push({ kind: 'run.finished', summary });
-      if (signal.aborted) outcome = 'stopped';
+      // The words and colours match what happened: blocked and escalated runs did not simply finish.
+      if (summary.blocked) outcome = 'blocked';
+      else if (signal.aborted) outcome = 'stopped';
+      else if (summary.phase === 'escalated') outcome = 'escalated';
     } catch (cause) {
       outcome = signal.aborted ? 'stopped' : 'failed';
       message = signal.aborted ? null : `The run stopped with an error: ${cause instanceof Error ? cause.message : String(cause)}`;

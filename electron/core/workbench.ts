@@ -6,12 +6,13 @@ import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { BranchCreated, BranchListView, BranchPairView, SchemaDiff } from '../../shared/branches';
 import type { BranchStatusView, Events, EventName, RequestOf } from '../../shared/contract';
-import type { BlobView, GateEvidence, LedgerPage, LedgerRecord, VerifyReport } from '../../shared/ledger';
+import type { BlobView, EvidenceSummary, GateEvidence, LedgerPage, LedgerRecord, VerifyReport } from '../../shared/ledger';
 import type { ProjectView, RecentProject } from '../../shared/model';
 import type { RunStateView } from '../../shared/run';
 import { err, ok, type Result } from '../../shared/result';
 import { approveGate, gateEvidence, rejectGate, withdrawGate } from '../gates';
 import { decideEscalation } from '../gates/escalations';
+import { evidenceSummary } from '../gates/proof';
 import { restoreGate } from '../gates/restore';
 import { BranchSession, sessionKey, type OpenBranchService } from './branches-session';
 import { defaultDataDir, projectDataDir } from './data-dir';
@@ -109,6 +110,15 @@ export class Workbench {
 
   evidence(ref: RequestOf<'gates:evidence'>): Promise<Result<GateEvidence>> {
     return this.withProject((p) => gateEvidence(p.view, p.ledger, ref));
+  }
+
+  /** A feature's (or a story's) evidence as every gate's summary shows it: folded from the ledger. */
+  featureEvidence(feature: string, story: string | null = null): Result<EvidenceSummary> {
+    const project = this.loaded;
+    if (!project) return err('no-project', NO_PROJECT);
+    const found = project.view.features.find((f) => f.id === feature);
+    if (!found) return err('not-found', `No feature "${feature}" in ${project.view.root}.`);
+    return ok(evidenceSummary(found, project.ledger ? project.records : null, story));
   }
 
   approve(request: Decision<'gates:approve'>): Promise<Result<LedgerRecord>> {

@@ -8,7 +8,7 @@ import type { ProjectView } from '../../shared/model';
 import { err, ok, type AppError, type Result } from '../../shared/result';
 import type { Ledger, LedgerTx } from '../ledger';
 import { readProject } from '../project';
-import { currentHashes, describeRef, locateGate, snapshotArtifacts, type GateRef } from './artifacts';
+import { currentHashes, describeRef, locateGate, snapshotArtifacts, type GateRef, type LocatedGate } from './artifacts';
 import { approvalBlocker, staleError } from './checks';
 import { downstreamOf } from './definitions';
 import { approvalDrift } from './drift';
@@ -29,7 +29,7 @@ export interface ReasonedRequest extends GateRef {
 const refuse = (error: AppError): Result<never> => ({ ok: false, error });
 
 /** What every decision needs before the ledger is touched: a writable project and a person. */
-export const preflight = (view: ProjectView, req: GateRef & { approver: string }): Result<never> | null => {
+const preflight = (view: ProjectView, req: GateRef & { approver: string }): Result<never> | null => {
   if (view.readOnly || view.layout !== 'baton') {
     return err('read-only', `${view.bundle ?? view.root} is read-only (${view.bundle ? 'a review bundle' : `a ${view.layout} project`}): Baton never writes it. Decide gates in the Baton project itself.`);
   }
@@ -42,7 +42,7 @@ export const preflight = (view: ProjectView, req: GateRef & { approver: string }
 export const subjectOf = (ref: GateRef) => ({ feature: ref.feature, ...(ref.story ? { story: ref.story } : {}), gate: ref.gate });
 
 /** Runs `fn` holding the ledger's writer lock; a ledger failure becomes an error Result, never a throw. */
-export const inTransaction = async (ledger: Ledger, fn: (tx: LedgerTx) => Promise<Result<LedgerRecord>>): Promise<Result<LedgerRecord>> => {
+const inTransaction = async (ledger: Ledger, fn: (tx: LedgerTx) => Promise<Result<LedgerRecord>>): Promise<Result<LedgerRecord>> => {
   try {
     return await ledger.transaction(fn);
   } catch (error) {
@@ -52,18 +52,33 @@ export const inTransaction = async (ledger: Ledger, fn: (tx: LedgerTx) => Promis
 };
 
 /** The disk as it is inside the lock: the caller's view may be older. */
-export const freshView = async (view: ProjectView): Promise<Result<ProjectView>> => readProject(view.root);
+const freshView = async (view: ProjectView): Promise<Result<ProjectView>> => readProject(view.root);
 
-export const approveGate = async (view: ProjectView, ledger: Ledger, req: ApproveRequest): Promise<Result<LedgerRecord>> => {
+/**
+ * Every decision on a gate's files starts the same way: a writable project and a named person, then,
+ * holding the ledger's lock, the disk re-read and the gate located in it. `fn` decides from there.
+ */
+export const decideOnDisk = (
+  view: ProjectView,
+  ledger: Ledger,
+  req: GateRef & { approver: string },
+  fn: (tx: LedgerTx, located: LocatedGate, current: ProjectView) => Promise<Result<LedgerRecord>>,
+): Promise<Result<LedgerRecord>> => {
   const pre = preflight(view, req);
-  if (pre) return pre;
+  if (pre) return Promise.resolve(pre);
   return inTransaction(ledger, async (tx) => {
     const current = await freshView(view);
     if (!current.ok) return current;
     const located = await locateGate(current.value, req);
     if (!located.ok) return located;
-    const snapshots = await snapshotArtifacts(current.value, located.value);
-    const blocker = await approvalBlocker(located.value, req, foldGates(tx.records), snapshots);
+    return fn(tx, located.value, current.value);
+  });
+};
+
+export const approveGate = (view: ProjectView, ledger: Ledger, req: ApproveRequest): Promise<Result<LedgerRecord>> =>
+  decideOnDisk(view, ledger, req, async (tx, located, current) => {
+    const snapshots = await snapshotArtifacts(current, located);
+    const blocker = await approvalBlocker(located, req, foldGates(tx.records), snapshots);
     if (blocker) return refuse(blocker);
     const stale = staleError(req, req.expect, currentHashes(snapshots));
     if (stale) return refuse(stale);
@@ -86,26 +101,21 @@ export const approveGate = async (view: ProjectView, ledger: Ledger, req: Approv
     });
     return ok(record);
   });
-};
 
 const reasonError = (req: ReasonedRequest, verb: string): Result<never> | null =>
   req.reason.trim() === '' ? err('no-reason', `To ${verb} ${describeRef(req)}, say why: the reason is recorded with the decision and shown to the team.`) : null;
 
-export const rejectGate = async (view: ProjectView, ledger: Ledger, req: ReasonedRequest): Promise<Result<LedgerRecord>> => {
-  const pre = preflight(view, req) ?? reasonError(req, 'reject');
-  if (pre) return pre;
-  return inTransaction(ledger, async (tx) => {
-    const current = await freshView(view);
-    if (!current.ok) return current;
-    const located = await locateGate(current.value, req);
-    if (!located.ok) return located;
+export const rejectGate = (view: ProjectView, ledger: Ledger, req: ReasonedRequest): Promise<Result<LedgerRecord>> =>
+  decideOnDisk(view, ledger, req, async (tx, located, current) => {
+    const noReason = reasonError(req, 'reject');
+    if (noReason) return noReason;
     const fold = foldGates(tx.records).get(gateKey(req));
     if (fold?.status === 'approved' && fold.approval) {
-      const { site, names } = located.value;
+      const { site, names } = located;
       const drift = await approvalDrift(site.root, site.featureDir, fold.approval.artifacts, names);
       if (drift.length === 0) return err('already-approved', `${describeRef(req)} is approved and unchanged; to take the approval back, withdraw it (with a reason) instead.`);
     }
-    const snapshots = await snapshotArtifacts(current.value, located.value);
+    const snapshots = await snapshotArtifacts(current, located);
     // The hashes of what was rejected, so a later approval can be compared with it.
     const artifacts = Object.fromEntries(snapshots.flatMap((s) => (s.hash ? [[s.name, { sha256: s.hash.sha256, algorithm: s.hash.algorithm }]] : [])));
     const approver = req.approver.trim();
@@ -116,7 +126,6 @@ export const rejectGate = async (view: ProjectView, ledger: Ledger, req: Reasone
       data: { gate: req.gate, approver, reason: req.reason.trim(), artifacts },
     }));
   });
-};
 
 export const withdrawGate = async (view: ProjectView, ledger: Ledger, req: ReasonedRequest): Promise<Result<LedgerRecord>> => {
   const pre = preflight(view, req) ?? reasonError(req, 'withdraw');

@@ -6,7 +6,7 @@
  * gate detail, `baton gates` and `baton status` cannot disagree with the Board.
  */
 import { RECORD_TYPES, type AcProof, type EvidenceSummary, type ItemProof, type LedgerRecord, type RecordRef } from '../../shared/ledger';
-import type { CycleRun, Feature, ProjectView, TestItem, TestStatus } from '../../shared/model';
+import { cycleCovers, type CycleRun, type Feature, type ProjectView, type TestItem, type TestStatus } from '../../shared/model';
 import { effectiveStatus, itemStatuses } from './annotate-items';
 import { foldEscalations } from './escalations';
 
@@ -65,9 +65,9 @@ const fileProof = (item: TestItem, cycles: number): ItemProof => ({
   storyId: item.storyId,
   status: item.status,
   cycles,
-  repairs: 0,
-  violations: 0,
-  rejectedRed: 0,
+  repairs: null,
+  violations: null,
+  rejectedRed: null,
   green: null,
   lastRun: null,
 });
@@ -97,7 +97,7 @@ export function evidenceSummary(feature: Feature, records: readonly LedgerRecord
   let escalations = 0;
   if (records === null) {
     const runs = feature.cycleRuns;
-    items = testList.map((item) => fileProof(item, runs.filter((c) => coversItem(c, item)).length));
+    items = testList.map((item) => fileProof(item, runs.filter((c) => cycleCovers(c, item)).length));
   } else {
     const statuses = itemStatuses(records);
     const mine = byItem(feature.id, records);
@@ -108,8 +108,9 @@ export function evidenceSummary(feature: Feature, records: readonly LedgerRecord
   }
   const byStatus: Partial<Record<TestStatus, number>> = {};
   for (const item of items) byStatus[item.status] = (byStatus[item.status] ?? 0) + 1;
-  const sum = (key: 'cycles' | 'repairs' | 'violations' | 'rejectedRed') => items.reduce((n, i) => n + i[key], 0);
   const source = records === null ? 'files' : 'ledger';
+  const sum = (key: 'cycles' | 'repairs' | 'violations' | 'rejectedRed'): number | null =>
+    source === 'files' && key !== 'cycles' ? null : items.reduce((n, i) => n + (i[key] ?? 0), 0);
   return {
     feature: feature.id,
     story,
@@ -117,7 +118,7 @@ export function evidenceSummary(feature: Feature, records: readonly LedgerRecord
     testItems: items.length,
     byStatus,
     // A Consort batch cycle covers several items: count the cycles, not the items' shares of them.
-    cycles: records === null ? feature.cycleRuns.filter((c) => testList.some((item) => coversItem(c, item))).length : sum('cycles'),
+    cycles: records === null ? feature.cycleRuns.filter((c) => testList.some((item) => cycleCovers(c, item))).length : (sum('cycles') ?? 0),
     repairs: sum('repairs'),
     violations: sum('violations'),
     rejectedRed: sum('rejectedRed'),
@@ -129,9 +130,6 @@ export function evidenceSummary(feature: Feature, records: readonly LedgerRecord
   };
 }
 
-/** A cycle shows for the items it names; one that names none, for every item of its AC. */
-export const coversItem = (cycle: CycleRun, item: TestItem): boolean =>
-  cycle.items.length > 0 ? cycle.items.includes(item.id) : cycle.ac !== null && cycle.ac === item.acId;
 
 /** Each Baton cycle (one per item and round) from the ledger, in the order they started. */
 export function cycleRunsFromLedger(feature: Feature, records: readonly LedgerRecord[]): CycleRun[] {
@@ -164,7 +162,7 @@ export function cycleRunsFromLedger(feature: Feature, records: readonly LedgerRe
       review: decision ? (note ? `${decision}: ${note}` : decision) : null,
       outcome: typeof finished?.data.status === 'string' ? finished.data.status : typeof status?.data.status === 'string' ? status.data.status : null,
       file: null,
-      record: (finished ?? mine.at(-1)!).hash,
+      record: { seq: (finished ?? mine.at(-1)!).seq, hash: (finished ?? mine.at(-1)!).hash },
     };
   });
 }

@@ -12,8 +12,8 @@ import type { ProjectView } from '../../shared/model';
 import { err, ok, type Result } from '../../shared/result';
 import type { Ledger } from '../ledger';
 import { writeFileAtomic } from '../platform/atomic-write';
-import { describeRef, locateGate, type GateRef } from './artifacts';
-import { freshView, inTransaction, preflight, subjectOf } from './decide';
+import { describeRef, type GateRef } from './artifacts';
+import { decideOnDisk, subjectOf } from './decide';
 import { approvalDrift } from './drift';
 import { projectPath } from './files';
 import { foldGates, gateKey } from './state';
@@ -49,18 +49,12 @@ const inside = (featureDir: string, name: string): string | null => {
   return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? null : abs;
 };
 
-export const restoreGate = async (view: ProjectView, ledger: Ledger, req: RestoreRequest): Promise<Result<LedgerRecord>> => {
-  const pre = preflight(view, req);
-  if (pre) return pre;
-  return inTransaction(ledger, async (tx) => {
-    const current = await freshView(view);
-    if (!current.ok) return current;
-    const located = await locateGate(current.value, req);
-    if (!located.ok) return located;
+export const restoreGate = (view: ProjectView, ledger: Ledger, req: RestoreRequest): Promise<Result<LedgerRecord>> =>
+  decideOnDisk(view, ledger, req, async (tx, located) => {
     const fold = foldGates(tx.records).get(gateKey(req));
     const approval = fold?.status === 'approved' ? fold.approval : null;
     if (!approval) return err('not-approved', `${describeRef(req)} is ${fold?.status ?? 'open'}: only an approved gate's files can be restored to what was approved.`);
-    const { site, names } = located.value;
+    const { site, names } = located;
     const drift = await approvalDrift(site.root, site.featureDir, approval.artifacts, names);
     if (drift.length === 0) return err('not-drifted', `${describeRef(req)} has not drifted: its files are exactly what was approved, so there is nothing to restore.`);
     if (!sameDrift(drift, req.expect)) {
@@ -103,4 +97,3 @@ export const restoreGate = async (view: ProjectView, ledger: Ledger, req: Restor
       blobs: kept,
     }));
   });
-};

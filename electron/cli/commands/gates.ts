@@ -5,6 +5,7 @@ import { EXIT } from '../exit-codes';
 import { printJson } from '../io';
 import { withProject } from '../open-project';
 import { table } from '../table';
+import { formatEvidence } from '../evidence-format';
 
 /** Consort's promote gate hashes what was promoted (`promote_ref`), not a file: say so instead of inventing a file. */
 const referenceNote = (gate: Gate): string | null => {
@@ -19,8 +20,11 @@ export const gatesCommand: Command = {
   options: JSON_OPTION,
   async run(positionals, values, io) {
     const json = flag(values, 'json');
-    return withProject(onePath(positionals, this.synopsis), json, io, async (_workbench, view) => {
-      const features = view.features.map((f) => ({ id: f.id, name: f.name, gates: f.gates }));
+    return withProject(onePath(positionals, this.synopsis), json, io, async (workbench, view) => {
+      const features = view.features.map((f) => {
+        const evidence = workbench.featureEvidence(f.id);
+        return { id: f.id, name: f.name, gates: f.gates, evidence: evidence.ok ? evidence.value : null };
+      });
       const drifted = features.some((f) => f.gates.some((g) => g.status === 'drifted'));
       if (json) printJson(io, { layout: view.layout, features });
       else {
@@ -33,7 +37,9 @@ export const gatesCommand: Command = {
             g.approvedAt ?? '-',
             g.drift.map((d) => `${d.artifact} changed`).join(', ') || referenceNote(g) || g.note || '',
           ]);
-          io.out(table(['gate', 'status', 'approver', 'approved at', 'notes'], rows, '  ') + '\n');
+          io.out(table(['gate', 'status', 'approver', 'approved at', 'notes'], rows, '  '));
+          if (feature.evidence) io.out(formatEvidence(feature.evidence, '  '));
+          io.out('');
         }
       }
       return drifted ? EXIT.problems : EXIT.ok;

@@ -10,6 +10,7 @@ import { featureStatus } from '../../core/cycle/status';
 import { flag, JSON_OPTION, list, onePath, text, type Command } from '../command';
 import { EXIT, UsageError } from '../exit-codes';
 import { printError, printJson, type Io } from '../io';
+import { formatEvidence } from '../evidence-format';
 import { loadProject } from '../../core/load-project';
 import { readOnlyReason } from '../../../shared/read-only';
 
@@ -157,6 +158,7 @@ export const statusCommand: Command = {
       else {
         printSummary(io, status);
         io.out(`Open gates: ${status.openGates.join(', ') || 'none'}`);
+        io.out(formatEvidence(status.evidence));
       }
       return EXIT.ok;
     } catch (error) {

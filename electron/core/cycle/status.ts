@@ -1,7 +1,9 @@
 /** `baton status`: the lifecycle phase from its persisted snapshot, the items from the ledger, the open gates. */
 import { join } from 'node:path';
 import type { LifecycleStateName, RunSummary } from '../../../shared/run';
+import type { EvidenceSummary } from '../../../shared/ledger';
 import { annotateGates } from '../../gates';
+import { evidenceSummary } from '../../gates/proof';
 import { Ledger } from '../../ledger';
 import { readProject } from '../../project';
 import { StateStore } from './state-store';
@@ -9,6 +11,8 @@ import { summarize } from './summary';
 
 export interface FeatureStatus extends RunSummary {
   readonly openGates: readonly string[];
+  /** The feature's evidence, folded from the ledger: every item, every AC and what proves it. */
+  readonly evidence: EvidenceSummary;
 }
 
 export async function featureStatus(root: string, featureId?: string): Promise<FeatureStatus> {
@@ -20,7 +24,12 @@ export async function featureStatus(root: string, featureId?: string): Promise<F
   const saved = await StateStore.forProject(root, feature.id).read<{ value?: unknown }>('lifecycle');
   const phase = (typeof saved?.value === 'string' ? saved.value : 'intake') as LifecycleStateName;
   const summary = await summarize(root, feature.id, phase, ledger);
-  const view = await annotateGates(read.value, (await ledger.read()).records);
+  const records = (await ledger.read()).records;
+  const view = await annotateGates(read.value, records);
   const gates = view.features.find((f) => f.id === feature.id)?.gates ?? [];
-  return { ...summary, openGates: gates.filter((g) => g.status !== 'approved' && g.status !== 'superseded').map((g) => (g.story ? `${g.name} (${g.story})` : g.name)) };
+  return {
+    ...summary,
+    openGates: gates.filter((g) => g.status !== 'approved' && g.status !== 'superseded').map((g) => (g.story ? `${g.name} (${g.story})` : g.name)),
+    evidence: evidenceSummary(feature, records),
+  };
 }

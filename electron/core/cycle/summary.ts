@@ -28,6 +28,7 @@ export async function summarize(root: string, featureId: string, phase: Lifecycl
     feature: featureId,
     phase,
     items: { total: evidence?.testItems ?? 0, byStatus: evidence?.byStatus ?? {} },
+    // A Baton feature's ledger always has these counts.
     repairs: evidence?.repairs ?? 0,
     violations: evidence?.violations ?? 0,
     rejectedRed: evidence?.rejectedRed ?? 0,

@@ -1,5 +1,8 @@
-/** The selected item in a side drawer: its fields, its feature and story, and its AC. */
-import type { Feature, TestItem } from '../../../shared/model';
+/** The selected item in a side drawer: its fields, its feature and story, and tabs for its AC, its cycles and its ledger records. */
+import { useState } from 'react';
+import { cycleCovers, type Feature, type TestItem } from '../../../shared/model';
+import { Tabs } from '../components/tabs';
+import { ItemCycles } from './item-cycles';
 import { GivenWhenThen } from '../components/gwt';
 import { StoryStatusBadge, TestStatusBadge } from '../components/status-badge';
 import { findItem } from '../lib/board-model';
@@ -21,6 +24,7 @@ function locateAc(feature: Feature, item: TestItem) {
 
 export function ItemDrawer() {
   const features = useStore((s) => s.project?.features);
+  const [tab, setTab] = useState('ac');
   const selected = useStore((s) => s.selected);
   const select = useStore((s) => s.select);
   const close = () => select(null);
@@ -87,22 +91,34 @@ export function ItemDrawer() {
             </>
           )}
         </dl>
-        <section className="drawer-section" aria-labelledby="drawer-ac-title">
-          <h3 id="drawer-ac-title">
-            Acceptance criterion <span className="mono">{item.acId || '—'}</span>
-            {ac?.title ? ` · ${ac.title}` : ''}
-          </h3>
-          {ac ? (
-            <GivenWhenThen ac={ac} />
-          ) : (
-            <p className="muted">
-              {item.acId
-                ? `${item.acId} is not among the acceptance criteria of ${feature.name}.`
-                : 'This item names no acceptance criterion.'}
-            </p>
-          )}
-        </section>
-        <ItemEvidence featureId={feature.id} itemId={item.id} />
+        <Tabs
+          label={`${item.id} details`}
+          selected={tab}
+          onSelect={setTab}
+          tabs={[
+            {
+              id: 'ac',
+              label: 'Acceptance criterion',
+              content: (
+                <section className="drawer-section" aria-labelledby="drawer-ac-title">
+                  <h3 id="drawer-ac-title">
+                    Acceptance criterion <span className="mono">{item.acId || '—'}</span>
+                    {ac?.title ? ` · ${ac.title}` : ''}
+                  </h3>
+                  {ac ? (
+                    <GivenWhenThen ac={ac} />
+                  ) : (
+                    <p className="muted">
+                      {item.acId ? `${item.acId} is not among the acceptance criteria of ${feature.name}.` : 'This item names no acceptance criterion.'}
+                    </p>
+                  )}
+                </section>
+              ),
+            },
+            { id: 'cycles', label: `Cycles (${feature.cycleRuns.filter((c) => cycleCovers(c, item)).length})`, content: <ItemCycles feature={feature} item={item} /> },
+            { id: 'evidence', label: 'Evidence', content: <ItemEvidence featureId={feature.id} itemId={item.id} /> },
+          ]}
+        />
       </div>
     </div>
   );

@@ -46,7 +46,7 @@ export function ItemEvidence({ featureId, itemId }: { featureId: string; itemId:
         Evidence {records && <span className="muted">· {records.length} ledger {records.length === 1 ? 'record' : 'records'}</span>}
       </h3>
       {!baton ? (
-        <p className="muted">This project keeps no Baton ledger: its cycles are not recorded here.</p>
+        <p className="muted">This project keeps no Baton ledger: its own cycle files are under Cycles.</p>
       ) : error ? (
         <ErrorBanner error={error} title="The ledger could not be read" />
       ) : !records ? (

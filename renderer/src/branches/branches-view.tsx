@@ -26,6 +26,8 @@ export function BranchesView() {
   const select = useStore((s) => s.selectBranch);
   const toggle = useStore((s) => s.toggleBranchCollapsed);
   const provider = useStore((s) => s.branchStatus?.provider ?? null);
+  // "Try again" cannot help a bundle or a Consort project: it will never have branches here.
+  const readOnly = useStore((s) => s.project?.readOnly ?? false);
   const [open, setOpen] = useState<Open>(null);
 
   useEffect(() => {
@@ -48,7 +50,11 @@ export function BranchesView() {
     if (error) {
       return (
         <div className="branches-view" data-testid="branches-unavailable">
-          <ErrorBanner error={error} title="Branches are not available" actionLabel="Try again" onAction={() => void refreshBranches()} />
+          {readOnly ? (
+            <ErrorBanner error={error} title="Branches are not available" />
+          ) : (
+            <ErrorBanner error={error} title="Branches are not available" actionLabel="Try again" onAction={() => void refreshBranches()} />
+          )}
         </div>
       );
     }

@@ -59,6 +59,12 @@ function GateRow({ feature, gate, onWithdraw }: { feature: Feature; gate: Gate; 
         {gate.drift.length > 0 && (
           <span className="drift-note">changed: {gate.drift.map((d) => d.artifact).join(', ')}</span>
         )}
+        {gate.artifacts.some((a) => a.kind === 'reference') && (
+          // Consort's promote gate hashes what was promoted (its promote_ref), not a file: nothing to drift.
+          <span className="drift-note muted" data-testid="gate-reference-note">
+            records a reference, not a file
+          </span>
+        )}
       </td>
       <td>{gate.approver ?? <span className="muted">—</span>}</td>
       <td>
@@ -71,7 +77,8 @@ function GateRow({ feature, gate, onWithdraw }: { feature: Feature; gate: Gate; 
           <ul className="artifacts" role="list">
             {gate.artifacts.map((a) => (
               <li key={`${a.name}/${a.sha256}`}>
-                <span>{a.name}</span>{' '}
+                <span>{a.name}</span>
+                {a.kind === 'reference' && <span className="muted"> (a reference, not a file)</span>}{' '}
                 <code className="hash" title={`sha256 ${a.sha256}`}>
                   {shortHash(a.sha256)}
                 </code>

@@ -12,12 +12,13 @@ import { hrefForRecord } from '../store/hash-route';
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function Counters({ summary }: { summary: Summary }) {
+  // A foreign project records no repairs or violations: those are left out, never shown as zero.
   const parts = [
     plural(summary.cycles, 'cycle'),
-    plural(summary.repairs, 'repair'),
-    plural(summary.violations, 'lock violation'),
-    plural(summary.rejectedRed, 'rejected RED', 'rejected REDs'),
-  ];
+    summary.repairs === null ? null : plural(summary.repairs, 'repair'),
+    summary.violations === null ? null : plural(summary.violations, 'lock violation'),
+    summary.rejectedRed === null ? null : plural(summary.rejectedRed, 'rejected RED', 'rejected REDs'),
+  ].filter((part): part is string => part !== null);
   return <span data-testid="evidence-counters">{parts.join(' · ')}</span>;
 }
 
@@ -42,7 +43,8 @@ function ItemRow({ item, ledger }: { item: ItemProof; ledger: boolean }) {
 function AcRow({ ac, items, ledger }: { ac: AcProof; items: readonly ItemProof[]; ledger: boolean }) {
   const covering = items.filter((i) => ac.items.includes(i.id));
   const look = ac.proven ? { icon: 'green' as const, tone: 'success' as const } : covering.length === 0 ? { icon: 'unknown' as const, tone: 'warning' as const } : { icon: 'pending' as const, tone: 'neutral' as const };
-  const word = ac.proven ? 'proven' : covering.length === 0 ? 'no test covers it' : 'not proven yet';
+  // Only the ledger proves; a foreign project's test list only says.
+  const word = covering.length === 0 ? 'no test covers it' : ledger ? (ac.proven ? 'proven' : 'not proven yet') : ac.proven ? 'green in its test list' : 'not green yet';
   return (
     <li className="proof-ac" data-testid={`proof-ac-${ac.id}`} data-proven={ac.proven}>
       <div className="proof-ac-head">
@@ -121,7 +123,10 @@ export function EvidenceSummary({ summary }: { summary: Summary }) {
       {summary.acs.length > 0 && (
         <div className="proof" data-testid="evidence-acs">
           <h4>
-            Acceptance criteria <span className="muted">· {proven} of {summary.acs.length} proven</span>
+            Acceptance criteria{' '}
+            <span className="muted">
+              · {proven} of {summary.acs.length} {ledger ? 'proven' : 'green in the test list'}
+            </span>
           </h4>
           <ul className="proof-acs" role="list">
             {summary.acs.map((ac) => (

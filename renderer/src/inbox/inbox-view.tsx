@@ -7,11 +7,12 @@ import { readOnlyReason } from '../../../shared/read-only';
 import { Icon } from '../components/icon';
 import { Badge, FALLBACK, GATE_LOOK, GateStatusBadge, TestStatusBadge } from '../components/status-badge';
 import { friendlyTime, humanize } from '../lib/format';
-import { entryKey, inboxEntries, nextAfter, sameInboxRef, type EscalationEntry, type GateEntry, type InboxEntry, type InboxRef } from '../lib/inbox-model';
+import { entryKey, inboxEntries, nextAfter, sameInboxRef, type BlockEntry, type EscalationEntry, type GateEntry, type InboxEntry, type InboxRef } from '../lib/inbox-model';
 import { hrefFor } from '../store/hash-route';
 import { useStore } from '../store/store';
 import { EscalationPanel } from './escalation-panel';
 import { EvidencePanel } from './evidence-panel';
+import { RunBlockPanel } from './run-block-panel';
 
 const waitingFor = (at: string | null): string => {
   const waiting = at ? friendlyTime(at) : null;
@@ -80,6 +81,36 @@ function EscalationButton({ entry, current }: { entry: EscalationEntry; current:
   );
 }
 
+function BlockButton({ entry, current }: { entry: BlockEntry; current: boolean }) {
+  const selectInbox = useStore((s) => s.selectInbox);
+  const { ref, block, featureName } = entry;
+  return (
+    <button
+      type="button"
+      className="inbox-item inbox-escalation"
+      data-testid={`inbox-block-${ref.feature}`}
+      aria-current={current ? 'true' : undefined}
+      onClick={() => selectInbox(ref)}
+    >
+      <span className="inbox-item-top">
+        <span className="inbox-item-title">Run blocked</span>
+        <Badge look={{ icon: 'red', tone: 'danger' }} word="blocked" />
+      </span>
+      <span className="inbox-item-description">{block.gates.map((g) => `${humanize(g.gate)} ${g.status}`).join(', ')}</span>
+      <span className="inbox-item-meta">
+        <span className="inbox-item-feature">{featureName}</span>
+        <span className="muted">{waitingFor(block.record.at)}</span>
+      </span>
+    </button>
+  );
+}
+
+function EntryButton({ entry, current }: { entry: InboxEntry; current: boolean }) {
+  if (entry.kind === 'gate') return <GateButton entry={entry} current={current} />;
+  if (entry.kind === 'block') return <BlockButton entry={entry} current={current} />;
+  return <EscalationButton entry={entry} current={current} />;
+}
+
 function Section({ id, title, entries, active, className }: { id: string; title: string; entries: readonly InboxEntry[]; active: InboxEntry; className?: string }) {
   if (entries.length === 0) return null;
   return (
@@ -90,7 +121,7 @@ function Section({ id, title, entries, active, className }: { id: string; title:
       <ul role="list" aria-labelledby={id} className={className}>
         {entries.map((entry) => (
           <li key={entryKey(entry)}>
-            {entry.kind === 'gate' ? <GateButton entry={entry} current={entry === active} /> : <EscalationButton entry={entry} current={entry === active} />}
+            <EntryButton entry={entry} current={entry === active} />
           </li>
         ))}
       </ul>
@@ -133,6 +164,7 @@ export function InboxView() {
     selectInbox(nextAfter(entries, ref));
     setDecided(true);
   };
+  const blocks = entries.filter((e) => e.kind === 'block');
   const escalations = entries.filter((e) => e.kind === 'escalation');
   const gates = (group: GateEntry['group']) => entries.filter((e) => e.kind === 'gate' && e.group === group);
   const readOnly = project ? readOnlyReason(project, 'gates') : null;
@@ -154,6 +186,7 @@ export function InboxView() {
             Decisions waiting <span className="muted">({entries.length})</span>
           </h2>
         )}
+        <Section id="inbox-blocks-title" title="Blocked runs" entries={blocks} active={active} />
         <Section id="inbox-escalations-title" title={readOnly ? 'Escalations (read-only)' : 'Escalations'} entries={escalations} active={active} />
         <Section id="inbox-ready-title" title="Ready to decide" entries={gates('ready')} active={active} />
         <Section id="inbox-evidence-title" title="Waiting on evidence" entries={gates('evidence')} active={active} className="inbox-blocked" />
@@ -163,6 +196,8 @@ export function InboxView() {
       <div className="inbox-detail" ref={detail}>
         {active.kind === 'gate' ? (
           <EvidencePanel key={entryKey(active)} entry={active} onDecided={onDecided} />
+        ) : active.kind === 'block' ? (
+          <RunBlockPanel key={entryKey(active)} entry={active} onDecided={onDecided} />
         ) : (
           <EscalationPanel key={entryKey(active)} entry={active} onDecided={onDecided} />
         )}

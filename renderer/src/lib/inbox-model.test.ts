@@ -146,7 +146,25 @@ describe('inboxEntries and countPending', () => {
   ]);
 
   it('lists escalations first (they hold their feature’s build), then decidable gates, then blocked ones', () => {
-    expect(inboxEntries(project).map((e) => (e.kind === 'gate' ? e.ref.gate : e.ref.item))).toEqual(['T1', 'design', 'deploy']);
+    expect(inboxEntries(project).map((e) => (e.kind === 'gate' ? e.ref.gate : e.kind === 'escalation' ? e.ref.item : 'block'))).toEqual(['T1', 'design', 'deploy']);
+  });
+
+  it('lists a blocked run first, counts it, and finds it again after a decision elsewhere', () => {
+    const runBlock = {
+      record: { seq: 9, hash: 'h9', at: '2025-03-05T00:00:00Z' },
+      phase: 'building',
+      step: 'plan',
+      item: 'T2',
+      message: 'Stopped before PLAN of T2',
+      gates: [{ gate: 'test_list', story: null, status: 'drifted' as const, drift: [{ artifact: 'test-list.json', expected: 'a', actual: 'b' }], files: ['.baton/features/F-1/test-list.json'] }],
+    };
+    const blocked = view([{ ...project.features[0]!, runBlock }]);
+    const entries = inboxEntries(blocked);
+    expect(entries.map((e) => e.kind)).toEqual(['block', 'escalation', 'gate', 'gate']);
+    expect(countPending(blocked)).toBe(3);
+    expect(sameInboxRef(entries[0]!.ref, { kind: 'block', feature: 'F-1' })).toBe(true);
+    expect(sameInboxRef(entries[0]!.ref, { feature: 'F-1', item: 'T1' })).toBe(false);
+    expect(nextAfter(entries, { kind: 'block', feature: 'F-1' })).toEqual({ feature: 'F-1', item: 'T1' });
   });
 
   it('counts what a person can decide now for the nav badge: escalations and ready gates, not blocked ones', () => {

@@ -3,7 +3,7 @@
  * and which opens next.
  */
 import { GATE_NAMES, type GateName, type LedgerRecord } from '../../../shared/ledger';
-import type { AcceptanceCriterion, EscalationView, Gate, GateStatus, ProjectView, TestItem } from '../../../shared/model';
+import type { AcceptanceCriterion, EscalationView, Gate, GateStatus, ProjectView, RunBlockView, TestItem } from '../../../shared/model';
 import { gateKey, refOf, sameRef, type GateRef } from './gate-ref';
 
 /**
@@ -18,13 +18,21 @@ export interface EscalationRef {
   readonly item: string;
 }
 
-/** What the inbox has open: a gate or an escalation. */
-export type InboxRef = GateRef | EscalationRef;
+/** A feature whose run stopped on a drifted or withdrawn gate. */
+export interface BlockRef {
+  readonly kind: 'block';
+  readonly feature: string;
+}
 
+/** What the inbox has open: a gate, an escalation or a blocked run. */
+export type InboxRef = GateRef | EscalationRef | BlockRef;
+
+export const isBlockRef = (ref: InboxRef): ref is BlockRef => 'kind' in ref && ref.kind === 'block';
 export const isEscalationRef = (ref: InboxRef): ref is EscalationRef => 'item' in ref;
 
 export function sameInboxRef(a: InboxRef | null, b: InboxRef | null): boolean {
   if (a === null || b === null) return false;
+  if (isBlockRef(a) || isBlockRef(b)) return isBlockRef(a) && isBlockRef(b) && a.feature === b.feature;
   if (isEscalationRef(a) || isEscalationRef(b)) return isEscalationRef(a) && isEscalationRef(b) && a.feature === b.feature && a.item === b.item;
   return sameRef(a, b);
 }
@@ -75,10 +83,18 @@ export interface EscalationEntry {
   readonly criterion: AcceptanceCriterion | null;
 }
 
-export type InboxEntry = GateEntry | EscalationEntry;
+export interface BlockEntry {
+  readonly kind: 'block';
+  readonly ref: BlockRef;
+  readonly featureName: string;
+  readonly block: RunBlockView;
+}
+
+export type InboxEntry = GateEntry | EscalationEntry | BlockEntry;
 
 /** The React key and the test-id suffix of any entry. */
-export const entryKey = (entry: InboxEntry): string => (entry.kind === 'gate' ? gateKey(entry.ref) : `escalation-${escalationKey(entry.ref)}`);
+export const entryKey = (entry: InboxEntry): string =>
+  entry.kind === 'gate' ? gateKey(entry.ref) : entry.kind === 'block' ? `block-${entry.ref.feature}` : `escalation-${escalationKey(entry.ref)}`;
 
 const time = (text: string | null): number => {
   const t = text ? Date.parse(text) : Number.NaN;
@@ -130,12 +146,21 @@ export function escalationEntries(view: ProjectView | null): EscalationEntry[] {
   return byTime(entries, (e) => e.escalation.at);
 }
 
+/** Every feature whose run is blocked on a drifted or withdrawn gate, oldest block first. */
+export function blockEntries(view: ProjectView | null): BlockEntry[] {
+  if (!view) return [];
+  const entries: BlockEntry[] = view.features.flatMap((f) =>
+    f.runBlock ? [{ kind: 'block' as const, ref: { kind: 'block' as const, feature: f.id }, featureName: f.name, block: f.runBlock }] : [],
+  );
+  return byTime(entries, (e) => e.block.record.at);
+}
+
 /**
- * The inbox in the order it is listed: escalations first (an escalated item holds its feature's
- * build until someone decides), then the gates that can be decided, then those that must wait.
+ * The inbox in the order it is listed: blocked runs and escalations first (each holds its feature's
+ * build until someone acts), then the gates that can be decided, then those that must wait.
  */
 export function inboxEntries(view: ProjectView | null): InboxEntry[] {
-  return [...escalationEntries(view), ...gateEntries(view)];
+  return [...blockEntries(view), ...escalationEntries(view), ...gateEntries(view)];
 }
 
 /**
@@ -143,7 +168,7 @@ export function inboxEntries(view: ProjectView | null): InboxEntry[] {
  * waiting on evidence or on an earlier gate are listed but not counted; a read-only project counts none.
  */
 export const countPending = (view: ProjectView | null): number =>
-  view === null || view.readOnly ? 0 : inboxEntries(view).filter((e) => e.kind === 'escalation' || e.group === 'ready').length;
+  view === null || view.readOnly ? 0 : inboxEntries(view).filter((e) => e.kind !== 'gate' || e.group === 'ready').length;
 
 /**
  * What opens after a decision on `decided`: the entry that followed it, else the one before,

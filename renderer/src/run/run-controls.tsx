@@ -1,6 +1,6 @@
 /**
  * The top bar's run controls: the phase word, Run, Stop, and the toggle of the live-run panel
- * (also Ctrl+J, or Cmd+J). Run is refused for a bundle or a Consort project, and says why.
+ * (also Ctrl+J, or Cmd+J). A bundle or a Consort project shows none of them: nothing runs there.
  */
 import { useEffect } from 'react';
 import { Icon } from '../components/icon';
@@ -30,6 +30,8 @@ export function RunControls() {
   const chosen = useStore((s) => s.filters.feature);
   useTogglePanelShortcut();
 
+  // A review bundle or a Consort project is read here, never run: no controls that cannot work.
+  if (!runnable) return null;
   const condition = conditionOf(run);
   const look = CONDITION[condition];
   const phase = run.lifecycle ? stateWord(run.lifecycle) : null;
@@ -45,8 +47,8 @@ export function RunControls() {
         type="button"
         className="button button-primary"
         data-testid="run-start"
-        disabled={busy || !runnable}
-        title={runnable ? `Run the enforced loop for ${chosen ?? 'the first feature'}, from where it stopped` : 'A review bundle or a Consort project is read here, never run'}
+        disabled={busy}
+        title={`Run the enforced loop for ${chosen ?? 'the first feature'}, from where it stopped`}
         onClick={() => void startRun()}
       >
         Run

@@ -2,6 +2,7 @@
  * The bottom panel: the live run. The feature's lifecycle and the current item's cycle as strips
  * of their states, and the agent's transcript and the runner's output streaming side by side.
  */
+import { readOnlyReason } from '../../../shared/read-only';
 import { LIFECYCLE_STATE_NAMES } from '../../../shared/run';
 import { ErrorBanner } from '../components/error-banner';
 import { Badge } from '../components/status-badge';
@@ -9,18 +10,22 @@ import { useStore } from '../store/store';
 import { CycleView } from './cycle-view';
 import { LogPane } from './log-pane';
 import { MachineStrip } from './machine-strip';
+import { RunOutcome } from './run-outcome';
 import { CONDITION, conditionOf } from './run-words';
 
 const LIFECYCLE_PATH = LIFECYCLE_STATE_NAMES.filter((s) => s !== 'abandoned' && s !== 'escalated');
 
 function RunBody() {
   const run = useStore((s) => s.run);
+  const project = useStore((s) => s.project);
+  const readOnly = project ? readOnlyReason(project, 'runs') : null;
   const ran = run.runId !== null;
   const turn = run.turn;
   const last = run.running ? '' : 'last: ';
   return (
     <>
       {run.message && <ErrorBanner error={{ code: 'run-failed', message: run.message }} title="The run failed" />}
+      <RunOutcome run={run} />
       {run.waiting && (
         <p className="run-waiting" data-testid="run-waiting">
           {run.waiting.message}
@@ -28,7 +33,7 @@ function RunBody() {
       )}
       {!ran && (
         <div className="empty-state run-empty" data-testid="run-empty">
-          <p>No run yet — press Run to start the enforced loop</p>
+          <p>{readOnly ?? 'No run yet — press Run to start the enforced loop'}</p>
         </div>
       )}
       {run.lifecycle && (
@@ -78,11 +83,7 @@ export function RunPanel() {
           <Badge look={CONDITION[condition]} word={CONDITION[condition].word} />
         </span>
         {run.feature && <span className="mono muted">{run.feature}</span>}
-        {run.summary && run.outcome === 'finished' && (
-          <span className="muted" data-testid="run-summary">
-            {run.summary.stoppedAt}
-          </span>
-        )}
+
         <span className="spacer" />
         <button type="button" className="button button-quiet" aria-label="Close the live run panel" title="Close (Ctrl+J)" onClick={() => setOpen(false)}>
           ✕

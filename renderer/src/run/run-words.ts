@@ -5,7 +5,7 @@ import type { Look } from '../components/status-badge';
 /** `testListGate` → `test list gate`. */
 export const stateWord = (name: string): string => name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 
-export type RunCondition = 'idle' | 'running' | 'waiting' | 'stopping' | 'finished' | 'stopped' | 'failed';
+export type RunCondition = 'idle' | 'running' | 'waiting' | 'stopping' | 'finished' | 'escalated' | 'blocked' | 'stopped' | 'failed';
 
 export const CONDITION: Readonly<Record<RunCondition, Look & { readonly word: string }>> = {
   idle: { icon: 'pending', tone: 'muted', word: 'not running' },
@@ -13,6 +13,10 @@ export const CONDITION: Readonly<Record<RunCondition, Look & { readonly word: st
   waiting: { icon: 'clock', tone: 'warning', word: 'waiting for a gate' },
   stopping: { icon: 'clock', tone: 'warning', word: 'stopping' },
   finished: { icon: 'green', tone: 'success', word: 'finished' },
+  // Items wait for a person: not a success, not a failure of the run.
+  escalated: { icon: 'warning', tone: 'warning', word: 'escalated' },
+  // A gate it builds on drifted: nothing more was built.
+  blocked: { icon: 'red', tone: 'danger', word: 'blocked' },
   stopped: { icon: 'minus', tone: 'muted', word: 'stopped' },
   failed: { icon: 'red', tone: 'danger', word: 'failed' },
 };

@@ -1,5 +1,5 @@
 /** Gate decisions and what they are about. Each returns the Result so the caller shows its error inline. */
-import type { GateEvidence, LedgerRecord } from '../../../shared/ledger';
+import type { DriftEntry, GateEvidence, LedgerRecord } from '../../../shared/ledger';
 import type { Result } from '../../../shared/result';
 import { api } from '../../client';
 import { requestOf, type GateRef } from '../lib/gate-ref';
@@ -27,3 +27,9 @@ export const withdrawConsequence = (gate: string): string =>
   gate === 'spec'
     ? 'Withdrawing the spec also reopens the design and test_list gates.'
     : 'The gate reopens and waits for a new decision in the inbox.';
+
+/** `expect` is the drift the person was shown: each drifted artifact's current hash (null when missing). */
+export function restoreGate(ref: GateRef, approver: string, drift: readonly DriftEntry[]): Promise<Result<LedgerRecord>> {
+  const expect = Object.fromEntries(drift.map((d) => [d.artifact, d.actual]));
+  return api.invoke('gates:restore', { ...requestOf(ref), approver, expect });
+}
