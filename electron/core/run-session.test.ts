@@ -215,6 +215,19 @@ describe('one run at a time, stopped by its AbortController', () => {
     expect(batches.at(-1)!.events.at(-1)).toMatchObject({ kind: 'run.ended', outcome: 'failed' });
   });
 
+  it('ends escalated when items wait for a person, and blocked when a gate it builds on drifted — never "finished"', async () => {
+    const { s, run } = session();
+    s.start({});
+    run.finish({ ...SUMMARY, phase: 'escalated', escalations: [{ item: 'T3', reason: 'no RED', record: 'h' }] });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(s.state).toMatchObject({ outcome: 'escalated', running: false });
+    s.start({});
+    const blocked = { record: 'b', message: 'Stopped before PLAN of T2', gates: [{ gate: 'test_list', story: null, status: 'drifted', files: ['.baton/features/F-1/test-list.json'] }] };
+    run.finish({ ...SUMMARY, phase: 'building', blocked });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(s.state).toMatchObject({ outcome: 'blocked', summary: { blocked } });
+  });
+
   it('close() stops the run, waits for it and sends nothing after', async () => {
     const { s, run, batches } = session();
     s.start({});

@@ -95,5 +95,12 @@ describe('a drifted gate stops the run', () => {
     expect(all.filter((r) => r.subject.item === 'T2' && r.type.startsWith('cycle.'))).toEqual([]);
     const block = all.find((r) => r.type === 'run.blocked')!;
     expect(block.data).toMatchObject({ phase: 'building', item: 'T1' });
+
+    // Restored, the next run resumes mid-cycle and builds the rest.
+    await writeFile(file('stories/S-1/story.json'), `${JSON.stringify({ id: 'S-1', title: 'Add', as_a: 'user', i_want: 'to add', so_that: 'I know the sum' }, null, 2)}\n`);
+    const resumed = await runFeature({ root: project.root, until: 'acceptance', dataDir: project.dataDir });
+    expect(resumed.blocked).toBeNull();
+    expect(resumed.phase).toBe('acceptance');
+    expect((resumed.items.byStatus.green ?? 0) + (resumed.items.byStatus.refactored ?? 0)).toBe(2);
   }, 300_000);
 });
