@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import type { LedgerRecord } from '../../../shared/ledger';
+import { readOnlyReason } from '../../../shared/read-only';
 import type { RunBlockGate } from '../../../shared/model';
 import type { AppError, Result } from '../../../shared/result';
 import { Dialog } from '../components/dialog';
@@ -99,6 +100,9 @@ export function RunBlockPanel({ entry, onDecided }: Props) {
   const [error, setError] = useState<AppError | null>(null);
   const [dialog, setDialog] = useState<{ kind: 'restore' | 'withdraw'; gate: RunBlockGate } | null>(null);
   const approver = useStore((s) => s.approver);
+  const project = useStore((s) => s.project);
+  // A review bundle shows the block as evidence: nothing in it can be restored or withdrawn.
+  const readOnly = project ? readOnlyReason(project, 'changes') : null;
   const when = friendlyTime(block.record.at);
 
   const decide = async (run: (approver: string) => Promise<Result<LedgerRecord>>) => {
@@ -158,6 +162,11 @@ export function RunBlockPanel({ entry, onDecided }: Props) {
                       <a href={hrefForDiff(gateRef)}>Compare with approved</a>
                     </p>
                   )}
+                  {readOnly ? (
+                    <p className="muted" data-testid="block-read-only">
+                      {readOnly}
+                    </p>
+                  ) : (
                   <div className="block-actions">
                     <button type="button" className="button button-primary" data-testid="restore" disabled={busy} onClick={() => setDialog({ kind: 'restore', gate })}>
                       Restore the approved files…
@@ -166,6 +175,7 @@ export function RunBlockPanel({ entry, onDecided }: Props) {
                       Withdraw the approval…
                     </button>
                   </div>
+                  )}
                 </>
               ) : (
                 <p className="muted">It is {gate.status}: approve it again (it is in this Inbox under the gates) and press Run.</p>
@@ -174,7 +184,7 @@ export function RunBlockPanel({ entry, onDecided }: Props) {
           );
         })}
       </div>
-      {(error || approver) && (
+      {(error || (approver && !readOnly)) && (
         <div className="decision-bar">
           {error && <ErrorBanner error={error} title="Nothing changed" onDismiss={() => setError(null)} />}
           <ChangeIdentity hidden={false} busy={busy} />
