@@ -18,6 +18,10 @@ export interface AgentProject {
   readonly sandbox?: SandboxSetting | undefined;
   /** The bubblewrap binary (a name on PATH or a path); tests point it at a missing one. */
   readonly bwrap?: string;
+  /** Folders the agent's commands must not see (Baton's config and data folders, its installation). */
+  readonly hide?: readonly string[];
+  /** Environment variables the project passes to agents' commands (`passEnv`). */
+  readonly passEnv?: readonly string[];
 }
 
 export async function createAgent(name: string, project: AgentProject): Promise<AgentAdapter> {
@@ -32,5 +36,7 @@ export async function createAgent(name: string, project: AgentProject): Promise<
   return scriptedAgent(parseScenario(text, project.scenario), {
     ...(project.sandbox ? { sandbox: project.sandbox } : {}),
     ...(project.bwrap ? { bwrap: project.bwrap } : {}),
+    hide: project.hide ?? [],
+    passEnv: project.passEnv ?? [],
   });
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -6,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCommand } from '../branches/run-command';
-import { runTests } from '../runner/run-tests';
+import { executeRun, prepareRun } from '../runner/controlled-run';
 import { createAgent } from './adapters';
 import type { TurnRequest } from './agent-port';
 import { detectBubblewrap, openSandbox, SandboxUnavailableError, type Sandbox } from './sandbox';
@@ -167,37 +168,46 @@ describe('bubblewrap: only the worktree is writable', () => {
     expect(await processesRunning(`sleep${'\0'}${marker}`)).toBe(0);
   });
 
-  it.skipIf(noBwrap)('the orchestrator’s test run is sandboxed too: the report in the worktree is written, nothing outside is', async () => {
+  it.skipIf(noBwrap)('the orchestrator’s test run is sandboxed too: only its run folder is writable, hidden folders are empty', async () => {
+    const secret = join(project, '.baton', 'ledger.jsonl');
     await mkdir(join(worktree, 'test'));
     await writeFile(
       join(worktree, 'test/a.test.mjs'),
       [
         "import test from 'node:test';",
         "import assert from 'node:assert';",
-        "import { writeFileSync } from 'node:fs';",
+        "import { existsSync, writeFileSync } from 'node:fs';",
         "test('sees the database url', () => assert.ok(process.env.DATABASE_URL));",
-        "test('cannot write outside the worktree', () => assert.throws(() => writeFileSync('../outside.txt', 'x'), /EROFS/));",
-        `test('cannot touch the project', () => assert.throws(() => writeFileSync(${JSON.stringify(join(project, '.baton', 'ledger.jsonl'))}, 'forged'), /EROFS/));`,
+        "test('cannot write outside the run folder', () => assert.throws(() => writeFileSync('../outside.txt', 'x'), /EROFS|EACCES|ENOENT/));",
+        `test('cannot touch the project', () => assert.throws(() => writeFileSync(${JSON.stringify(secret)}, 'forged'), /EROFS|ENOENT/));`,
+        `test('cannot see a hidden folder', () => assert.equal(existsSync(${JSON.stringify(secret)}), false));`,
         '',
       ].join('\n'),
     );
-    const result = await runTests({
-      worktree,
-      command: 'node --test --test-reporter=junit --test-reporter-destination=reports/junit.xml test/ && echo hi > ../outside.txt',
+    execFileSync('git', ['init', '-q'], { cwd: worktree });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'start'], { cwd: worktree });
+    const site = { dir: join(worktree, '..', 'run', 'tree'), scratch: join(worktree, '..', 'run', 'scratch') };
+    const prepared = await prepareRun({ worktree, site, command: 'node --test', testGlobs: ['test/**'], locked: [], order: 'as-given' });
+    const result = await executeRun(prepared, {
+      command: 'node --test',
       format: 'junit',
-      reportPath: 'reports/junit.xml',
+      reportPath: null,
       env: { DATABASE_URL: 'postgresql://postgres:s3cret@127.0.0.1:1/db' },
+      pass: [],
+      hide: [join(project, '.baton')],
       timeoutMs: 30_000,
       sandbox: 'required',
     });
-    expect(result.sandbox).toBe('[sandbox] bubblewrap: only the worktree is writable');
+    expect(result.sandbox).toMatch(/^\[sandbox\] bubblewrap/);
+    expect(result.integrity).toEqual([]);
     expect(result.report.cases.map((c) => [c.name, c.status])).toEqual([
       ['sees the database url', 'passed'],
-      ['cannot write outside the worktree', 'passed'],
+      ['cannot write outside the run folder', 'passed'],
       ['cannot touch the project', 'passed'],
+      ['cannot see a hidden folder', 'passed'],
     ]);
     expect(existsSync(join(worktree, '..', 'outside.txt'))).toBe(false);
-    expect(await readFile(join(project, '.baton', 'ledger.jsonl'), 'utf8')).toBe('the ledger\n');
+    expect(await readFile(secret, 'utf8')).toBe('the ledger\n');
   });
 });
 

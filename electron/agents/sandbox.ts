@@ -116,6 +116,11 @@ export interface OpenSandboxOptions {
   readonly binary?: string;
   /** More folders to show read-only even if they are under the private /tmp (for example the project root). */
   readonly readOnly?: readonly string[];
+  /**
+   * Folders the commands must not see at all (Baton's config and data folders, its installation):
+   * covered by an empty tmpfs. A writable or read-only folder inside one is shown again on top.
+   */
+  readonly hide?: readonly string[];
 }
 
 /**
@@ -130,7 +135,7 @@ export async function openSandbox(setting: SandboxSetting | undefined, writable:
     if (mode === 'required') throw new SandboxUnavailableError(support);
     return unsandboxed(`[sandbox] not available (${support.reason}): running unsandboxed`);
   }
-  const args = await bubblewrapArgs(writable, options.readOnly ?? []);
+  const args = await bubblewrapArgs(writable, options.readOnly ?? [], options.hide ?? []);
   const flags = support.flags;
   return {
     active: true,
@@ -151,17 +156,24 @@ function unsandboxed(note: string): Sandbox {
  * writable folder needs from under /tmp (its node_modules link's target, its git metadata),
  * then the writable folders themselves: after the tmpfs, so a worktree under /tmp stays visible.
  */
-export async function bubblewrapArgs(writable: readonly string[], readOnly: readonly string[] = []): Promise<string[]> {
+export async function bubblewrapArgs(writable: readonly string[], readOnly: readonly string[] = [], hide: readonly string[] = []): Promise<string[]> {
   const rw: string[] = [];
   for (const dir of writable) {
     const real = await realpath(dir);
     if (real === '/') throw new Error('The sandbox cannot make the whole filesystem writable: give it the worktree.');
     rw.push(real);
   }
+  // Hidden folders that exist (a tmpfs needs a mount point), outermost first; never one holding the writable folders' whole world.
+  const hidden: string[] = [];
+  for (const dir of hide) {
+    const real = await realpath(dir).catch(() => null);
+    if (real && real !== '/' && !hidden.includes(real) && !isHidden(real, [])) hidden.push(real);
+  }
+  hidden.sort((a, b) => a.length - b.length);
   const ro = new Map<string, string>(); // destination → source
   const show = async (path: string): Promise<void> => {
     const dest = resolve(path);
-    if (!isHidden(dest) || rw.some((w) => within(dest, w)) || ro.has(dest)) return;
+    if (!isHidden(dest, hidden) || rw.some((w) => within(dest, w)) || ro.has(dest)) return;
     const source = await realpath(dest).catch(() => null);
     if (source) ro.set(dest, source);
   };
@@ -169,8 +181,11 @@ export async function bubblewrapArgs(writable: readonly string[], readOnly: read
   for (const dir of rw) for (const path of await neededFrom(dir)) await show(path);
   return [
     ...BASE,
+    ...hidden.flatMap((dir) => ['--tmpfs', dir]),
     ...[...ro].flatMap(([dest, source]) => ['--ro-bind', source, dest]),
     ...rw.flatMap((dir) => ['--bind', dir, dir]),
+    // Read-only once what is shown inside is mounted: a write there fails instead of landing in the tmpfs.
+    ...hidden.flatMap((dir) => ['--remount-ro', dir]),
   ];
 }
 
@@ -191,8 +206,8 @@ async function neededFrom(dir: string): Promise<string[]> {
   return out;
 }
 
-function isHidden(path: string): boolean {
-  return PRIVATE_DIRS.some((d) => within(path, d));
+function isHidden(path: string, hidden: readonly string[]): boolean {
+  return [...PRIVATE_DIRS, ...hidden].some((d) => within(path, d));
 }
 
 function within(path: string, dir: string): boolean {

@@ -4,16 +4,25 @@
  * paths, whatever the role's globs say. Pure.
  */
 import { matchesAny } from '../../shared/glob';
+import { looksLikeTest } from '../runner/test-files';
 import { touchedPaths, type TreeChange } from './tree-diff';
 
-/** Always out of every role's scope. */
-export const ALWAYS_PROTECTED = ['.baton', '.baton/**', '.git', '.git/**'];
+/**
+ * Always out of every role's scope: Baton's and git's own folders, and what changes what git
+ * commits or checks out (`.gitignore` could hide the code the tests ran from the commit).
+ */
+export const ALWAYS_PROTECTED = ['.baton', '.baton/**', '.git', '.git/**', '**/.gitignore', '**/.gitattributes', '.gitmodules'];
 
 export interface ScopeRules {
   /** The role's globs from `writeScopes` in project.json. */
   readonly allowed: readonly string[];
   /** `protectedPaths` and `runnerConfigFiles` from project.json. */
   readonly protected: readonly string[];
+  /**
+   * Set for the Driver: the project's test globs. A file any runner would take for a test, wherever
+   * it is and whatever the Driver's scope says, is not the Driver's to write.
+   */
+  readonly noTests?: readonly string[];
 }
 
 export interface ScopeJudgement {
@@ -27,7 +36,15 @@ export function judgeScope(changes: readonly TreeChange[], rules: ScopeRules): S
   const outOfScope: ScopeJudgement['outOfScope'] = [];
   for (const change of changes) {
     const why = touchedPaths(change)
-      .map((path) => (matchesAny(path, protectedGlobs) ? `${path} is protected` : !matchesAny(path, rules.allowed) ? `${path} is outside this role's write scope (${rules.allowed.join(', ') || 'nothing'})` : null))
+      .map((path) =>
+        matchesAny(path, protectedGlobs)
+          ? `${path} is protected`
+          : rules.noTests && change.kind !== 'deleted' && looksLikeTest(path, rules.noTests)
+            ? `${path} is a test file: only the Navigator writes tests`
+            : !matchesAny(path, rules.allowed)
+              ? `${path} is outside this role's write scope (${rules.allowed.join(', ') || 'nothing'})`
+              : null,
+      )
       .find((reason) => reason !== null);
     // A symlink may point anywhere: allowed only when its target stays inside the allowed paths too.
     const link = change.kind !== 'deleted' && change.after.symlink !== null ? change.after.symlink : null;

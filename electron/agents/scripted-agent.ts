@@ -4,9 +4,11 @@
  * worktree, then `run` commands execute there (through the shell, with the turn's environment),
  * inside the sandbox where the `sandbox` setting allows: only the worktree is writable.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { lstat, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { runCommand } from '../branches/run-command';
+import { childEnv } from '../platform/child-env';
 import type { AgentAdapter, TurnRequest, TurnResult } from './agent-port';
 import { openSandbox, type SandboxSetting } from './sandbox';
 import { matchTurn, type Scenario } from './scenario';
@@ -18,6 +20,10 @@ export interface ScriptedAgentOptions {
   readonly sandbox?: SandboxSetting;
   /** The bubblewrap binary (a name on PATH or a path); tests point it at a missing one. */
   readonly bwrap?: string;
+  /** Folders its commands must not see. */
+  readonly hide?: readonly string[];
+  /** Environment variables passed to its commands by name (`passEnv`). */
+  readonly passEnv?: readonly string[];
 }
 
 export function scriptedAgent(scenario: Scenario, options: ScriptedAgentOptions = {}): AgentAdapter {
@@ -38,26 +44,39 @@ export function scriptedAgent(scenario: Scenario, options: ScriptedAgentOptions 
       }
       // Decided before the turn touches anything: `required` without bubblewrap refuses the turn.
       const commands = turn.run ?? [];
-      const sandbox = commands.length > 0 ? await openSandbox(options.sandbox, [request.worktree], options.bwrap ? { binary: options.bwrap } : {}) : null;
+      const sandbox = commands.length > 0 ? await openSandbox(options.sandbox, [request.worktree], { hide: options.hide ?? [], ...(options.bwrap ? { binary: options.bwrap } : {}) }) : null;
       say(`[scripted] ${who}`);
       if (sandbox) say(sandbox.note);
       if (turn.say) say(turn.say);
       for (const [path, content] of Object.entries(turn.write ?? {})) {
-        const abs = join(request.worktree, path);
+        const abs = await insideWorktree(request.worktree, path);
+        if (abs === null) {
+          say(`refused to write ${path}: it leads out of the worktree (a symlink or ..)`);
+          continue;
+        }
         await mkdir(dirname(abs), { recursive: true });
         await writeFile(abs, content);
         say(`wrote ${path} (${Buffer.byteLength(content)} bytes)`);
       }
       for (const path of turn.delete ?? []) {
-        await rm(join(request.worktree, path), { force: true, recursive: true });
+        const abs = await insideWorktree(request.worktree, path);
+        if (abs === null) {
+          say(`refused to delete ${path}: it leads out of the worktree (a symlink or ..)`);
+          continue;
+        }
+        await rm(abs, { force: true, recursive: true });
         say(`deleted ${path}`);
       }
       for (const command of commands) {
         if (!sandbox) break;
         say(`$ ${command}`);
-        const spawn = sandbox.spawnOptions(request.worktree, { ...process.env, ...request.env });
-        // Output streams to the live panel as it comes, and is kept in the transcript.
-        const result = await runCommand(command, { cwd: request.worktree, ...spawn, timeoutMs: RUN_TIMEOUT_MS, signal: request.signal, onOutput: (text) => request.onOutput?.(text) });
+        // An allow-listed environment and a private HOME: no keys, tokens or Baton variables.
+        const home = sandbox.active ? '/tmp' : await mkdtemp(join(tmpdir(), 'baton-agent-home-'));
+        const spawn = sandbox.spawnOptions(request.worktree, childEnv({ home, pass: options.passEnv ?? [], extra: { ...request.env } }));
+        // Output streams to the live panel as it comes, and is kept in the transcript; whatever it
+        // started is killed when it ends, even what left its process group.
+        const result = await runCommand(command, { cwd: request.worktree, ...spawn, timeoutMs: RUN_TIMEOUT_MS, signal: request.signal, onOutput: (text) => request.onOutput?.(text), reap: true });
+        if (!sandbox.active) await rm(home, { recursive: true, force: true });
         for (const text of [result.stdout, result.stderr]) if (text.trim()) lines.push(text.trimEnd());
         say(`(exit ${result.code})`);
       }
@@ -65,4 +84,32 @@ export function scriptedAgent(scenario: Scenario, options: ScriptedAgentOptions 
       return { exitCode: turn.exitCode ?? 0, transcript: lines.join('\n'), ms: Date.now() - started, review };
     },
   };
+}
+
+/**
+ * `<worktree>/<path>` when writing there stays in the worktree: the deepest existing folder on the
+ * way is resolved (a `node_modules` link to a shared install would otherwise take the write out),
+ * and the result must be inside the worktree's real path. Null when it is not.
+ */
+const leaves = (rel: string): boolean => rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+
+async function insideWorktree(worktree: string, path: string): Promise<string | null> {
+  const root = await realpath(worktree);
+  const abs = resolve(worktree, path);
+  const rel = relative(resolve(worktree), abs);
+  if (rel === '' || leaves(rel)) return null;
+  let existing = abs;
+  let rest = '';
+  for (;;) {
+    const real = await realpath(existing).catch(() => null);
+    if (real !== null) {
+      const target = rest ? join(real, rest) : real;
+      const inside = relative(root, target);
+      return inside === '' || leaves(inside) ? null : abs;
+    }
+    // There but not resolvable: a dangling link, whose target a write would create wherever it points.
+    if (await lstat(existing).then(() => true, () => false)) return null;
+    rest = rest ? join(existing.slice(dirname(existing).length + 1), rest) : existing.slice(dirname(existing).length + 1);
+    existing = dirname(existing);
+  }
 }

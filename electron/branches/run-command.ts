@@ -5,6 +5,8 @@
  * of DATABASE_URL scrubbed from everything it hands back.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { redactUrl } from '../../shared/branches';
 import { BranchError, throwIfCancelled } from './provider';
@@ -25,6 +27,12 @@ export interface RunCommandOptions {
   readonly launcher?: { readonly file: string; readonly args: readonly string[] };
   /** Each complete line of output as it comes (scrubbed like the result), for a live view. */
   readonly onOutput?: (text: string) => void;
+  /**
+   * After the command ends, find and kill every process it started that is still alive — also one
+   * that left its process group (setsid, a daemon) — by a marker in their environment (Linux).
+   * For commands that run agent-written code.
+   */
+  readonly reap?: boolean;
 }
 
 export interface CommandResult {
@@ -44,7 +52,8 @@ const KILL_GRACE_MS = 1500;
 const LINGER_MS = 2000;
 
 export async function runCommand(command: string, options: RunCommandOptions): Promise<CommandResult> {
-  const env = options.env ?? process.env;
+  const marker = options.reap ? `${randomBytes(12).toString('hex')}` : null;
+  const env = marker ? { ...(options.env ?? process.env), [REAP_VARIABLE]: marker } : (options.env ?? process.env);
   const scrub = secretScrubber(env);
   const shown = `\`${truncate(scrub(command), 200)}\``;
   throwIfCancelled(options.signal, `Running ${shown}`);
@@ -100,8 +109,9 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     child.on('close', (code, signal) => {
       finish();
       live?.flush();
-      // Whatever the shell left running in its group goes with it.
+      // Whatever the shell left running in its group goes with it, and what escaped the group too.
       killTree(child.pid, 'SIGKILL');
+      if (marker) reapMarked(marker);
       const seconds = Math.round(timeoutMs / 100) / 10;
       if (stopped === 'timeout') {
         reject(new BranchError('failed', `${shown} ran longer than ${seconds} s in ${options.cwd} and was stopped with all its child processes. If it waits for input, make it non-interactive; otherwise raise the timeout.`));
@@ -168,6 +178,47 @@ export function secretScrubber(env: NodeJS.ProcessEnv): (text: string) => string
     for (const secret of ordered) out = out.split(secret).join('***');
     return out.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s'"]+/gi, (m) => redactUrl(m));
   };
+}
+
+/** The environment variable that marks every process a reaped command started. */
+export const REAP_VARIABLE = 'BATON_REAP';
+
+/** Kills every process whose environment carries the marker (Linux's /proc; elsewhere the process group is all there is). */
+export function reapMarked(marker: string): number {
+  if (process.platform !== 'linux') return 0;
+  const needle = Buffer.from(`${REAP_VARIABLE}=${marker}\0`);
+  let killed = 0;
+  for (let round = 0; round < 3; round += 1) {
+    let found = 0;
+    for (const entry of readdirSafe('/proc')) {
+      if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+      let environ: Buffer;
+      try {
+        environ = readFileSync(`/proc/${entry}/environ`);
+      } catch {
+        continue;
+      }
+      if (environ.indexOf(needle) < 0) continue;
+      try {
+        process.kill(Number(entry), 'SIGKILL');
+        found += 1;
+      } catch {
+        // Gone already.
+      }
+    }
+    killed += found;
+    // A process may fork while the scan runs: look again until nothing marked is left.
+    if (found === 0) break;
+  }
+  return killed;
+}
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 function killTree(pid: number | undefined, signal: NodeJS.Signals): void {

@@ -1,10 +1,12 @@
 /**
  * `baton branch gc` on real pglite branches and a real git repository: it removes orphans (either
  * half missing) and expired pairs, never a tier or a pair held by a live lease, and `--dry-run`
- * (or no `--yes`) removes nothing.
+ * (or no `--yes`) removes nothing. Half-made database folders and old work folders that killed
+ * runs left are collected too.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +47,13 @@ beforeAll(async () => {
   const provider = new PgliteProvider({ dataDir: project.dataDir, poolSize: 0 });
   await provider.delete('feature-dbgone');
   await provider.close();
+  // What killed runs leave: a branch folder whose creator died half-way, and an old work folder.
+  const dead = spawnSync('true').pid!;
+  await mkdir(join(halfMade(), 'data'), { recursive: true });
+  await writeFile(join(halfMade(), 'creating.json'), JSON.stringify({ pid: dead, parent: 'main' }));
+  await mkdir(oldStaging(), { recursive: true });
+  const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+  await utimes(oldStaging(), twoHoursAgo, twoHoursAgo);
   await new Promise((resolve) => setTimeout(resolve, 500)); // past the 0.36 s time-to-live
 }, 120_000);
 
@@ -60,6 +69,9 @@ afterAll(async () => {
 
 const EXPECTED_REMOVED = ['exp-old:expired', 'feature-dbgone:database-missing', 'feature-orphan:git-missing'];
 const EXPECTED_KEPT = ['exp-busy:active', 'staging:tier'];
+const EXPECTED_LEFTOVERS = ['staging/reset-x-0badf00d', 'tmp-deadbeef00 (half-made)'];
+const halfMade = () => join(project.dataDir, 'pglite', 'branches', 'tmp-deadbeef00');
+const oldStaging = () => join(project.dataDir, 'pglite', 'staging', 'reset-x-0badf00d');
 
 describe('baton branch gc', () => {
   it('--dry-run lists what it would remove and what it keeps, and removes nothing', async () => {
@@ -70,12 +82,14 @@ describe('baton branch gc', () => {
     expect(report.dryRun).toBe(true);
     expect(names(report.removed)).toEqual(EXPECTED_REMOVED);
     expect(names(report.kept)).toEqual(EXPECTED_KEPT);
+    expect(report.leftovers).toEqual(EXPECTED_LEFTOVERS);
 
     const unconfirmed = await branch('gc');
     expect(unconfirmed.code).toBe(1);
     expect(unconfirmed.out).toContain('Would remove 3 branch pairs');
     expect(unconfirmed.err).toContain('--yes');
     expect({ dbs: await pgliteDatabases(project.dataDir), registry: await project.registry(), git: await project.gitBranches() }).toEqual(before);
+    expect(existsSync(halfMade())).toBe(true);
   }, 60_000);
 
   it('a leased pair cannot be deleted either', async () => {
@@ -104,6 +118,9 @@ describe('baton branch gc', () => {
     expect(existsSync(join(project.dataDir, 'worktrees', 'feature-dbgone'))).toBe(false);
     expect(existsSync(join(project.dataDir, 'worktrees', 'exp-busy'))).toBe(true);
     expect(await readFile(project.ledgerFile, 'utf8')).toContain('"type":"branch.collected"');
+    expect(report.leftovers).toEqual(EXPECTED_LEFTOVERS);
+    expect(existsSync(halfMade())).toBe(false);
+    expect(existsSync(oldStaging())).toBe(false);
   }, 60_000);
 
   it('once the lease is released, the expired pair is collected', async () => {

@@ -26,7 +26,8 @@ import { readProject } from '../project';
 import { projectSettingsSchema, type ProjectSettings } from '../project/settings';
 import { checkLock, restoreLock, takeLock, type Lock, type LockRules } from '../runner/lock-set';
 import type { TestReport } from '../runner/report';
-import { runTests } from '../runner/run-tests';
+import { executeRun, prepareRun } from '../runner/controlled-run';
+import { git } from '../platform/git';
 import { scenarioJson } from './scenario-source';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -176,14 +177,19 @@ class Replay {
       return hit;
     }
     await this.db.fresh(this.dir, this.settings.migrations!.path);
-    const result = await runTests({
-      worktree: this.dir,
+    // The orchestrator's own controlled run: the tree git would commit, in a clean run folder, with canaries.
+    const site = { dir: path.join(this.dir, '..', 'run'), scratch: path.join(this.dir, '..', 'scratch') };
+    const prepared = await prepareRun({ worktree: this.dir, site, command: this.settings.testCommand!, testGlobs: this.settings.testGlobs, locked: [], order: 'as-given' });
+    const result = await executeRun(prepared, {
       command: this.settings.testCommand!,
       format: this.settings.reportFormat,
       reportPath: this.settings.reportPath!,
       env: { DATABASE_URL: this.db.url },
+      pass: [],
+      hide: [],
       timeoutMs: 120_000,
     });
+    expect(result.integrity).toEqual([]);
     this.runs += 1;
     this.outputs.push(result.stdout + result.stderr);
     this.cache.set(key, result.report);
@@ -269,10 +275,13 @@ describe('the demo project and its scripted scenario', () => {
   let scenario: Scenario;
 
   beforeAll(async () => {
-    work = await mkdtemp(path.join(os.tmpdir(), 'baton-demo-'));
+    work = path.join(await mkdtemp(path.join(os.tmpdir(), 'baton-demo-')), 'app');
     await cp(DEMO, work, { recursive: true });
-    // As `baton demo` does: the app resolves `pg` through a link to Baton's own install.
+    // The app resolves `pg` through a link (the demo itself copies it); the runs check out the tree git would commit.
     await symlink(BATON_NODE_MODULES, path.join(work, 'node_modules'), 'dir');
+    await git(work, ['init', '-q', '-b', 'main']);
+    await git(work, ['add', '-A']);
+    await git(work, ['-c', 'user.name=Demo', '-c', 'user.email=demo@baton.invalid', 'commit', '-q', '-m', 'start']);
     settings = projectSettingsSchema.parse(JSON.parse(await readFile(path.join(work, '.baton/project.json'), 'utf8')));
     scenario = parseScenario(await readFile(path.join(work, settings.scenario!), 'utf8'), settings.scenario!);
     db = await Database.start(settings.branches?.pglite?.maxConnections ?? 1);
@@ -280,7 +289,7 @@ describe('the demo project and its scripted scenario', () => {
 
   afterAll(async () => {
     await db?.stop();
-    if (work) await rm(work, { recursive: true, force: true });
+    if (work) await rm(path.dirname(work), { recursive: true, force: true });
   });
 
   it('has valid settings, a scenario that parses, and a project that reads without problems', async () => {
@@ -308,7 +317,7 @@ describe('the demo project and its scripted scenario', () => {
       const scope = turn.role === 'navigator' ? settings.writeScopes.navigator! : settings.writeScopes.driver!;
       const outside = Object.keys(turn.write ?? {}).filter((p) => !matchesAny(p, scope));
       // The one planned exception: the Driver's edit of the locked T8 test.
-      expect(outside).toEqual(turn.role === 'driver' && turn.item === 'T8' && turn.step === 'green' ? ['test/reports.test.js'] : []);
+      expect(outside).toEqual(turn.role === 'driver' && turn.item === 'T8' && turn.step === 'green' ? ['test/t8-largest-shortfall.test.js'] : []);
     }
   });
 
@@ -352,8 +361,8 @@ describe('the demo project and its scripted scenario', () => {
       // The stories the verdicts tell: the repair round was sent the real Postgres outcome (a partial
       // reservation), and the violation was the T8 test, restored to the locked version.
       expect(traces.T6!.failures[0]).toContain('the bowls must not stay reserved');
-      expect(traces.T8!.violated).toEqual(['test/reports.test.js']);
-      const reportsTest = await readFile(path.join(work, 'test/reports.test.js'), 'utf8');
+      expect(traces.T8!.violated).toEqual(['test/t8-largest-shortfall.test.js']);
+      const reportsTest = await readFile(path.join(work, 'test/t8-largest-shortfall.test.js'), 'utf8');
       expect(reportsTest).toContain("assert.deepEqual(skus, ['T8-BRUSH', 'T8-CLOTH', 'T8-APRON']);");
       expect(reportsTest).not.toContain('.sort()');
       expect((await readdir(path.join(work, 'migrations'))).sort()).toEqual(['001_products.sql', '002_reorder_level.sql']);

@@ -436,36 +436,43 @@ ALTER TABLE products
 `;
 
 // ---------- turns ----------
-const P = 'test/products.test.js';
-const R = 'test/reservations.test.js';
-const REP = 'test/reports.test.js';
+// One test file per item: once an item is locked its file is never written again (a later
+// Navigator adds files; changing a locked one is a violation).
+const P1 = 'test/t1-add-product.test.js';
+const P2 = 'test/t2-unique-sku.test.js';
+const P3 = 'test/t3-receive-stock.test.js';
+const P4 = 'test/t4-refuse-bad-receipts.test.js';
+const R5 = 'test/t5-reserve-order.test.js';
+const R6 = 'test/t6-all-or-nothing.test.js';
+const REP7 = 'test/t7-low-stock.test.js';
+const REP8 = 'test/t8-largest-shortfall.test.js';
 const I = 'src/inventory.js';
 const E = 'src/errors.js';
 const D = 'src/db.js';
 const turns: ScriptedTurn[] = [
   // T1
-  { role: 'navigator', step: 'red', item: 'T1', attempt: 1, say: 'A product I add can be read back by its SKU; an unknown SKU reads as null.', write: { [P]: products(t1) } },
+  { role: 'navigator', step: 'red', item: 'T1', attempt: 1, say: 'A product I add can be read back by its SKU; an unknown SKU reads as null.', write: { [P1]: products(t1) } },
   { role: 'driver', step: 'green', item: 'T1', attempt: 1, say: 'An INSERT and a SELECT.', write: { [I]: inv.t1green } },
   { role: 'driver', step: 'refactor', item: 'T1', say: 'Extract the column list and the row-to-product mapping; addProduct returns the stored product.', write: { [I]: inv.t1refactor } },
   { role: 'navigator', step: 'review', item: 'T1', decision: 'accept', say: 'Small and clear.' },
   // T2
-  { role: 'navigator', step: 'red', item: 'T2', attempt: 1, say: 'Adding a SKU twice must fail with a domain error and leave the first product as it was.', write: { [P]: products(t1, t2) } },
+  { role: 'navigator', step: 'red', item: 'T2', attempt: 1, say: 'Adding a SKU twice must fail with a domain error and leave the first product as it was.', write: { [P2]: products(t2) } },
   { role: 'driver', step: 'green', item: 'T2', attempt: 1, say: 'Translate the primary key violation (SQLSTATE 23505) into DuplicateSkuError.', write: { [I]: inv.t2green } },
   { role: 'driver', step: 'refactor', item: 'T2', say: 'Move the domain errors and the SQLSTATE codes to src/errors.js; inventory.js re-exports them.', write: { [E]: errors.t2, [I]: inv.t2refactor } },
   { role: 'navigator', step: 'review', item: 'T2', decision: 'accept' },
   // T3
-  { role: 'navigator', step: 'red', item: 'T3', attempt: 1, say: 'Receiving a delivery adds to the quantity on hand and returns the new quantity.', write: { [P]: products(t1, t2, t3) } },
+  { role: 'navigator', step: 'red', item: 'T3', attempt: 1, say: 'Receiving a delivery adds to the quantity on hand and returns the new quantity.', write: { [P3]: products(t3) } },
   { role: 'driver', step: 'green', item: 'T3', attempt: 1, say: 'One UPDATE … RETURNING.', write: { [I]: inv.t3green } },
   { role: 'driver', step: 'refactor', item: 'T3', say: 'Nothing to restructure: one statement.' },
   { role: 'navigator', step: 'review', item: 'T3', decision: 'accept' },
   // T4: the first test passes at once (the CHECK constraint already refuses negative stock).
-  { role: 'navigator', step: 'red', item: 'T4', attempt: 1, say: 'Stock must never go below zero.', write: { [P]: products(t1, t2, t3, t4a) } },
-  { role: 'navigator', step: 'red', item: 'T4', attempt: 2, say: 'Rejected: the CHECK constraint from 001_products.sql already refuses negative stock. What is missing is refusing bad receipts up front, with a domain error, before Postgres sees them.', write: { [P]: products(t1, t2, t3, t4b) } },
+  { role: 'navigator', step: 'red', item: 'T4', attempt: 1, say: 'Stock must never go below zero.', write: { [P4]: products(t4a) } },
+  { role: 'navigator', step: 'red', item: 'T4', attempt: 2, say: 'Rejected: the CHECK constraint from 001_products.sql already refuses negative stock. What is missing is refusing bad receipts up front, with a domain error, before Postgres sees them.', write: { [P4]: products(t4b) } },
   { role: 'driver', step: 'green', item: 'T4', attempt: 1, say: 'Validate the quantity before the UPDATE.', write: { [E]: errors.t4, [I]: inv.t4green } },
   { role: 'driver', step: 'refactor', item: 'T4', say: 'Nothing to restructure yet.' },
   { role: 'navigator', step: 'review', item: 'T4', decision: 'accept' },
   // T5
-  { role: 'navigator', step: 'red', item: 'T5', attempt: 1, say: 'Reserving an order takes each line off the shelf.', write: { [R]: reservations(t5) } },
+  { role: 'navigator', step: 'red', item: 'T5', attempt: 1, say: 'Reserving an order takes each line off the shelf.', write: { [R5]: reservations(t5) } },
   { role: 'driver', step: 'green', item: 'T5', attempt: 1, say: 'One UPDATE per order line.', write: { [I]: inv.t5green } },
   { role: 'driver', step: 'refactor', item: 'T5', say: 'Nothing to restructure.' },
   {
@@ -477,13 +484,13 @@ const turns: ScriptedTurn[] = [
     say: 'Accepting, with a smell flagged.',
   },
   // T6: the first GREEN forgets the transaction; one repair round adds it.
-  { role: 'navigator', step: 'red', item: 'T6', attempt: 1, say: 'An order with one short line reserves nothing, and says which SKU is short.', write: { [R]: reservations(t5, t6) } },
+  { role: 'navigator', step: 'red', item: 'T6', attempt: 1, say: 'An order with one short line reserves nothing, and says which SKU is short.', write: { [R6]: reservations(t6) } },
   { role: 'driver', step: 'green', item: 'T6', attempt: 1, say: 'Guard each UPDATE with qty >= requested and raise InsufficientStockError when no row matches.', write: { [E]: errors.t6, [I]: inv.t6green1 } },
   { role: 'driver', step: 'green', item: 'T6', attempt: 2, say: 'The bowls stayed reserved: each UPDATE committed on its own. Run the whole order in one transaction on one client and roll back on the first short line.', write: { [I]: inv.t6green2 } },
   { role: 'driver', step: 'refactor', item: 'T6', say: 'Extract withTransaction(pool, work) into src/db.js and a takeOffShelf helper.', write: { [D]: dbT6, [I]: inv.t6refactor } },
   { role: 'navigator', step: 'review', item: 'T6', decision: 'accept', say: 'The smell from T5 is gone.' },
   // T7: the Driver adds a migration.
-  { role: 'navigator', step: 'red', item: 'T7', attempt: 1, say: 'The low-stock report lists the products at or below their reorder level, with the shortfall.', write: { [REP]: reports(t7) } },
+  { role: 'navigator', step: 'red', item: 'T7', attempt: 1, say: 'The low-stock report lists the products at or below their reorder level, with the shortfall.', write: { [REP7]: reports(t7) } },
   {
     role: 'driver',
     step: 'green',
@@ -495,14 +502,14 @@ const turns: ScriptedTurn[] = [
   { role: 'driver', step: 'refactor', item: 'T7', say: 'Nothing to restructure.' },
   { role: 'navigator', step: 'review', item: 'T7', decision: 'accept' },
   // T8: the Driver also weakens the locked test; Baton reverts it, and the code passes the real test.
-  { role: 'navigator', step: 'red', item: 'T8', attempt: 1, say: 'The most urgent product (largest shortfall) comes first.', write: { [REP]: reports(t7, t8) } },
+  { role: 'navigator', step: 'red', item: 'T8', attempt: 1, say: 'The most urgent product (largest shortfall) comes first.', write: { [REP8]: reports(t8) } },
   {
     role: 'driver',
     step: 'green',
     item: 'T8',
     attempt: 1,
     say: 'Order by shortfall. The order assertion looks brittle, so I also relaxed T8 to check only which products are listed.',
-    write: { [I]: inv.t8green, [REP]: reports(t7, t8weak) },
+    write: { [I]: inv.t8green, [REP8]: reports(t8weak) },
   },
   { role: 'driver', step: 'refactor', item: 'T8', say: 'Nothing to restructure.' },
   { role: 'navigator', step: 'review', item: 'T8', decision: 'accept' },
@@ -510,7 +517,7 @@ const turns: ScriptedTurn[] = [
 
 export const demoScenario: Scenario = {
   description:
-    'The inventory demo: eight test-list items built test first by the Navigator and the Driver. T4 is rejected once (its first test passes at once), T6 needs one repair round (a missing transaction), T7 adds a migration, and the Driver edits a locked test in T8 (reverted and recorded).',
+    'The inventory demo: eight test-list items built test first by the Navigator and the Driver, one test file per item (a locked file is never written again). T4 is rejected once (its first test passes at once), T6 needs one repair round (a missing transaction), T7 adds a migration, and the Driver edits a locked test in T8 (reverted and recorded).',
   turns,
 };
 /** The file's text, byte for byte as committed. */

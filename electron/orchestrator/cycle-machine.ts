@@ -69,6 +69,7 @@ export const cycleMachine = setup({
   guards: {
     isRed: (_, out: RedOutcome) => out.verdict === 'red',
     mayRetryRed: ({ context }) => context.redAttempts < RED_ATTEMPTS,
+    mustEscalate: (_, out: GreenOutcome) => typeof out.escalate === 'string' && out.escalate !== '',
     violatedTwice: ({ context }, out: GreenOutcome) => context.violations + out.violations >= VIOLATION_LIMIT,
     violatedWithoutBudget: ({ context }, out: GreenOutcome) => out.violations > 0 && context.repairs >= context.repairBudget,
     isGreen: (_, out: GreenOutcome) => out.verdict === 'green',
@@ -130,6 +131,16 @@ export const cycleMachine = setup({
         onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'green' } } },
         input: ({ context }) => step(context, context.repairs + 1),
         onDone: [
+          {
+            // No repair helps a suite that does not give the same result twice: a person decides.
+            guard: { type: 'mustEscalate', params: ({ event }) => event.output },
+            target: 'escalated',
+            actions: assign({
+              violations: ({ context, event }) => context.violations + event.output.violations,
+              failure: ({ event }) => event.output.failure,
+              reason: ({ event }) => event.output.escalate ?? 'The GREEN run asked for a person.',
+            }),
+          },
           {
             guard: { type: 'violatedTwice', params: ({ event }) => event.output },
             target: 'escalated',

@@ -25,7 +25,11 @@ export type NotRed =
   /** A test that passed before now fails. */
   | 'regressed'
   /** The Navigator changed no test. */
-  | 'no-test';
+  | 'no-test'
+  /** The orchestrator's run of the tests could not be trusted (forged report, canary, killed runner, …). */
+  | 'compromised'
+  /** The tests did not fail the same way on two runs. */
+  | 'flaky';
 
 export type RedOutcome = { readonly verdict: 'red'; readonly record: string } | { readonly verdict: NotRed; readonly record: string; readonly detail: string };
 
@@ -37,6 +41,8 @@ export interface GreenOutcome {
   readonly record: string;
   /** The runner's failure output, sent to the Driver in the next repair round. */
   readonly failure: string | null;
+  /** Set when no repair can help (the suite is flaky): the cycle escalates with this reason. */
+  readonly escalate?: string | null;
 }
 
 export interface RefactorOutcome {

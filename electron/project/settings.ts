@@ -57,6 +57,11 @@ export const projectSettingsSchema = z.looseObject({
    * so in the transcript; `off`: never; `required`: refuse to run without it.
    */
   sandbox: z.enum(SANDBOX_SETTINGS).optional(),
+  /**
+   * Environment variables passed (by name) to agents' commands and test runs, which otherwise get an
+   * allow-list (PATH, locale, a private HOME): never Baton's own variables, API keys or tokens.
+   */
+  passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'is not an environment variable name')).optional(),
   /** Database branches; every field is optional and has a default (see branchSettings()). */
   branches: branchSettingsSchema.optional(),
 });

@@ -47,7 +47,7 @@ export async function applySqlFolder(connectionUrl: string, files: readonly SqlM
       }
       throwIfCancelled(options.signal, `Migrating "${branch}" (before ${file.path}; ${applied.length} applied)`);
       options.onProgress?.({ kind: 'branch.step', op: 'migrate', name: branch, step: `applying ${file.path}` });
-      await applyOne(client, file, branch, report, applied);
+      await applyOne(client, file, branch, report, applied, [...recorded.keys()]);
       applied.push(file.version);
     }
   } finally {
@@ -57,14 +57,29 @@ export async function applySqlFolder(connectionUrl: string, files: readonly SqlM
   return report();
 }
 
-async function applyOne(client: pg.Client, file: SqlMigrationFile, branch: string, report: () => MigrationReport, applied: readonly string[]): Promise<void> {
+async function applyOne(client: pg.Client, file: SqlMigrationFile, branch: string, report: () => MigrationReport, applied: readonly string[], recorded: readonly string[]): Promise<void> {
   await client.query('BEGIN');
   try {
     // No parameters: the simple query protocol, so a file may hold many statements.
     await client.query(file.sql);
     await client.query(`INSERT INTO ${VERSIONS_TABLE} (version, sha256) VALUES ($1, $2)`, [file.version, file.sha256]);
+    // The bookkeeping must still hold every migration applied before this one, and this one: a file
+    // that deletes or rewrites it could make applied migrations run again, or hide one.
+    const expected = [...new Set([...recorded, ...applied, file.version])];
+    const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${VERSIONS_TABLE} WHERE version = ANY($1::text[])`, [expected]);
+    if (rows[0]?.n !== expected.length) {
+      await client.query('ROLLBACK');
+      throw new MigrationError(
+        'invalid',
+        `Migration ${file.path} changed Baton's own bookkeeping (${VERSIONS_TABLE}) on branch "${branch}": ${expected.length - (rows[0]?.n ?? 0)} of the ${expected.length} recorded migrations vanished. ` +
+          'It was rolled back. A migration must not touch baton_migrations: remove that part of the file.',
+        report(),
+        { file: file.path, line: null },
+      );
+    }
     await client.query('COMMIT');
   } catch (error) {
+    if (error instanceof MigrationError) throw error;
     await client.query('ROLLBACK').catch(() => undefined);
     const info = describeSqlError(error, file.sql);
     const kept = applied.length > 0 ? `The ${applied.length} migration(s) before it (${applied.join(', ')}) stay applied` : 'No earlier migration was applied in this run';

@@ -27,7 +27,7 @@ import type { SchemaDiff } from '../../../shared/branches';
 import { childrenOf, describe, ensureTemplate, finishCreate, reserve } from './branch-folders';
 import { copyDir } from './copy-dir';
 import { KeyedLock } from './keyed-lock';
-import { assertBranchName, bumpGeneration, dataOf, isPidAlive, listHomes, PgliteLayout, readMeta, removeDir, writeMeta, type BranchMeta } from './layout';
+import { assertBranchName, bumpGeneration, dataOf, isPidAlive, listHomes, PgliteLayout, readCreating, readMeta, removeDir, writeMeta, type BranchMeta } from './layout';
 import { asQueryable, connectClient, localUrl, reporter, type Reporter } from './progress';
 import { liveServer, lockHolder, readServeInfo, startServer, stopServer } from './server-process';
 import { WarmPool } from './warm-pool';
@@ -128,6 +128,41 @@ export class PgliteProvider implements BranchProvider {
       await removeDir(trash);
     });
     report.done();
+  }
+
+  /**
+   * What killed processes left behind: branch folders never finished (their creator is gone, or no
+   * marker for a minute), work folders under staging/ and throwaway test databases (`tmp-…`) older
+   * than `olderThanMs`. Removed unless `dryRun`; returns what was (or would be) removed.
+   */
+  async collectLeftovers(options: CallOptions & { readonly dryRun: boolean; readonly olderThanMs: number; readonly throwawayPrefix?: string }): Promise<string[]> {
+    throwIfCancelled(options.signal, 'Looking for leftover database folders');
+    const cutoff = this.now().getTime() - options.olderThanMs;
+    const found: Array<{ label: string; path: string; serve: boolean }> = [];
+    for (const name of await listHomes(this.layout)) {
+      const home = this.layout.home(name);
+      const meta = await readMeta(home);
+      if (meta) {
+        if (name.startsWith(options.throwawayPrefix ?? 'tmp-') && Date.parse(meta.createdAt) < cutoff && !(await liveServer(home))) found.push({ label: name, path: home, serve: true });
+        continue;
+      }
+      const marker = await readCreating(home);
+      const stat = await fs.stat(home).catch(() => null);
+      const abandoned = marker ? !isPidAlive(marker.pid) : stat !== null && Date.now() - stat.mtimeMs > 60_000;
+      if (abandoned) found.push({ label: `${name} (half-made)`, path: home, serve: true });
+    }
+    for (const entry of await fs.readdir(this.layout.staging).catch(() => [] as string[])) {
+      const path = join(this.layout.staging, entry);
+      const stat = await fs.stat(path).catch(() => null);
+      if (stat && stat.mtimeMs < cutoff) found.push({ label: `staging/${entry}`, path, serve: false });
+    }
+    if (!options.dryRun) {
+      for (const item of found) {
+        if (item.serve) await stopServer(item.path).catch(() => undefined);
+        await removeDir(item.path);
+      }
+    }
+    return found.map((item) => item.label).sort();
   }
 
   async list(options: CallOptions = {}): Promise<DatabaseBranch[]> {

@@ -5,6 +5,7 @@ import type { BranchProvider } from '../../branches/provider';
 import type { Ledger } from '../../ledger';
 import type { ProjectSettings } from '../../project/settings';
 import type { JudgedReport } from '../../orchestrator/judge';
+import type { RunSite } from '../../runner/controlled-run';
 
 /** The story's experiment pair: the git branch the orchestrator commits to, its worktree, its database. */
 export interface ExperimentPair {
@@ -24,6 +25,10 @@ export interface CycleDeps {
   readonly agent: (role: Role) => AgentAdapter;
   /** Where per-turn worktrees go (outside the repository). */
   readonly turnsDir: string;
+  /** Where the orchestrator's test runs happen: one fixed run folder and a private scratch folder. */
+  readonly runSite: RunSite;
+  /** Folders agents' commands and test runs must not see: Baton's config and data folders, its installation. */
+  readonly hide: readonly string[];
   /** The last accepted run of the story's suite: RED is judged against it. */
   readonly baseline: { get(story: string): Promise<JudgedReport>; set(story: string, report: JudgedReport): Promise<void> };
   readonly emit: (event: RunEvent) => void;

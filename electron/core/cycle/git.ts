@@ -3,23 +3,12 @@
  * orchestrator (never the agent) with the evidence trailer, and fast-forwarding the experiment
  * branch to them.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { git } from '../../platform/git';
 
-const exec = promisify(execFile);
-
-export async function git(cwd: string, args: string[]): Promise<string> {
-  try {
-    const { stdout } = await exec('git', args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
-    return stdout.trim();
-  } catch (error) {
-    const e = error as { stderr?: string; message: string };
-    throw new Error(`git ${args[0]} failed in ${cwd}: ${(e.stderr || e.message).trim()}`);
-  }
-}
+export { git };
 
 /** Keep what the orchestrator adds to worktrees (the shared node_modules link, test reports) out of commits. */
 export async function excludeFromCommits(root: string, patterns: readonly string[]): Promise<void> {
@@ -80,4 +69,17 @@ export async function commitWithEvidence(root: string, ref: string, evidence: st
 
 export async function diffBetween(root: string, from: string, to: string): Promise<string> {
   return git(root, ['diff', '--no-color', `${from}..${to}`]);
+}
+
+/**
+ * Commits exactly `tree` — the tree the orchestrator's test run checked out and ran — on top of
+ * `parent`, as Baton, with the evidence trailer. Nothing else can slip in: no index, no worktree.
+ */
+export async function commitTree(root: string, tree: string, parent: string, message: string): Promise<string> {
+  return git(root, ['commit-tree', tree, '-p', parent, '-m', message], {
+    GIT_AUTHOR_NAME: 'Baton',
+    GIT_AUTHOR_EMAIL: 'orchestrator@baton.invalid',
+    GIT_COMMITTER_NAME: 'Baton',
+    GIT_COMMITTER_EMAIL: 'orchestrator@baton.invalid',
+  });
 }

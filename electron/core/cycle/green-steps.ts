@@ -5,29 +5,19 @@
  * the orchestrator runs the suite on a fresh database and commits a GREEN itself, with the
  * verdict's record hash as the `Baton-Evidence` trailer.
  */
-import { existsSync } from 'node:fs';
 import type { LedgerRecord } from '../../../shared/ledger';
 import type { GreenOutcome, RefactorOutcome, ReviewOutcome, StepInput } from '../../orchestrator/cycle-types';
 import { judgeGreen } from '../../orchestrator/judge';
-import type { Lock } from '../../runner/lock-set';
-import type { FileState } from '../../agents/tree-snapshot';
 import type { CycleDeps } from './cycle-deps';
-import { addWorktree, commitWithEvidence, diffBetween, git, removeWorktree } from './git';
+import { addWorktree, diffBetween, git, removeWorktree } from './git';
+import { cycleLock } from './feature-lock';
+import { trustOf } from './trust';
 import { promptFor } from './prompts';
 import { CYCLE_RECORDS, type CycleRecords } from './records';
-import { ensureCommitted } from './red-steps';
+import { commitTested, recordViolation, treeOf } from './red-steps';
 import { applyKept, casesOf, compact, recordsFor, setItemStatus, turnPath } from './step-support';
 import { enforcedTurn } from './turn';
 import { turnAndRun } from './turn-and-run';
-
-async function loadLock(records: CycleRecords): Promise<{ record: LedgerRecord; lock: Lock }> {
-  const record = await records.find(CYCLE_RECORDS.locked, 'lock');
-  if (!record) throw new Error('No LOCK recorded for this cycle: GREEN cannot run before the tests are locked.');
-  const files = record.data.files as Array<{ path: string; sha256: string; bytes: number; mode: number }>;
-  const snapshot = new Map<string, FileState>();
-  for (const f of files) snapshot.set(f.path, { sha256: f.sha256, bytes: f.bytes, mode: f.mode, symlink: null, content: (await records.blobBytes(record, `locked/${f.path}`)) ?? Buffer.alloc(0) });
-  return { record, lock: { set: { files, testCommand: String(record.data.testCommand), testCommandSha256: String(record.data.testCommandSha256) }, snapshot } };
-}
 
 export async function greenStep(deps: CycleDeps, input: StepInput): Promise<GreenOutcome> {
   const records = recordsFor(deps, input);
@@ -39,23 +29,26 @@ export async function greenStep(deps: CycleDeps, input: StepInput): Promise<Gree
     if (found.data.verdict === 'green') await finishGreen(deps, records, input, found, worktree, pair);
     return greenOutcome(found);
   }
-  const { record: lockRecord, lock } = await loadLock(records);
+  const { record: lockRecord, lock } = await cycleLock(deps, records);
   await greenWorktree(deps, records, worktree, pair.gitBranch, input.attempt - 1);
-  const { turn, run, fields, blobs } = await turnAndRun(deps, input, { role: 'driver', step: 'green', worktree, database: pair.database, lock });
-  if (turn.violations.length) {
-    await records.append(
-      CYCLE_RECORDS.violation,
-      `violation:${input.attempt}`,
-      { attempt: input.attempt, step: 'green', files: turn.violations.map((v) => ({ path: v.path, kind: v.kind })), restoredFrom: lockRecord.hash },
-      turn.tampered.map((t) => ({ name: `tampered/${t.path}`, content: t.content ?? '(deleted)' })),
-      { kind: 'agent', id: `driver:${deps.agent('driver').name}` },
-    );
-  }
-  const judged = judgeGreen(casesOf(lockRecord), run!.report);
+  const { turn, run, test, fields, blobs } = await turnAndRun(deps, input, { role: 'driver', step: 'green', worktree, database: pair.database, lock });
+  if (turn.violations.length) await recordViolation(deps, records, input, 'green', turn, 'the lock');
+  const trust = trustOf(test!);
+  // A run that cannot be trusted is a violation too: something the Driver wrote tampered with the verdict.
+  if (trust?.verdict === 'compromised') await recordCompromised(deps, records, input, 'green', trust.detail);
+  const judged = trust ?? judgeGreen(casesOf(lockRecord), run!.report);
+  const violations = turn.violations.length + (trust?.verdict === 'compromised' ? 1 : 0);
   const record = await records.append(
     CYCLE_RECORDS.green,
     key,
-    { ...fields, verdict: judged.verdict, failure: judged.verdict === 'failing' ? judged.failure : null, lock: lockRecord.hash },
+    {
+      ...fields,
+      violations,
+      verdict: judged.verdict,
+      failure: judged.verdict === 'failing' ? judged.failure : trust ? trust.detail : null,
+      escalate: trust?.verdict === 'flaky' ? `The suite is flaky: ${trust.detail}.` : null,
+      lock: lockRecord.hash,
+    },
     blobs,
   );
   if (judged.verdict === 'green') await finishGreen(deps, records, input, record, worktree, pair);
@@ -65,6 +58,14 @@ export async function greenStep(deps: CycleDeps, input: StepInput): Promise<Gree
     await setItemStatus(deps, records, input, 'red', `status:failing:${input.attempt}`);
   }
   return greenOutcome(record);
+}
+
+/** A compromised run, recorded as a violation of the Driver's (the code under test is the Driver's). */
+async function recordCompromised(deps: CycleDeps, records: CycleRecords, input: StepInput, step: string, detail: string): Promise<void> {
+  await records.once(CYCLE_RECORDS.violation, `compromised:${step}:${input.attempt}`, { attempt: input.attempt, step, files: [], against: 'the test run', detail }, [], {
+    kind: 'agent',
+    id: `driver:${deps.agent('driver').name}`,
+  });
 }
 
 /** A fresh worktree at the experiment branch with the changes GREEN attempts 1..`through` kept. */
@@ -77,14 +78,20 @@ async function greenWorktree(deps: CycleDeps, records: CycleRecords, worktree: s
 }
 
 function greenOutcome(record: LedgerRecord): GreenOutcome {
-  return { verdict: record.data.verdict as GreenOutcome['verdict'], violations: Number(record.data.violations ?? 0), record: record.hash, failure: (record.data.failure as string | null) ?? null };
+  return {
+    verdict: record.data.verdict === 'green' ? 'green' : 'failing',
+    violations: Number(record.data.violations ?? 0),
+    record: record.hash,
+    failure: (record.data.failure as string | null) ?? null,
+    escalate: (record.data.escalate as string | null | undefined) ?? null,
+  };
 }
 
 /** Commit, attest, set the status and move the baseline; each part skips itself when already done. */
 async function finishGreen(deps: CycleDeps, records: CycleRecords, input: StepInput, verdict: LedgerRecord, worktree: string, pair: { gitBranch: string; worktree: string }): Promise<void> {
-  // A run killed between the verdict and the commit lost the worktree: rebuild it from the records.
-  if (!existsSync(worktree) && !(await commitWithEvidence(deps.root, pair.gitBranch, verdict.hash))) await greenWorktree(deps, records, worktree, pair.gitBranch, input.attempt);
-  const commit = await ensureCommitted(deps, records, verdict.hash, worktree, pair, `feat(${input.item}): GREEN`, null);
+  // Exactly the tree the runs tested is committed; the worktree is not needed for it.
+  const commit = await commitTested(deps, verdict.hash, treeOf(verdict), pair, `feat(${input.item}): GREEN`);
+  await removeWorktree(deps.root, worktree);
   const cases = casesOf(verdict).cases;
   await records.once(CYCLE_RECORDS.greened, 'greened', {
     commit,
@@ -92,6 +99,7 @@ async function finishGreen(deps: CycleDeps, records: CycleRecords, input: StepIn
     command: deps.settings.testCommand,
     passedTests: cases.filter((c) => c.status === 'passed').map((c) => c.id),
     branch: pair.gitBranch,
+    tree: treeOf(verdict),
   });
   await deps.baseline.set(input.story, { cases });
   await setItemStatus(deps, records, input, 'green', 'status:green');
@@ -105,23 +113,27 @@ export async function refactorStep(deps: CycleDeps, input: StepInput): Promise<R
   const pair = await deps.experiment(input.story);
   const worktree = turnPath(deps, input, `refactor-${input.attempt}`);
   await addWorktree(deps.root, worktree, pair.gitBranch);
-  const { record: lockRecord, lock } = await loadLock(records);
-  const { turn, run, fields, blobs } = await turnAndRun(deps, input, { role: 'driver', step: 'refactor', worktree, database: pair.database, lock, runWhen: (t) => t.kept.length > 0 });
+  const { record: lockRecord, lock } = await cycleLock(deps, records);
+  const { turn, run, test, fields, blobs } = await turnAndRun(deps, input, { role: 'driver', step: 'refactor', worktree, database: pair.database, lock, runWhen: (t) => t.kept.length > 0 });
+  if (turn.violations.length) await recordViolation(deps, records, input, 'refactor', turn, 'the lock');
   if (!run) {
     await removeWorktree(deps.root, worktree);
     const record = await records.append(CYCLE_RECORDS.refactored, key, { ...fields, verdict: 'kept', detail: 'nothing to refactor' }, blobs);
     return { verdict: 'kept', record: record.hash };
   }
-  const judged = judgeGreen(casesOf(lockRecord), run.report);
-  // A refactor that touched the lock or broke the suite is undone as a whole.
+  const trust = trustOf(test!);
+  if (trust?.verdict === 'compromised') await recordCompromised(deps, records, input, 'refactor', trust.detail);
+  const judged = trust ?? judgeGreen(casesOf(lockRecord), run.report);
+  // A refactor that touched the lock, broke the suite or could not be trusted is undone as a whole.
   const verdict = judged.verdict === 'green' && turn.violations.length === 0 ? 'kept' : 'reverted';
-  const detail = judged.verdict === 'failing' ? judged.failure : turn.violations.length ? 'locked files were changed' : 'suite stayed green';
+  const detail = trust ? trust.detail : judged.verdict === 'failing' ? judged.failure : turn.violations.length ? 'locked files were changed' : 'suite stayed green';
   const record = await records.append(CYCLE_RECORDS.refactored, key, { ...fields, verdict, detail }, blobs);
   if (verdict === 'kept') {
-    await ensureCommitted(deps, records, record.hash, worktree, pair, `refactor(${input.item}): suite stays green`, null);
+    await commitTested(deps, record.hash, treeOf(record), pair, `refactor(${input.item}): suite stays green`);
     await deps.baseline.set(input.story, { cases: compact(run.report) });
     await setItemStatus(deps, records, input, 'refactored', `status:refactored`);
-  } else await removeWorktree(deps.root, worktree);
+  }
+  await removeWorktree(deps.root, worktree);
   return { verdict, record: record.hash };
 }
 
@@ -135,6 +147,13 @@ export async function reviewStep(deps: CycleDeps, input: StepInput): Promise<Rev
   const start = (planned?.data.startCommit as string | undefined) ?? null;
   const head = await git(deps.root, ['rev-parse', pair.gitBranch]);
   const diff = start ? await diffBetween(deps.root, start, head) : '';
+  // What the scan of the Driver's lines flagged in this cycle goes in front of the reviewer, and into the record.
+  const flagged = [...(await records.all(CYCLE_RECORDS.green)), ...(await records.all(CYCLE_RECORDS.refactored))].flatMap(
+    (r) => (r.data.tells as Array<{ file: string; line: number; why: string; text: string }> | undefined) ?? [],
+  );
+  const flagNote = flagged.length
+    ? `\n\nFlagged for your review — lines the Driver added that look like code telling test runs apart:\n${flagged.map((t) => `- ${t.file}:${t.line} ${t.why}: ${t.text}`).join('\n')}`
+    : '';
   const worktree = turnPath(deps, input, `review-${input.attempt}`);
   await addWorktree(deps.root, worktree, pair.gitBranch);
   deps.emit({ kind: 'turn.started', item: input.item, role: 'navigator', step: 'review', attempt: input.attempt });
@@ -148,7 +167,7 @@ export async function reviewStep(deps: CycleDeps, input: StepInput): Promise<Rev
     round: input.round,
     worktree,
     failure: null,
-    prompt: `${promptFor('navigator', 'review', input)}\n\n${diff}`,
+    prompt: `${promptFor('navigator', 'review', input)}${flagNote}\n\n${diff}`,
     scope: { allowed: [], protected: [] },
     lock: null,
     ...(deps.signal ? { signal: deps.signal } : {}),
@@ -156,7 +175,7 @@ export async function reviewStep(deps: CycleDeps, input: StepInput): Promise<Rev
   });
   await removeWorktree(deps.root, worktree);
   const review = turn.result.review ?? { decision: 'accept' as const, note: null };
-  const record = await records.append(CYCLE_RECORDS.reviewed, key, { attempt: input.attempt, decision: review.decision, note: review.note, head, turnMs: turn.result.ms }, [
+  const record = await records.append(CYCLE_RECORDS.reviewed, key, { attempt: input.attempt, decision: review.decision, note: review.note, head, turnMs: turn.result.ms, flagged }, [
     { name: 'review/diff.patch', content: diff },
     { name: 'agent/transcript.txt', content: turn.result.transcript },
   ]);

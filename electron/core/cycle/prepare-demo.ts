@@ -4,9 +4,9 @@
  * gates as a clearly named demo Product Owner so the run can build straight away.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, realpath, symlink } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { GateName } from '../../../shared/ledger';
 import { approveGate, gateEvidence } from '../../gates';
@@ -26,11 +26,47 @@ export interface PreparedDemo {
   readonly feature: string;
 }
 
-export async function prepareDemo(parent: string = tmpdir()): Promise<PreparedDemo> {
+/**
+ * The demo app's own copy of what it needs (`pg` and what `pg` needs), never a link to Baton's
+ * installed dependencies: an agent's write there must not reach code Baton itself runs.
+ */
+async function copyDependencies(from: string, to: string, roots: readonly string[]): Promise<void> {
+  const seen = new Set<string>();
+  const queue = [...roots];
+  while (queue.length) {
+    const name = queue.shift()!;
+    if (seen.has(name)) continue;
+    const manifest = await readFile(join(from, name, 'package.json'), 'utf8').catch(() => null);
+    // An optional dependency not installed here (pg-cloudflare on Node) is not needed.
+    if (manifest === null) continue;
+    seen.add(name);
+    await cp(join(from, name), join(to, name), { recursive: true, dereference: true });
+    const pkg = JSON.parse(manifest) as { dependencies?: Record<string, string> };
+    queue.push(...Object.keys(pkg.dependencies ?? {}));
+  }
+}
+
+/** Changes to the demo before it becomes a repository (the adversarial suite plays its own scenario on it). */
+export interface DemoVariant {
+  /** Files to write over the copy, relative to the project (a value that is not a string is written as JSON). */
+  readonly files?: Readonly<Record<string, string | object>>;
+  /** Settings merged into .baton/project.json. */
+  readonly settings?: Readonly<Record<string, unknown>>;
+}
+
+export async function prepareDemo(parent: string = tmpdir(), variant: DemoVariant = {}): Promise<PreparedDemo> {
   const base = await mkdtemp(join(parent, 'baton-demo-'));
   const root = join(base, 'inventory');
   await cp(DEMO_SOURCE, root, { recursive: true, filter: (src) => !/[\\/](node_modules|reports)$/.test(src) });
-  await symlink(join(BATON_ROOT, 'node_modules'), join(root, 'node_modules'));
+  await copyDependencies(join(BATON_ROOT, 'node_modules'), join(root, 'node_modules'), ['pg']);
+  for (const [path, content] of Object.entries(variant.files ?? {})) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), typeof content === 'string' ? content : `${JSON.stringify(content, null, 2)}\n`);
+  }
+  if (variant.settings) {
+    const file = join(root, '.baton', 'project.json');
+    await writeFile(file, `${JSON.stringify({ ...(JSON.parse(await readFile(file, 'utf8')) as object), ...variant.settings }, null, 2)}\n`);
+  }
   const git = (...args: string[]) => exec('git', args, { cwd: root });
   await git('init', '-q', '-b', 'main');
   await git('config', 'user.name', 'Baton Demo');

@@ -57,8 +57,8 @@ export class CycleRecords {
   }
 
   /** Appends unless a record with this type and key exists; returns whichever. */
-  async once(type: string, key: string, data: Record<string, unknown>, blobs: readonly Blob[] = []): Promise<LedgerRecord> {
-    return (await this.find(type, key)) ?? this.append(type, key, data, blobs);
+  async once(type: string, key: string, data: Record<string, unknown>, blobs: readonly Blob[] = [], actor: Actor = ORCHESTRATOR): Promise<LedgerRecord> {
+    return (await this.find(type, key)) ?? this.append(type, key, data, blobs, actor);
   }
 
   async blobText(record: LedgerRecord, name: string): Promise<string | null> {

@@ -22,7 +22,9 @@ import { lifecycleMachine, type GateDecision, type GateWait, type WorkInput } fr
 import type { JudgedReport } from '../../orchestrator/judge';
 import { readProject } from '../../project';
 import { projectSettingsSchema, type ProjectSettings } from '../../project/settings';
+import { defaultConfigDir } from '../config-dir';
 import { defaultDataDir, projectDataDir } from '../data-dir';
+import { packageRoot } from '../package-root';
 import type { TestItem } from '../../../shared/model';
 import { escalationsOf, foldEscalations } from '../../gates/escalations';
 import { buildItems } from './build';
@@ -47,6 +49,8 @@ export interface RunOptions {
   /** How often a waiting gate re-reads the ledger. */
   readonly gatePollMs?: number;
 }
+
+const BATON_ROOT = packageRoot(import.meta.url);
 
 const GATE_STATE: Readonly<Record<GateName, LifecycleStateName>> = {
   spec: 'specGate',
@@ -104,9 +108,12 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
     await excludeFromCommits(root, ['/node_modules', ...(settings.reportPath ? [`/${settings.reportPath}`] : [])]);
     await removeLeftoverThrowaways(branches.provider);
     const realRoot = await realpath(root);
-    const turnsDir = join(options.dataDir ?? projectDataDir(realRoot, defaultDataDir(process.env, process.platform, realRoot)), 'turns');
+    const dataDir = options.dataDir ?? projectDataDir(realRoot, defaultDataDir(process.env, process.platform, realRoot));
+    const turnsDir = join(dataDir, 'turns');
     await cleanTurns(root, turnsDir);
-    const agents = await agentsFor(root, settings, options.agents ?? {});
+    // Agents' commands and test runs see neither Baton's config (its signing key) and data folders nor its installation.
+    const hide = [defaultConfigDir(), dataDir, BATON_ROOT];
+    const agents = await agentsFor(root, settings, options.agents ?? {}, hide);
     const deps: CycleDeps = {
       root,
       settings,
@@ -120,6 +127,8 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
         return agent;
       },
       turnsDir,
+      runSite: { dir: join(dataDir, 'run', 'tree'), scratch: join(dataDir, 'run', 'scratch') },
+      hide,
       baseline: baselineStore(store),
       emit,
       signal,
@@ -290,11 +299,11 @@ function experimentPairs(branches: BranchService, feature: string, defaultBranch
   };
 }
 
-async function agentsFor(root: string, settings: ProjectSettings, overrides: Readonly<Record<string, string>>): Promise<Map<Role, AgentAdapter>> {
+async function agentsFor(root: string, settings: ProjectSettings, overrides: Readonly<Record<string, string>>, hide: readonly string[]): Promise<Map<Role, AgentAdapter>> {
   const out = new Map<Role, AgentAdapter>();
   for (const role of ['navigator', 'driver'] as const) {
     const name = overrides[role] ?? settings.agents[role] ?? 'scripted';
-    out.set(role, await createAgent(name, { root, scenario: settings.scenario, sandbox: settings.sandbox }));
+    out.set(role, await createAgent(name, { root, scenario: settings.scenario, sandbox: settings.sandbox, hide, passEnv: settings.passEnv ?? [] }));
   }
   return out;
 }

@@ -24,7 +24,11 @@ export function recordsFor(deps: CycleDeps, input: StepInput): CycleRecords {
 export function scopeFor(deps: CycleDeps, role: 'navigator' | 'driver'): ScopeRules {
   const s = deps.settings;
   const fallback = role === 'navigator' ? s.testGlobs : [...s.sourceGlobs, ...(s.migrations ? [`${s.migrations.path}/**`] : [])];
-  return { allowed: s.writeScopes[role] ?? fallback, protected: [...s.protectedPaths, ...s.runnerConfigFiles, ...(s.reportPath ? [s.reportPath] : [])] };
+  return {
+    allowed: s.writeScopes[role] ?? fallback,
+    protected: [...s.protectedPaths, ...s.runnerConfigFiles, ...(s.reportPath ? [s.reportPath] : [])],
+    ...(role === 'driver' ? { noTests: s.testGlobs } : {}),
+  };
 }
 
 export function lockRulesFor(deps: CycleDeps): LockRules {
@@ -85,10 +89,10 @@ export async function setItemStatus(deps: CycleDeps, records: CycleRecords, inpu
   deps.emit({ kind: 'item.status', feature: input.feature, item: input.item, status });
 }
 
-export function runBlobs(run: { stdout: string; stderr: string; reportText: string | null }): Blob[] {
+export function runBlobs(run: { stdout: string; stderr: string; reportText: string | null }, prefix = 'runner/'): Blob[] {
   return [
-    { name: 'runner/stdout.txt', content: run.stdout },
-    { name: 'runner/stderr.txt', content: run.stderr },
-    ...(run.reportText !== null ? [{ name: 'runner/report', content: run.reportText }] : []),
+    { name: `${prefix}stdout.txt`, content: run.stdout },
+    { name: `${prefix}stderr.txt`, content: run.stderr },
+    ...(run.reportText !== null ? [{ name: `${prefix}report`, content: run.reportText }] : []),
   ];
 }

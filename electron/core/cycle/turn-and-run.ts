@@ -5,18 +5,21 @@
  */
 import type { Role, TurnStep } from '../../agents/agent-port';
 import type { StepInput } from '../../orchestrator/cycle-types';
-import type { RunResult } from '../../runner/run-tests';
 import type { Lock } from '../../runner/lock-set';
+import type { ControlledRunResult } from '../../runner/controlled-run';
 import type { CycleDeps } from './cycle-deps';
 import { promptFor } from './prompts';
 import type { Blob } from './records';
 import { keptBlobs, keptSummary, lockRulesFor, compact, runBlobs, scopeFor } from './step-support';
-import { runOnFreshBranch } from './test-run';
+import { runTwice, type TestRunOutcome } from './test-run';
 import { describeTurn, enforcedTurn, type EnforcedTurn } from './turn';
 
 export interface TurnAndRun {
   readonly turn: EnforcedTurn;
-  readonly run: RunResult | null;
+  /** The first of the orchestrator's two runs (its report is judged), or null when nothing ran. */
+  readonly run: ControlledRunResult | null;
+  /** Both runs: integrity problems, flaky tests, flags, the tested tree. */
+  readonly test: TestRunOutcome | null;
   /** Record fields common to every verdict: what the turn kept and reverted, the run's figures. */
   readonly fields: Record<string, unknown>;
   readonly blobs: Blob[];
@@ -25,7 +28,17 @@ export interface TurnAndRun {
 export async function turnAndRun(
   deps: CycleDeps,
   input: StepInput,
-  request: { role: Extract<Role, 'navigator' | 'driver'>; step: TurnStep; worktree: string; database: string; lock: Lock | null; runWhen?: (turn: EnforcedTurn) => boolean },
+  request: {
+    role: Extract<Role, 'navigator' | 'driver'>;
+    step: TurnStep;
+    worktree: string;
+    database: string;
+    /** The lock the turn is held to (every earlier item's locked files at RED, the cycle's own after LOCK). */
+    lock: Lock | null;
+    /** RED: the Navigator may add test files under the lock, never change a locked one. */
+    newTests?: boolean;
+    runWhen?: (turn: EnforcedTurn) => boolean;
+  },
 ): Promise<TurnAndRun> {
   const { role, step, worktree } = request;
   deps.emit({ kind: 'turn.started', item: input.item, role, step, attempt: input.attempt });
@@ -40,7 +53,8 @@ export async function turnAndRun(
     failure: step === 'green' ? input.failure : null,
     prompt: promptFor(role, step, input),
     scope: scopeFor(deps, role),
-    lock: request.lock ? { lock: request.lock, rules: lockRulesFor(deps) } : null,
+    lock: request.lock ? { lock: request.lock, rules: lockRulesFor(deps), ...(request.newTests ? { newTests: true } : {}) } : null,
+    migrations: deps.settings.migrations?.path ?? null,
     ...(deps.signal ? { signal: deps.signal } : {}),
     onOutput: (chunk) => deps.emit({ kind: 'turn.output', item: input.item, chunk }),
   });
@@ -51,26 +65,47 @@ export async function turnAndRun(
     outOfScope: turn.outOfScope.map((o) => ({ path: o.change.path, kind: o.change.kind, why: o.why })),
     turnMs: turn.result.ms,
     agentExitCode: turn.result.exitCode,
+    // Lines that look like code telling test runs apart: for the Navigator's review, never silently accepted.
+    tells: turn.tells,
   };
   const blobs: Blob[] = [
     { name: 'agent/transcript.txt', content: turn.result.transcript },
     { name: 'agent/changes.txt', content: describeTurn(turn) },
     ...(await keptBlobs(worktree, turn.kept)),
   ];
-  if (request.runWhen && !request.runWhen(turn)) return { turn, run: null, fields, blobs };
+  if (request.runWhen && !request.runWhen(turn)) return { turn, run: null, test: null, fields, blobs };
   deps.emit({ kind: 'runner.started', item: input.item, step, command: deps.settings.testCommand ?? '' });
   // The runner's output streams to the live panel a line at a time; the ledger keeps all of it.
-  const { run, migrations, ms } = await runOnFreshBranch(deps.provider, request.database, deps.settings, worktree, deps.signal, (chunk) =>
-    deps.emit({ kind: 'runner.output', item: input.item, chunk }),
-  );
+  const test = await runTwice({
+    provider: deps.provider,
+    parentDatabase: request.database,
+    settings: deps.settings,
+    worktree,
+    site: deps.runSite,
+    locked: request.lock ? request.lock.set.files.map((f) => f.path) : [],
+    hide: deps.hide,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    onOutput: (chunk: string) => deps.emit({ kind: 'runner.output', item: input.item, chunk }),
+  });
+  const { run, second, migrations, ms } = test;
   Object.assign(fields, {
     cases: compact(run.report),
     totals: run.report.totals,
     exitCode: run.exitCode,
     runMs: run.ms,
     testRunMs: ms,
-    runnerSandbox: run.sandbox ?? null,
+    secondRunMs: test.secondMs,
+    runnerSandbox: run.sandbox || null,
     migrations: migrations ? (migrations as { applied: readonly string[] }).applied : [],
+    // What makes the verdict trustworthy, or not: the tree run, the runner, the checks.
+    tree: run.tree,
+    runner: run.family,
+    files: run.files,
+    canaries: run.canaries,
+    secondRun: second ? { exitCode: second.exitCode, totals: second.report.totals } : null,
+    integrity: test.integrity,
+    flaky: test.flaky,
+    flags: test.flags,
   });
-  return { turn, run, fields, blobs: [...blobs, ...runBlobs(run)] };
+  return { turn, run, test, fields, blobs: [...blobs, ...runBlobs(run), ...(second ? runBlobs(second, 'runner/second/') : [])] };
 }

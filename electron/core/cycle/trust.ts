@@ -1,0 +1,15 @@
+/**
+ * Whether a step's test runs can be judged at all. A run whose integrity checks failed is
+ * `compromised` (a forged or stale report, a canary the wrong way, a killed runner, a locked file
+ * changed while the tests ran); runs that disagree test by test are `flaky`. Neither is ever a RED
+ * or a GREEN; the verdict says which, and why.
+ */
+import type { TestRunOutcome } from './test-run';
+
+export type Untrusted = { readonly verdict: 'compromised' | 'flaky'; readonly detail: string };
+
+export function trustOf(test: TestRunOutcome): Untrusted | null {
+  if (test.integrity.length) return { verdict: 'compromised', detail: `the test run cannot be trusted: ${test.integrity.join('; ')}` };
+  if (test.flaky.length) return { verdict: 'flaky', detail: `these tests gave a different result when run again with the files in another order: ${test.flaky.join(', ')}` };
+  return null;
+}

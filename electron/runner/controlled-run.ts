@@ -1,0 +1,295 @@
+/**
+ * The orchestrator's own test run, which trusts nothing the code under test can touch while it
+ * runs (ARCHITECTURE.md, "separation of duties" 7):
+ * - it runs the tree it would commit, checked out into a clean run folder (run-tree.ts), never the
+ *   worktree, and throws the folder away: nothing a run writes is kept or committed;
+ * - it names the test files it runs (runner-family.ts), never the runner's own discovery;
+ * - it plants canaries (canaries.ts): a forged report or assertions made into no-ops show;
+ * - for node:test its own reporter writes to a FIFO only the orchestrator reads;
+ * - it re-hashes the locked files after the run, cross-checks the report against the exit code,
+ *   refuses doubled identities, and kills every process the run left behind before reading;
+ * - the run gets an allow-listed environment, a private HOME, and (with bubblewrap) sees neither
+ *   Baton's config and data folders nor its installation.
+ * Any of these problems makes the run `compromised`: never a RED, never a GREEN.
+ */
+import { execFile } from 'node:child_process';
+import { constants, createReadStream } from 'node:fs';
+import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { openSandbox, type SandboxSetting } from '../agents/sandbox';
+import { diffTrees } from '../agents/tree-diff';
+import { sha256, snapshotTree, type TreeSnapshot } from '../agents/tree-snapshot';
+import { runCommand } from '../branches/run-command';
+import { childEnv } from '../platform/child-env';
+import { git } from '../platform/git';
+import { BATON_NODE_REPORTER, parseBatonNode } from './baton-node-reporter';
+import { checkCanaries, planCanaries, type CanaryPlan } from './canaries';
+import { parseReport } from './parse-report';
+import { makeReport, ReportParseError, type ReportFormat, type TestCaseResult, type TestReport } from './report';
+import { checkoutTree, treeOf } from './run-tree';
+import { choosesFiles, commandFor, runnerSpec, type RunnerFamily, type RunnerSpec } from './runner-family';
+import { testFilesIn } from './test-files';
+
+const execFileAsync = promisify(execFile);
+
+/** Where runs happen: one fixed folder per project (the same path at RED and at GREEN) and a private scratch folder. */
+export interface RunSite {
+  readonly dir: string;
+  readonly scratch: string;
+}
+
+export interface PrepareRequest {
+  readonly worktree: string;
+  readonly site: RunSite;
+  readonly command: string;
+  readonly testGlobs: readonly string[];
+  /** Locked files (relative paths): re-hashed after the run. */
+  readonly locked: readonly string[];
+  /** The second run of a pair reverses the order of the files. */
+  readonly order: 'as-given' | 'reversed';
+}
+
+export interface PreparedRun {
+  readonly site: RunSite;
+  /** The git tree the run checked out: what a GREEN commit will hold. */
+  readonly tree: string;
+  readonly spec: RunnerSpec;
+  /** The project's test files this run runs, in run order (canaries apart). */
+  readonly files: readonly string[];
+  readonly plan: CanaryPlan;
+  /** Test files that carry per-file canaries. */
+  readonly carriers: readonly string[];
+  readonly lockedBefore: ReadonlyMap<string, string | null>;
+  readonly before: TreeSnapshot;
+}
+
+const hashOf = async (dir: string, path: string): Promise<string | null> => {
+  const bytes = await readFile(join(dir, path)).catch(() => null);
+  return bytes === null ? null : sha256(bytes);
+};
+
+/** Checks out the tree to run, plants the canaries, and notes what must not change. */
+export async function prepareRun(req: PrepareRequest): Promise<PreparedRun> {
+  const { dir, scratch } = req.site;
+  await mkdir(scratch, { recursive: true });
+  const tree = await treeOf(req.worktree, scratch);
+  await checkoutTree(req.worktree, tree, dir, scratch);
+  const spec = runnerSpec(req.command, await readFile(join(dir, 'package.json'), 'utf8').catch(() => null));
+  const paths = (await git(req.worktree, ['ls-tree', '-r', '--name-only', '-z', tree])).split('\0').filter(Boolean);
+  const chooses = choosesFiles(req.command, spec);
+  const files = chooses ? testFilesIn(paths, req.testGlobs, spec.family) : [];
+  const plan = chooses ? planCanaries(spec.family) : planCanaries('other');
+  const carriers: string[] = [];
+  for (const file of files) {
+    const extra = plan.appendTo(file);
+    if (extra === null) continue;
+    await writeFile(join(dir, file), `${await readFile(join(dir, file), 'utf8')}${extra}`);
+    carriers.push(file);
+  }
+  for (const canary of plan.files) await writeFile(join(dir, canary.path), canary.content);
+  const ordered = req.order === 'reversed' ? [...files].reverse() : files;
+  const lockedBefore = new Map<string, string | null>();
+  for (const path of req.locked) lockedBefore.set(path, await hashOf(dir, path));
+  return { site: req.site, tree, spec, files: ordered, plan, carriers, lockedBefore, before: await snapshotTree(dir) };
+}
+
+export interface ExecuteRequest {
+  readonly command: string;
+  readonly format: ReportFormat;
+  /** Where the project's runner writes its report, relative to the run folder (not read for node:test). */
+  readonly reportPath: string | null;
+  /** DATABASE_URL and the like. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Variables the project passes through (`passEnv`). */
+  readonly pass: readonly string[];
+  /** Folders the run must not see (Baton's config and data folders, its installation). */
+  readonly hide: readonly string[];
+  readonly timeoutMs: number;
+  readonly sandbox?: SandboxSetting | undefined;
+  readonly signal?: AbortSignal;
+  readonly onOutput?: (text: string) => void;
+}
+
+export interface ControlledRunResult {
+  /** Null when a signal ended the run. */
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** What the report said, as read (the stream of Baton's reporter for node:test). */
+  readonly reportText: string | null;
+  /** The report without the canaries: what the verdict is judged on. */
+  readonly report: TestReport;
+  readonly ms: number;
+  readonly sandbox: string;
+  readonly tree: string;
+  readonly family: RunnerFamily;
+  readonly files: readonly string[];
+  /** Why the run cannot be trusted; empty when it can. */
+  readonly integrity: readonly string[];
+  /** Noticed, not refused: the tests wrote into the tree while they ran. */
+  readonly flags: readonly string[];
+  readonly canaries: number;
+}
+
+/** Opens a FIFO for reading before the writer starts; `finish` unblocks and collects it once the command is over. */
+async function fifoReader(path: string): Promise<{ finish(): Promise<string> }> {
+  await rm(path, { force: true });
+  await execFileAsync('mkfifo', ['-m', '600', path]);
+  const chunks: Buffer[] = [];
+  const stream = createReadStream(path);
+  stream.on('data', (chunk) => chunks.push(Buffer.from(chunk)));
+  const closed = new Promise<void>((resolve) => {
+    stream.on('close', resolve);
+    stream.on('error', () => resolve());
+  });
+  return {
+    async finish() {
+      // A writer that never came (the runner did not start) would leave the read open forever.
+      const handle = await open(path, constants.O_WRONLY | constants.O_NONBLOCK).catch(() => null);
+      await handle?.close();
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 3000))]);
+      stream.destroy();
+      return Buffer.concat(chunks).toString('utf8');
+    },
+  };
+}
+
+const WRITE_NOISE = /(^|\/)(__pycache__|\.pytest_cache|\.vite|node_modules)(\/|$)/;
+
+export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Promise<ControlledRunResult> {
+  const { dir, scratch } = prepared.site;
+  const nodeTest = prepared.spec.family === 'node-test' && prepared.files.length + prepared.plan.files.length > 0;
+  const reporterModule = join(scratch, 'baton-reporter.mjs');
+  const fifo = join(scratch, 'report.fifo');
+  if (nodeTest) await writeFile(reporterModule, BATON_NODE_REPORTER);
+  const reportFile = req.reportPath ? join(dir, req.reportPath) : null;
+  if (reportFile) {
+    await rm(reportFile, { force: true });
+    await mkdir(dirname(reportFile), { recursive: true });
+  }
+  const files = [...prepared.files, ...prepared.plan.files.map((f) => f.path)];
+  const command = commandFor(req.command, prepared.spec, files, nodeTest ? { module: reporterModule, destination: fifo } : null);
+  const sandbox = await openSandbox(req.sandbox, [dir, scratch], { hide: req.hide });
+  const home = sandbox.active ? '/tmp' : join(scratch, 'home');
+  if (!sandbox.active) await mkdir(home, { recursive: true });
+  const env = childEnv({ home, pass: req.pass, extra: { ...req.env, ...(sandbox.active ? {} : { TMPDIR: join(scratch, 'tmp') }) } });
+  if (!sandbox.active) await mkdir(join(scratch, 'tmp'), { recursive: true });
+  const reader = nodeTest ? await fifoReader(fifo) : null;
+  let streamText = '';
+  let result;
+  try {
+    result = await runCommand(command, {
+      cwd: dir,
+      ...sandbox.spawnOptions(dir, env),
+      timeoutMs: req.timeoutMs,
+      ...(req.signal ? { signal: req.signal } : {}),
+      ...(req.onOutput ? { onOutput: req.onOutput } : {}),
+      reap: true,
+    });
+  } finally {
+    if (reader) streamText = await reader.finish();
+  }
+  const integrity: string[] = [];
+  // A runner that reported nothing at all did not start: an error in the set-up, not a forged verdict.
+  let silent = false;
+  let reportText: string | null;
+  let parsed: TestReport;
+  if (nodeTest) {
+    reportText = streamText;
+    const read = parseBatonNode(reportText, dir);
+    parsed = read.report;
+    silent = read.report.cases.length === 0 && read.foreign === 0 && !killedBy(result.code);
+    if (silent) parsed = noReport(req.format, `node --test reported no test at all (it exited ${result.code}): the suite did not start. Check testCommand in .baton/project.json.${lastLines(result.stderr)}`);
+    if (read.foreign > 0) integrity.push(`${read.foreign} line${read.foreign === 1 ? '' : 's'} in the report stream did not come from Baton's reporter: something else wrote into it`);
+  } else {
+    reportText = reportFile ? await readFile(reportFile, 'utf8').catch(() => null) : null;
+    // The runner and everything it started are gone: a report that still changes was not the runner's.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const again = reportFile ? await readFile(reportFile, 'utf8').catch(() => null) : null;
+    if (again !== reportText) integrity.push(`the report at ${req.reportPath} changed after the runner ended`);
+    parsed = readReport(reportText, req.format, req.reportPath);
+  }
+  const relative = relativeFiles(parsed, dir);
+  // A file that did not load ran none of its tests, canaries included; its load error is in the report.
+  const unloaded = new Set(relative.cases.filter((c) => c.status === 'errored' && c.id.endsWith('(load)')).map((c) => c.file));
+  const canaries = checkCanaries(relative.cases, prepared.plan, prepared.carriers.filter((f) => !unloaded.has(f)).length);
+  if (!silent) integrity.push(...canaries.problems);
+  if (!silent) integrity.push(...exitProblems(result.code, result.signal, relative.cases, prepared.plan.canaries.length > 0));
+  integrity.push(...doubled(canaries.rest));
+  for (const [path, before] of prepared.lockedBefore) {
+    const after = await hashOf(dir, path);
+    if (after !== before) integrity.push(`the locked file ${path} was ${after === null ? 'deleted' : 'changed'} while the tests ran`);
+  }
+  const flags: string[] = [];
+  const written = diffTrees(prepared.before, await snapshotTree(dir))
+    .map((c) => c.path)
+    .filter((p) => p !== req.reportPath && !WRITE_NOISE.test(p));
+  if (written.length) flags.push(`the tests wrote into the tree while they ran: ${written.slice(0, 10).join(', ')}${written.length > 10 ? ` and ${written.length - 10} more` : ''}`);
+  return {
+    exitCode: result.code,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    reportText,
+    report: makeReport(parsed.format, canaries.rest),
+    ms: result.ms,
+    sandbox: sandbox.note,
+    tree: prepared.tree,
+    family: prepared.spec.family,
+    files: prepared.files,
+    integrity,
+    flags,
+    canaries: prepared.plan.canaries.length,
+  };
+}
+
+function readReport(text: string | null, format: ReportFormat, reportPath: string | null): TestReport {
+  if (text === null) return noReport(format, `The test command wrote no report at ${reportPath ?? '(no reportPath)'}: the suite did not run. Check testCommand and reportPath in .baton/project.json.`);
+  try {
+    return parseReport(text, format);
+  } catch (error) {
+    return noReport(format, error instanceof ReportParseError ? error.message : String(error));
+  }
+}
+
+const lastLines = (text: string): string => {
+  const tail = text.trim().split('\n').slice(-5).join('\n');
+  return tail ? ` Its last output:\n${tail}` : '';
+};
+
+export function noReport(format: ReportFormat, message: string): TestReport {
+  return makeReport(format, [{ id: '(report)', name: '(report)', suite: [], file: null, status: 'errored', durationMs: null, message }]);
+}
+
+/** vitest and jest name files by their absolute path: in the run folder, which is the same every time. */
+function relativeFiles(report: TestReport, dir: string): TestReport {
+  const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+  const fix = (c: TestCaseResult): TestCaseResult => {
+    if (!c.file?.startsWith(prefix)) return c;
+    const file = c.file.slice(prefix.length);
+    return { ...c, file, id: c.id.startsWith(c.file) ? `${file}${c.id.slice(c.file.length)}` : c.id };
+  };
+  return makeReport(report.format, report.cases.map(fix));
+}
+
+/** Ended by a signal: the process itself (null) or the shell around it (128 + the signal's number). */
+const killedBy = (code: number | null): boolean => code === null || (code > 128 && code <= 128 + 64);
+
+/**
+ * The exit code must agree with the report: an honest run with canaries always has a failure (the
+ * must-fail canary), so it exits non-zero; a killed runner proves nothing.
+ */
+function exitProblems(code: number | null, signal: NodeJS.Signals | null, cases: readonly TestCaseResult[], canaries: boolean): string[] {
+  if (killedBy(code)) return [`the runner was killed${signal ? ` (${signal})` : code !== null ? ` (exit ${code}: signal ${code - 128})` : ''} before it finished: its report proves nothing`];
+  const failing = cases.some((c) => c.status === 'failed' || c.status === 'errored');
+  if (failing && code === 0) return [`the runner exited 0 although the report holds failures${canaries ? ' (at least the must-fail canary)' : ''}`];
+  if (!failing && code !== 0) return [`the runner exited ${code} although the report says every test passed`];
+  return [];
+}
+
+function doubled(cases: readonly TestCaseResult[]): string[] {
+  const seen = new Map<string, number>();
+  for (const c of cases) seen.set(c.id, (seen.get(c.id) ?? 0) + 1);
+  const twice = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+  return twice.length ? [`the report names ${twice.length === 1 ? 'a test' : `${twice.length} tests`} more than once (${twice.slice(0, 3).join('; ')}): which result is real cannot be told`] : [];
+}

@@ -1,0 +1,38 @@
+/**
+ * What a test run runs: exactly the tree the orchestrator would commit. The worktree's content
+ * (HEAD plus every change, untracked files included, what .gitignore ignores left out) is written
+ * as a git tree; that tree is checked out into a clean run folder; the tests run there, and the
+ * folder is thrown away. Nothing a run writes reaches the worktree or a commit, and code kept in an
+ * ignored file is simply not there when the tests look for it.
+ */
+import { existsSync } from 'node:fs';
+import { lstat, mkdir, readlink, rm, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { git } from '../platform/git';
+
+/** The tree of everything the worktree holds that git would commit (a temporary index, so the worktree's own is untouched). */
+export async function treeOf(worktree: string, scratch: string): Promise<string> {
+  await mkdir(scratch, { recursive: true });
+  const env = { GIT_INDEX_FILE: join(scratch, 'tree.index') };
+  await rm(env.GIT_INDEX_FILE, { force: true });
+  await git(worktree, ['read-tree', 'HEAD'], env);
+  await git(worktree, ['add', '-A', '--', '.'], env);
+  return git(worktree, ['write-tree'], env);
+}
+
+/**
+ * A clean copy of `tree` at `dir` (removed first), linked to the worktree's `node_modules`, so
+ * the run sees the dependencies the worktree sees and nothing else of it.
+ */
+export async function checkoutTree(worktree: string, tree: string, dir: string, scratch: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const env = { GIT_INDEX_FILE: join(scratch, 'checkout.index') };
+  await rm(env.GIT_INDEX_FILE, { force: true });
+  await git(worktree, ['read-tree', tree], env);
+  await git(worktree, ['checkout-index', '--all', '--force', `--prefix=${dir.endsWith('/') ? dir : `${dir}/`}`], env);
+  // A link stays the same link; a folder of installed dependencies (ignored, so not in the tree) is linked to.
+  const link = join(worktree, 'node_modules');
+  const target = (await readlink(link).catch(() => null)) ?? ((await lstat(link).catch(() => null))?.isDirectory() ? link : null);
+  if (target !== null && !existsSync(join(dir, 'node_modules'))) await symlink(target, join(dir, 'node_modules'));
+}
