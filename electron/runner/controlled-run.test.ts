@@ -74,6 +74,15 @@ describe('a controlled node:test run', () => {
     expect(result.exitCode).not.toBe(0);
   });
 
+  it("the output a person reads shows the project's tests and a summary counted over them, never Baton's canaries", async () => {
+    const result = await run();
+    expect(result.stdout).toContain('adds');
+    expect(result.stdout).toMatch(/ℹ tests 2\n/);
+    expect(result.stdout).toMatch(/ℹ pass 2\n/);
+    expect(result.stdout).toMatch(/ℹ fail 0\n/);
+    expect(result.stdout).not.toMatch(/\bc[0-9a-f]{16}\b/);
+  });
+
   it('runs only the files it means to: a test file outside the test globs is never loaded', async () => {
     await put({ 'src/aaa.test.mjs': `${TEST_HEAD}import { writeFileSync } from 'node:fs';\nwriteFileSync('test/sum.test.mjs', "import test from 'node:test';\\ntest('adds', () => {});\\n");\ntest('sneaky', () => {});\n` });
     const result = await run({ locked: ['test/sum.test.mjs'] });
@@ -126,20 +135,21 @@ describe('a controlled node:test run', () => {
     expect(result.report.cases[0]).toMatchObject({ file: 'test/sum.test.mjs', status: 'errored', message: expect.stringMatching(/real\.mjs/) });
   });
 
-  it('lines written into the report stream by the code under test are counted as foreign', async () => {
+  it('lines written into the report stream by the code under test are foreign, even well-formed ones: they are not signed', async () => {
     // Find the FIFO from the runner's command line, as an attacker would, and write a forged pass.
+    const forged = JSON.stringify({ file: '/x/test/sum.test.mjs', suite: [], name: 'adds', kind: 'test', status: 'passed', message: null, cause: '', load: false, stderr: null });
     await put({
       'src/sum.mjs': [
         "import { readFileSync, writeFileSync } from 'node:fs';",
         "const argv = readFileSync(`/proc/${process.ppid}/cmdline`, 'utf8').split('\\0');",
-        "const dest = argv.find((a) => a.startsWith('--test-reporter-destination='))?.slice(28);",
-        "if (dest) writeFileSync(dest, 'not a reporter line\\n', { flag: 'a' });",
+        "const dest = argv.find((a) => a.startsWith('--destination='))?.slice(14);",
+        `if (dest) writeFileSync(dest, 'not a reporter line\\n' + ${JSON.stringify(JSON.stringify({ line: forged, sig: '0'.repeat(64) }))} + '\\n' + ${JSON.stringify(forged)} + '\\n', { flag: 'a' });`,
         'export const sum = (a, b) => a + b;',
         '',
       ].join('\n'),
     });
     const result = await run();
-    expect(result.integrity.join('\n')).toMatch(/did not come from Baton's reporter/);
+    expect(result.integrity.join('\n')).toMatch(/^3 lines in the report stream did not come from Baton's reporter/m);
   });
 
   it('a second run can take the files in reverse order', async () => {

@@ -13,6 +13,7 @@
  * Any of these problems makes the run `compromised`: never a RED, never a GREEN.
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
 import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -23,7 +24,7 @@ import { sha256, snapshotTree, type TreeSnapshot } from '../agents/tree-snapshot
 import { runCommand } from '../branches/run-command';
 import { childEnv } from '../platform/child-env';
 import { git } from '../platform/git';
-import { BATON_NODE_REPORTER, parseBatonNode } from './baton-node-reporter';
+import { BATON_NODE_REPORTER, BATON_NODE_RUNNER, parseBatonNode } from './baton-node-reporter';
 import { checkCanaries, planCanaries, type CanaryPlan } from './canaries';
 import { parseReport } from './parse-report';
 import { makeReport, ReportParseError, type ReportFormat, type TestCaseResult, type TestReport } from './report';
@@ -48,6 +49,10 @@ export interface PrepareRequest {
   readonly locked: readonly string[];
   /** The second run of a pair reverses the order of the files. */
   readonly order: 'as-given' | 'reversed';
+  /** Run this tree (of the worktree's repository) instead of the worktree's content. */
+  readonly tree?: string;
+  /** The project's installed `node_modules` to link into the run (default: whatever the worktree links to). */
+  readonly dependencies?: string;
 }
 
 export interface PreparedRun {
@@ -73,8 +78,8 @@ const hashOf = async (dir: string, path: string): Promise<string | null> => {
 export async function prepareRun(req: PrepareRequest): Promise<PreparedRun> {
   const { dir, scratch } = req.site;
   await mkdir(scratch, { recursive: true });
-  const tree = await treeOf(req.worktree, scratch);
-  await checkoutTree(req.worktree, tree, dir, scratch);
+  const tree = req.tree ?? (await treeOf(req.worktree, scratch));
+  await checkoutTree(req.worktree, tree, dir, scratch, req.dependencies);
   const spec = runnerSpec(req.command, await readFile(join(dir, 'package.json'), 'utf8').catch(() => null));
   const paths = (await git(req.worktree, ['ls-tree', '-r', '--name-only', '-z', tree])).split('\0').filter(Boolean);
   const chooses = choosesFiles(req.command, spec);
@@ -161,15 +166,24 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
   const { dir, scratch } = prepared.site;
   const nodeTest = prepared.spec.family === 'node-test' && prepared.files.length + prepared.plan.files.length > 0;
   const reporterModule = join(scratch, 'baton-reporter.mjs');
+  const runnerModule = join(scratch, 'baton-run.mjs');
   const fifo = join(scratch, 'report.fifo');
-  if (nodeTest) await writeFile(reporterModule, BATON_NODE_REPORTER);
+  const keyFile = join(scratch, 'report.key');
+  const key = randomBytes(32).toString('hex');
+  if (nodeTest) {
+    await writeFile(reporterModule, BATON_NODE_REPORTER);
+    await writeFile(runnerModule, BATON_NODE_RUNNER);
+    await writeFile(keyFile, JSON.stringify({ key, hide: prepared.plan.canaries.map((c) => c.token) }), { mode: 0o600 });
+  }
   const reportFile = req.reportPath ? join(dir, req.reportPath) : null;
   if (reportFile) {
     await rm(reportFile, { force: true });
     await mkdir(dirname(reportFile), { recursive: true });
   }
   const files = [...prepared.files, ...prepared.plan.files.map((f) => f.path)];
-  const command = commandFor(req.command, prepared.spec, files, nodeTest ? { module: reporterModule, destination: fifo } : null);
+  const command = commandFor(req.command, prepared.spec, files, nodeTest ? { module: reporterModule, destination: fifo, runner: runnerModule, keyFile } : null);
+  // Only Baton's driver signs its lines; a command it cannot rewrite loads the reporter unsigned.
+  const signed = nodeTest && command.includes(runnerModule);
   const sandbox = await openSandbox(req.sandbox, [dir, scratch], { hide: req.hide });
   const home = sandbox.active ? '/tmp' : join(scratch, 'home');
   if (!sandbox.active) await mkdir(home, { recursive: true });
@@ -189,6 +203,7 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
     });
   } finally {
     if (reader) streamText = await reader.finish();
+    await rm(keyFile, { force: true });
   }
   const integrity: string[] = [];
   // A runner that reported nothing at all did not start: an error in the set-up, not a forged verdict.
@@ -197,7 +212,7 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
   let parsed: TestReport;
   if (nodeTest) {
     reportText = streamText;
-    const read = parseBatonNode(reportText, dir);
+    const read = parseBatonNode(reportText, dir, signed ? key : null);
     parsed = read.report;
     silent = read.report.cases.length === 0 && read.foreign === 0 && !killedBy(result.code);
     if (silent) parsed = noReport(req.format, `node --test reported no test at all (it exited ${result.code}): the suite did not start. Check testCommand in .baton/project.json.${lastLines(result.stderr)}`);

@@ -6,7 +6,7 @@
  * ignored file is simply not there when the tests look for it.
  */
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, readlink, rm, symlink } from 'node:fs/promises';
+import { lstat, mkdir, readlink, realpath, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git } from '../platform/git';
 
@@ -21,16 +21,23 @@ export async function treeOf(worktree: string, scratch: string): Promise<string>
 }
 
 /**
- * A clean copy of `tree` at `dir` (removed first), linked to the worktree's `node_modules`, so
- * the run sees the dependencies the worktree sees and nothing else of it.
+ * A clean copy of `tree` at `dir` (removed first), linked to `dependencies` (the project's
+ * installed `node_modules`) or else to the worktree's, so the run sees those dependencies and
+ * nothing else of the worktree.
  */
-export async function checkoutTree(worktree: string, tree: string, dir: string, scratch: string): Promise<void> {
+export async function checkoutTree(worktree: string, tree: string, dir: string, scratch: string, dependencies?: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   const env = { GIT_INDEX_FILE: join(scratch, 'checkout.index') };
   await rm(env.GIT_INDEX_FILE, { force: true });
   await git(worktree, ['read-tree', tree], env);
   await git(worktree, ['checkout-index', '--all', '--force', `--prefix=${dir.endsWith('/') ? dir : `${dir}/`}`], env);
+  // The project's own install when the caller names it: an agent may have replaced the worktree's
+  // node_modules link with a folder of its own (ignored, so no diff shows it).
+  if (dependencies !== undefined) {
+    if (existsSync(dependencies) && !existsSync(join(dir, 'node_modules'))) await symlink(await realpath(dependencies), join(dir, 'node_modules'));
+    return;
+  }
   // A link stays the same link; a folder of installed dependencies (ignored, so not in the tree) is linked to.
   const link = join(worktree, 'node_modules');
   const target = (await readlink(link).catch(() => null)) ?? ((await lstat(link).catch(() => null))?.isDirectory() ? link : null);

@@ -94,6 +94,14 @@ describe('commandFor: exactly these files, in this order, never the runner’s o
     expect(commandFor('node --test {files}', spec, ['a.test.js'], reporter)).toBe('node --test --test-reporter=/r/rep.mjs --test-reporter-destination=/r/report.fifo a.test.js');
   });
 
+  it('with Baton’s driver, node:test runs as `node [node options] baton-run.mjs …` so the file order holds', () => {
+    const reporter = { module: '/r/rep.mjs', destination: '/r/report.fifo', runner: '/r/baton-run.mjs', keyFile: '/r/report.key' };
+    const command = 'NODE_ENV=test node --import tsx --test --test-concurrency=1 --test-reporter spec --test-reporter-destination=stdout --test-name-pattern=only --test-timeout 5000 test/';
+    expect(commandFor(command, runnerSpec(command, null), ['test/b.test.js', 'test/a.test.js'], reporter)).toBe(
+      'NODE_ENV=test node --import tsx /r/baton-run.mjs --destination=/r/report.fifo --key-file=/r/report.key --concurrency=1 --timeout=5000 -- test/b.test.js test/a.test.js',
+    );
+  });
+
   it('choosesFiles: every known family; other only with {files}', () => {
     for (const family of ['node-test', 'vitest', 'jest', 'pytest'] as const) expect(choosesFiles('x', { family, viaScript: false, script: null })).toBe(true);
     expect(choosesFiles('make test', OTHER)).toBe(false);

@@ -46,10 +46,14 @@ export function runnerSpec(command: string, packageJson: string | null): RunnerS
   return { family: familyOf(command), viaScript: false, script: null };
 }
 
-/** Baton's reporter for node:test: where its module is and where it writes (outside the tested tree). */
+/** Baton's reporter for node:test: where its module is and where it writes (outside the tested tree), and Baton's driver beside it. */
 export interface NodeReporter {
   readonly module: string;
   readonly destination: string;
+  /** baton-run.mjs (BATON_NODE_RUNNER): runs the files in the order given, which `node --test` does not. */
+  readonly runner?: string;
+  /** The file the driver reads its signing key from (and deletes). */
+  readonly keyFile?: string;
 }
 
 /**
@@ -75,10 +79,44 @@ export function commandFor(command: string, spec: RunnerSpec, files: readonly st
   if (tokens && runner >= 0) {
     const kept = withoutPaths(tokens, runner, spec.family);
     const path = spec.viaScript ? ['PATH="$PWD/node_modules/.bin:$PATH"'] : [];
+    if (spec.family === 'node-test' && reporter?.runner && reporter.keyFile) return [...path, ...viaBatonRunner(kept, runner, reporter, files)].join(' ');
     return [...path, ...kept.map(quoteToken), ...[...reporterArgs, ...fileArgs].map(quoteArg)].join(' ');
   }
   const args = [...reporterArgs, ...fileArgs].map(quoteArg).join(' ');
   return spec.viaScript ? `${command} -- ${args}` : `${command} ${args}`;
+}
+
+/**
+ * `node [options] --test [--test-* options]` as `node [options] baton-run.mjs …`: the node options
+ * (`--import tsx`, `--env-file`) stay, the test runner's own flags go (Baton reports, and a name
+ * pattern or `--test-only` would leave locked tests out), except the concurrency and the timeout.
+ */
+function viaBatonRunner(kept: readonly string[], runner: number, reporter: NodeReporter, files: readonly string[]): string[] {
+  const options: string[] = [];
+  const test: Record<string, string> = {};
+  for (let i = runner + 1; i < kept.length; i++) {
+    const token = kept[i]!;
+    const [name, inline] = token.includes('=') ? [token.slice(0, token.indexOf('=')), token.slice(token.indexOf('=') + 1)] : [token, null];
+    const value = inline ?? (VALUE_OPTIONS['node-test'].has(name) && i + 1 < kept.length ? kept[++i]! : null);
+    if (name === '--test' || name.startsWith('--test-')) {
+      if (value !== null) test[name] = value;
+      continue;
+    }
+    options.push(token, ...(inline === null && value !== null ? [value] : []));
+  }
+  const concurrency = test['--test-concurrency'];
+  const timeout = test['--test-timeout'];
+  return [
+    ...kept.slice(0, runner + 1).map(quoteToken),
+    ...options.map(quoteArg),
+    quoteArg(reporter.runner!),
+    quoteArg(`--destination=${reporter.destination}`),
+    quoteArg(`--key-file=${reporter.keyFile!}`),
+    ...(concurrency !== undefined ? [quoteArg(`--concurrency=${concurrency}`)] : []),
+    ...(timeout !== undefined ? [quoteArg(`--timeout=${timeout}`)] : []),
+    '--',
+    ...files.map(quoteArg),
+  ];
 }
 
 /** Whether Baton can choose the files a runner of this family runs (and so load canaries into it). */
