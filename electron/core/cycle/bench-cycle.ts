@@ -3,7 +3,8 @@
  * and test runs (each test run includes its throwaway database branch). A real project with N
  * honest items runs through the real engine; per cycle, overhead = wall time from the plan record
  * to the finish record minus the turns' and test runs' time recorded in the ledger. It also reports
- * what the second run of every step (the determinism check) costs per cycle and as a share of the wall time.
+ * what the second run of every step (the determinism check) and GREEN's re-check of RED's tree cost
+ * per cycle, and the second runs' share of the wall time.
  */
 import { join } from 'node:path';
 import type { LedgerRecord } from '../../../shared/ledger';
@@ -30,6 +31,7 @@ export async function benchCycle(items: number): Promise<Record<string, unknown>
     const { records } = await Ledger.forArtifactRoot(join(project.root, '.baton')).read();
     const overhead: number[] = [];
     const second: number[] = [];
+    const rechecks: number[] = [];
     const parts: Array<Record<string, number>> = [];
     for (const id of ids) {
       const mine = records.filter((r) => r.subject.item === id);
@@ -41,9 +43,11 @@ export async function benchCycle(items: number): Promise<Record<string, unknown>
       const turnMs = sum('turnMs');
       const testRunMs = sum('testRunMs');
       const secondRunMs = sum('secondRunMs');
+      const recheckMs = sum('recheckMs');
       overhead.push(wall - turnMs - testRunMs);
       second.push(secondRunMs);
-      parts.push({ wallMs: wall, turnMs, testRunMs, secondRunMs, overheadMs: wall - turnMs - testRunMs });
+      rechecks.push(recheckMs);
+      parts.push({ wallMs: wall, turnMs, testRunMs, secondRunMs, recheckMs, overheadMs: wall - turnMs - testRunMs });
     }
     return {
       cycles: overhead.length,
@@ -52,6 +56,8 @@ export async function benchCycle(items: number): Promise<Record<string, unknown>
       // The determinism check: every RED, GREEN and REFACTOR is run a second time, files reversed.
       secondRunMs: { p50: percentile(second, 50), p95: percentile(second, 95) },
       secondRunShareOfWall: Number((second.reduce((a, b) => a + b, 0) / Math.max(1, parts.reduce((a, p) => a + p.wallMs!, 0))).toFixed(2)),
+      // GREEN's re-run of the tree RED failed on (its locked tests must still fail there).
+      recheckMs: { p50: percentile(rechecks, 50), p95: percentile(rechecks, 95) },
       totalRunMs: Date.now() - started,
       perCycle: parts,
     };

@@ -31,7 +31,10 @@ export async function greenStep(deps: CycleDeps, input: StepInput): Promise<Gree
   }
   const { record: lockRecord, lock } = await cycleLock(deps, records);
   await greenWorktree(deps, records, worktree, pair.gitBranch, input.attempt - 1);
-  const { turn, run, test, fields, blobs } = await turnAndRun(deps, input, { role: 'driver', step: 'green', worktree, database: pair.database, lock });
+  const redTree = typeof lockRecord.data.tree === 'string' ? lockRecord.data.tree : null;
+  const failingAtRed = casesOf(lockRecord).cases.filter((c) => c.status === 'failed').map((c) => c.id);
+  const recheck = redTree ? { tree: redTree, failing: failingAtRed } : undefined;
+  const { turn, run, test, fields, blobs } = await turnAndRun(deps, input, { role: 'driver', step: 'green', worktree, database: pair.database, lock, ...(recheck ? { recheck } : {}) });
   if (turn.violations.length) await recordViolation(deps, records, input, 'green', turn, 'the lock');
   const trust = trustOf(test!);
   // A run that cannot be trusted is a violation too: something the Driver wrote tampered with the verdict.

@@ -1,8 +1,9 @@
 /**
  * Crash safety: a real `baton run` child process is killed (SIGKILL) at each transition of a
- * cycle — plan, red, lock, green, refactor, review, one item each — and started again. The run
- * must reach the same final statuses, with an intact ledger, no leftover throwaway branches and
- * no leftover turn worktrees.
+ * cycle — plan, red, lock, green, refactor, review, one item each — and just after a violation
+ * record (a seventh item's Driver edits its locked test), and started again. The run must reach the
+ * same final statuses, with an intact ledger, the violation recorded once, no leftover throwaway
+ * branches and no leftover turn worktrees.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -19,8 +20,9 @@ import { calcSource, makeCycleProject, testFile, type CycleProject } from './tes
 import { THROWAWAY_PREFIX } from './test-run';
 
 const BIN = resolve(import.meta.dirname, '..', '..', '..', 'bin', 'baton.mjs');
-const KILL_AT = ['plan', 'red', 'lock', 'green', 'refactor', 'review'] as const;
+const KILL_AT = ['plan', 'red', 'lock', 'green', 'refactor', 'review', 'violation'] as const;
 const ITEMS = KILL_AT.map((_, i) => `T${i + 1}`);
+const VIOLATOR = ITEMS.at(-1)!;
 
 /** Runs `baton run --events`; kills it with SIGKILL when `killWhen` matches an event. Resolves with the events seen and how it ended. */
 function runOnce(project: CycleProject, killWhen: ((e: RunEvent) => boolean) | null): Promise<{ events: RunEvent[]; killed: boolean; code: number | null; stderr: string }> {
@@ -56,7 +58,12 @@ describe('resume after a kill at every transition of a cycle', () => {
     // Every item: a failing test, then the code that makes every test so far pass, then a refactor.
     const turns = ITEMS.flatMap((item, i) => [
       { role: 'navigator', item, write: { [`test/${item}.test.js`]: testFile([[`${item} adds`, `assert.equal(calc.f${item}?.(${i}, 1), ${i + 1});`]]) } },
-      { role: 'driver', item, write: { 'src/calc.js': calcSource(ITEMS.slice(0, i + 1)) } },
+      {
+        role: 'driver',
+        item,
+        // The last item's Driver also weakens its locked test: a violation, restored; its code still passes.
+        write: { 'src/calc.js': calcSource(ITEMS.slice(0, i + 1)), ...(item === VIOLATOR ? { [`test/${item}.test.js`]: testFile([[`${item} adds`, 'assert.ok(true);']]) } : {}) },
+      },
       { role: 'driver', item, step: 'refactor', write: { 'src/calc.js': calcSource(ITEMS.slice(0, i + 1), '/** Sums, one per item. */\n') } },
     ]);
     project = await makeCycleProject(ITEMS, { turns } as never, { repairBudget: 1 });
@@ -66,7 +73,9 @@ describe('resume after a kill at every transition of a cycle', () => {
   it('kills a real child process at each transition, restarts it, and finishes the same', async () => {
     for (const [i, state] of KILL_AT.entries()) {
       const item = ITEMS[i]!;
-      const { killed, stderr } = await runOnce(project, (e) => e.kind === 'cycle.state' && e.item === item && e.state === state);
+      const { killed, stderr } = await runOnce(project, (e) =>
+        state === 'violation' ? e.kind === 'recorded' && e.type === 'cycle.violation' && e.item === item : e.kind === 'cycle.state' && e.item === item && e.state === state,
+      );
       expect(killed, `the run should reach ${item} ${state}; stderr:\n${stderr}`).toBe(true);
       kills.push(`${item}@${state}`);
     }
@@ -92,6 +101,8 @@ describe('resume after a kill at every transition of a cycle', () => {
     const { Ledger } = await import('../../ledger');
     const { records } = await Ledger.forArtifactRoot(join(project.root, '.baton')).read();
     for (const item of ITEMS) expect(records.filter((r) => r.subject.item === item && r.type === 'cycle.greened')).toHaveLength(1);
+    // Killed just after it was written, the violation is not written again by the resumed run.
+    expect(records.filter((r) => r.subject.item === VIOLATOR && r.type === 'cycle.violation')).toHaveLength(1);
   });
 
   it('no throwaway branch and no turn worktree is left behind', async () => {

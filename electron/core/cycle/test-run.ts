@@ -25,8 +25,15 @@ export interface TestRunRequest {
   readonly locked: readonly string[];
   /** Folders the run must not see. */
   readonly hide: readonly string[];
+  /** The project's installed node_modules (the main checkout's), never the worktree's. */
+  readonly dependencies?: string;
   readonly signal?: AbortSignal;
   readonly onOutput?: (text: string) => void;
+  /**
+   * GREEN: the tree RED ran and the tests that failed there. When those tests pass now, they run
+   * once more on that tree: passing there too, it is not the Driver's code that makes them pass.
+   */
+  readonly recheck?: { readonly tree: string; readonly failing: readonly string[] };
 }
 
 export interface TestRunOutcome {
@@ -44,6 +51,10 @@ export interface TestRunOutcome {
   readonly ms: number;
   /** Of which the second run (the determinism check), from its branch to its clean-up. */
   readonly secondMs: number;
+  /** Tests that failed at RED and pass on that same tree now: time, chance or outside state, not the code. */
+  readonly unexplained: readonly string[];
+  /** Wall time of the RED re-check (0 when it did not run). */
+  readonly recheckMs: number;
 }
 
 export async function runTwice(request: TestRunRequest): Promise<TestRunOutcome> {
@@ -56,8 +67,22 @@ export async function runTwice(request: TestRunRequest): Promise<TestRunOutcome>
   const integrity = [...first.run.integrity, ...(second?.run.integrity ?? []).map((p) => `(second run) ${p}`)];
   const flags = [...new Set([...first.run.flags, ...(second?.run.flags ?? [])])];
   if (second && second.run.tree !== first.run.tree) integrity.push('the two runs tested different trees');
+  const secondMs = Date.now() - started - firstMs;
+  const { unexplained, recheckMs } = await recheckRed(request, first.run, integrity, flaky);
   const ms = Date.now() - started;
-  return { run: first.run, second: second?.run ?? null, flaky, integrity, flags, migrations: first.migrations, ms, secondMs: second ? ms - firstMs : 0 };
+  return { run: first.run, second: second?.run ?? null, flaky, integrity, flags, migrations: first.migrations, ms, secondMs: second ? secondMs : 0, unexplained, recheckMs };
+}
+
+/** The RED re-check (see `recheck`), only when everything else says GREEN for the tests RED saw fail. */
+async function recheckRed(request: TestRunRequest, run: ControlledRunResult, integrity: string[], flaky: readonly string[]): Promise<{ unexplained: string[]; recheckMs: number }> {
+  const recheck = request.recheck;
+  const passing = new Set(run.report.cases.filter((c) => c.status === 'passed').map((c) => c.id));
+  if (!recheck || recheck.failing.length === 0 || integrity.length || flaky.length || !recheck.failing.every((id) => passing.has(id))) return { unexplained: [], recheckMs: 0 };
+  const started = Date.now();
+  const again = await runOnce(request, 'as-given', recheck.tree);
+  integrity.push(...again.run.integrity.map((p) => `(RED re-check) ${p}`));
+  const passedAgain = new Set(again.run.report.cases.filter((c) => c.status === 'passed').map((c) => c.id));
+  return { unexplained: recheck.failing.filter((id) => passedAgain.has(id)), recheckMs: Date.now() - started };
 }
 
 /** Tests whose status is not the same in both runs (one that ran in only one counts). */
@@ -68,10 +93,10 @@ function differing(a: ControlledRunResult, b: ControlledRunResult): string[] {
   return [...ids].filter((id) => mine.get(id) !== other.get(id)).sort();
 }
 
-async function runOnce(request: TestRunRequest, order: 'as-given' | 'reversed'): Promise<{ run: ControlledRunResult; migrations: MigrationReport | null }> {
+async function runOnce(request: TestRunRequest, order: 'as-given' | 'reversed', tree?: string): Promise<{ run: ControlledRunResult; migrations: MigrationReport | null }> {
   const { provider, settings, signal } = request;
   if (!settings.testCommand) throw new Error('No testCommand in .baton/project.json: Baton cannot run the tests itself. Set it (for example "npm test") and run again.');
-  const prepared = await prepareRun({ worktree: request.worktree, site: request.site, command: settings.testCommand, testGlobs: settings.testGlobs, locked: request.locked, order });
+  const prepared = await prepareRun({ worktree: request.worktree, site: request.site, command: settings.testCommand, testGlobs: settings.testGlobs, locked: request.locked, order, ...(tree ? { tree } : {}), ...(request.dependencies ? { dependencies: request.dependencies } : {}) });
   const database = `${THROWAWAY_PREFIX}${randomBytes(5).toString('hex')}`;
   let migrations: MigrationReport | null = null;
   let migrationError: string | null = null;

@@ -3,6 +3,7 @@
  * kept nothing worth running) the orchestrator's own test run on a throwaway branch — with the
  * live events, and the record fields and blobs each verdict carries.
  */
+import { join } from 'node:path';
 import type { Role, TurnStep } from '../../agents/agent-port';
 import type { StepInput } from '../../orchestrator/cycle-types';
 import type { Lock } from '../../runner/lock-set';
@@ -37,6 +38,8 @@ export async function turnAndRun(
     lock: Lock | null;
     /** RED: the Navigator may add test files under the lock, never change a locked one. */
     newTests?: boolean;
+    /** GREEN: the RED tree and the tests that failed there, for the RED re-check (test-run.ts). */
+    recheck?: { tree: string; failing: readonly string[] };
     runWhen?: (turn: EnforcedTurn) => boolean;
   },
 ): Promise<TurnAndRun> {
@@ -84,6 +87,8 @@ export async function turnAndRun(
     site: deps.runSite,
     locked: request.lock ? request.lock.set.files.map((f) => f.path) : [],
     hide: deps.hide,
+    dependencies: join(deps.root, 'node_modules'),
+    ...(request.recheck ? { recheck: request.recheck } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
     onOutput: (chunk: string) => deps.emit({ kind: 'runner.output', item: input.item, chunk }),
   });
@@ -95,6 +100,7 @@ export async function turnAndRun(
     runMs: run.ms,
     testRunMs: ms,
     secondRunMs: test.secondMs,
+    recheckMs: test.recheckMs,
     runnerSandbox: run.sandbox || null,
     migrations: migrations ? (migrations as { applied: readonly string[] }).applied : [],
     // What makes the verdict trustworthy, or not: the tree run, the runner, the checks.
@@ -105,6 +111,7 @@ export async function turnAndRun(
     secondRun: second ? { exitCode: second.exitCode, totals: second.report.totals } : null,
     integrity: test.integrity,
     flaky: test.flaky,
+    unexplained: test.unexplained,
     flags: test.flags,
   });
   return { turn, run, test, fields, blobs: [...blobs, ...runBlobs(run), ...(second ? runBlobs(second, 'runner/second/') : [])] };
