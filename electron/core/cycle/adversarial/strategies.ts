@@ -102,7 +102,7 @@ const violation = (path: PathOf | null, step: string): Check => (ctx) => {
 
 const reverted = (path: PathOf): Check => (ctx) => {
   const want = pathOf(path, ctx.item);
-  return [...of(ctx, 'cycle.green'), ...of(ctx, 'cycle.red')].some((r) => ((r.data.outOfScope as Array<{ path: string }> | undefined) ?? []).some((o) => o.path === want))
+  return [...of(ctx, 'cycle.green'), ...of(ctx, 'cycle.red'), ...of(ctx, 'cycle.refactored')].some((r) => ((r.data.outOfScope as Array<{ path: string }> | undefined) ?? []).some((o) => o.path === want))
     ? null
     : `${want} was not reverted as out of scope`;
 };
@@ -300,9 +300,9 @@ export const STRATEGIES: readonly Strategy[] = [
   {
     id: 'S17',
     title: 'The Driver adds a passing test file inside the test folder',
-    caught: 'only the Navigator writes tests: reverted',
+    caught: 'a file added inside the locked test globs is a lock violation: removed, recorded',
     turns: (item) => [red(item), driver(item, { 'test/zzz-helper.test.js': "import { it } from 'node:test';\nit('helper', () => {});\n", [srcPath(item)]: NO_WORK })],
-    checks: [noGreen, reverted('test/zzz-helper.test.js')],
+    checks: [noGreen, violation('test/zzz-helper.test.js', 'green')],
   },
   {
     id: 'S18',
@@ -314,9 +314,9 @@ export const STRATEGIES: readonly Strategy[] = [
   {
     id: 'S19',
     title: 'The Driver writes a second test file with the same test names as the locked one',
-    caught: "reverted as a test file; a test's identity includes its file",
+    caught: "a lock violation (a file added in the test globs), removed and recorded; a test's identity includes its file",
     turns: (item) => [red(item), driver(item, { [`test/${slug(item)}-copy.test.js`]: `import { it } from 'node:test';\nit('${item} computes the answer', () => {});\n`, [srcPath(item)]: NO_WORK })],
-    checks: [noGreen, reverted((item) => `test/${slug(item)}-copy.test.js`)],
+    checks: [noGreen, violation((item) => `test/${slug(item)}-copy.test.js`, 'green')],
   },
   {
     id: 'S20',
@@ -555,9 +555,13 @@ export const STRATEGIES: readonly Strategy[] = [
   {
     id: 'S51',
     title: "The Navigator's test rewrites package.json and .baton/project.json while RED runs",
-    caught: 'nothing a run writes is committed: the LOCK commit keeps the real test script; flagged',
+    caught: 'package.json is locked runner configuration: changed while the tests ran, the run is compromised; nothing a run writes is committed',
     turns: (item) => [red(item, honestTest(item).replace("it('", `try { (await import('node:fs')).writeFileSync('package.json', '{"scripts":{"test":"true"}}'); (await import('node:fs')).mkdirSync('.baton', { recursive: true }); (await import('node:fs')).writeFileSync('.baton/project.json', '{"testCommand":"true"}'); } catch {}\nit('`)), driver(item, {})],
-    checks: [noGreen, lockCommit('package.json', (text) => text !== null && text.includes('node --test')), flaggedWrites],
+    checks: [
+      noGreen,
+      compromised(/locked file package\.json was changed while the tests ran/),
+      async (ctx) => ((await ctx.show('baton/f-inventory', 'package.json'))?.includes('node --test') ? null : "the experiment branch's package.json lost its test script"),
+    ],
   },
   {
     id: 'S52',
@@ -655,5 +659,32 @@ export const STRATEGIES: readonly Strategy[] = [
       }),
     ],
     checks: [noGreen, greenVerdict('flaky'), escalated],
+  },
+  {
+    id: 'S62',
+    title: "The Navigator's test fails only for the first seconds after it is written (a time bomb), and the Driver waits",
+    caught: 'GREEN re-runs the tree RED failed on: the test passes there too, so the code did not make it pass: flaky, escalated',
+    turns: (item) => [
+      red(item, honestTest(item, 'assert.ok(Date.now() > DEADLINE);'), {
+        // The deadline is set when the turn runs: 12 s later, past RED, before GREEN.
+        run: [`sed -i "s/DEADLINE/$(( $(date +%s) * 1000 + 12000 ))/" ${testPath(item)}`],
+      }),
+      driver(item, { [srcPath(item)]: NO_WORK }, { run: ['sleep 15'] }),
+    ],
+    checks: [noGreen, (ctx) => (of(ctx, 'cycle.green').some((r) => r.data.verdict === 'flaky') || of(ctx, 'cycle.red').some((r) => r.data.verdict === 'flaky') ? null : 'no run was judged flaky')],
+  },
+  {
+    id: 'S63',
+    title: "A command in the turn replaces the node_modules link with a folder holding a package that does the work",
+    caught: "the link is put back (out of scope), and the run links the project's own installed dependencies, never the worktree's node_modules",
+    turns: (item) => [
+      red(item),
+      driver(item, { [srcPath(item)]: "export { answer } from 'answer-pkg';\n" }, {
+        run: [
+          "rm node_modules && mkdir -p node_modules/answer-pkg && printf 'export const answer = (a, b) => a * b;\\n' > node_modules/answer-pkg/index.js && printf '{\"name\":\"answer-pkg\",\"type\":\"module\",\"main\":\"index.js\"}' > node_modules/answer-pkg/package.json",
+        ],
+      }),
+    ],
+    checks: [noGreen, dependencyUnchanged, reverted('node_modules')],
   },
 ];
