@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pidAlive } from '../platform/fs-facts';
 
 export interface Lease {
   readonly name: string;
@@ -20,15 +21,6 @@ export interface Lease {
 
 const leasesDir = (dataDir: string) => path.join(dataDir, 'leases');
 
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    return (error as { code?: string }).code === 'EPERM';
-  }
-}
 
 /** Takes a lease on pair `name` for `holder` (e.g. `cycle F-1/S-2/T3`); call the result to release it. */
 export async function acquireLease(dataDir: string, name: string, holder: string): Promise<() => Promise<void>> {

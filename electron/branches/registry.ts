@@ -2,13 +2,13 @@
  * The pairing registry: which git branch and worktree go with which database branch, in
  * `<dataDir>/branches.json`. It lives in the data folder (not the repository) because it names
  * machine paths. Writes are serialized in this process and locked across processes, and land
- * atomically (temp file, then rename), so a crash leaves the old file or the new one, never half.
+ * atomically (platform/atomic-write), so a crash leaves the old file or the new one, never half.
  */
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { acquireFileLock, releaseFileLock, serialize } from '../ledger/lock';
+import { writeFileAtomic } from '../platform/atomic-write';
+import { acquireFileLock, releaseFileLock, serialize } from '../platform/file-lock';
 import { BranchError } from './provider';
 
 export const REGISTRY_FILE = 'branches.json';
@@ -70,7 +70,7 @@ export async function updateRegistry<T>(dataDir: string, change: (entries: Regis
     try {
       const before = await readRegistry(dataDir);
       const { entries, value } = change(before);
-      if (entries !== before) await writeAtomic(file, JSON.stringify({ version: 1, pairs: entries }, null, 2) + '\n');
+      if (entries !== before) await writeFileAtomic(file, JSON.stringify({ version: 1, pairs: entries }, null, 2) + '\n');
       return value;
     } finally {
       await releaseFileLock(lockPath, lock);
@@ -87,19 +87,3 @@ export const removeEntry = (dataDir: string, name: string): Promise<boolean> =>
     return { entries: kept.length === entries.length ? entries : kept, value: kept.length !== entries.length };
   });
 
-async function writeAtomic(file: string, text: string): Promise<void> {
-  const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await fs.open(temp, 'w');
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.rename(temp, file);
-  } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
-}

@@ -1,8 +1,9 @@
 /** Recently opened projects, remembered in the user's config folder (never inside a project). */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import type { RecentProject } from '../../shared/model';
+import { writeFileAtomic } from '../platform/atomic-write';
 
 const MAX_RECENT = 10;
 const FILE = 'recent-projects.json';
@@ -33,10 +34,6 @@ export function rememberRecent(configDir: string, path: string, now: Date): Prom
 async function writeRecent(configDir: string, path: string, now: Date): Promise<RecentProject[]> {
   const entry: RecentProject = { path, name: basename(path), openedAt: now.toISOString() };
   const list = [entry, ...(await loadRecent(configDir)).filter((r) => r.path !== path)].slice(0, MAX_RECENT);
-  await mkdir(configDir, { recursive: true });
-  // Write then rename, so a crash never leaves half a file.
-  const tmp = join(configDir, `${FILE}.${process.pid}.tmp`);
-  await writeFile(tmp, JSON.stringify(list, null, 2));
-  await rename(tmp, join(configDir, FILE));
+  await writeFileAtomic(join(configDir, FILE), JSON.stringify(list, null, 2));
   return list;
 }

@@ -4,10 +4,11 @@
  * magic bytes. Content that itself begins with the gzip magic (a .gz file kept as evidence) is
  * always stored gzip'd, so exactly one gunzip on read gives back the original bytes.
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, promises as fs, readSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { writeFileAtomic } from '../platform/atomic-write';
+import { isMissing } from '../platform/fs-facts';
 import { sha256Hex } from './hashing';
 import { isSha256 } from './ledger-file';
 
@@ -30,45 +31,6 @@ export const encodeBlob = (content: Uint8Array): Uint8Array => {
 export const decodeBlob = (stored: Buffer, maxBytes = MAX_BLOB_BYTES): Buffer =>
   isGzip(stored) ? gunzipSync(stored, { maxOutputLength: Math.max(1, maxBytes) }) : stored;
 
-const errorCode = (error: unknown): string | undefined =>
-  typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
-
-export const isMissing = (error: unknown): boolean => errorCode(error) === 'ENOENT';
-
-/**
- * fsync a directory so a rename or a new entry in it survives a power loss. Some platforms
- * (Windows) cannot open a directory; there the rename is as durable as the OS makes it.
- */
-export const fsyncDir = async (dir: string): Promise<void> => {
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(dir, 'r');
-    await handle.sync();
-  } catch (error) {
-    if (!['EISDIR', 'EPERM', 'EACCES', 'EINVAL'].includes(errorCode(error) ?? '')) throw error;
-  } finally {
-    await handle?.close();
-  }
-};
-
-/** Writes `bytes` to `target` through a temp file in the same folder: fsync, then rename. */
-export const writeFileAtomic = async (target: string, bytes: Uint8Array, mode?: number): Promise<void> => {
-  const temp = path.join(path.dirname(target), `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
-  try {
-    const handle = await fs.open(temp, 'wx', mode);
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(temp, target);
-  } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
-};
-
 /**
  * Stores `content` under its SHA-256 unless a blob of that name exists. `written` says whether a
  * new directory entry was made (the caller fsyncs the folder once for all of an append's blobs).
@@ -81,7 +43,7 @@ export const writeBlob = async (blobsDir: string, content: Uint8Array): Promise<
     (error: unknown) => (isMissing(error) ? false : Promise.reject(error)),
   );
   if (exists) return { sha256, written: false };
-  await writeFileAtomic(target, encodeBlob(content));
+  await writeFileAtomic(target, encodeBlob(content), { syncFolder: false });
   return { sha256, written: true };
 };
 

@@ -7,7 +7,7 @@
  */
 import { promises as fs } from 'node:fs';
 import type { LedgerRecord, VerifyProblem } from '../../shared/ledger';
-import { isMissing } from './blob-store';
+import { isMissing } from '../platform/fs-facts';
 import { parseLedger, tornTailMessage, type ParsedLedger } from './ledger-file';
 
 export interface LedgerState {

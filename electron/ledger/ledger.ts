@@ -8,11 +8,12 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { GENESIS_HASH, RECORD_TYPES, type Actor, type BlobRef, type LedgerRecord, type Subject } from '../../shared/ledger';
-import { decodeBlob, fsyncDir, readStoredBlob, writeBlob } from './blob-store';
+import { fsyncDir } from '../platform/atomic-write';
+import { decodeBlob, readStoredBlob, writeBlob } from './blob-store';
 import { recordHash, sha256Hex } from './hashing';
 import { BLOBS_DIR, displayPath, EVENTS_FILE, LOCK_FILE } from './ledger-file';
 import { loadState, type LedgerState } from './ledger-state';
-import { serialize, withFileLock } from './lock';
+import { serialize, withFileLock } from '../platform/file-lock';
 import { checkAppendInput, type AppendInput, type LedgerSnapshot, type LedgerTx } from './ledger-types';
 
 export type { AppendInput, LedgerSnapshot, LedgerTx } from './ledger-types';

@@ -11,7 +11,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, t
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { LedgerRecord, SignatureState } from '../../shared/ledger';
-import { writeFileAtomic } from './blob-store';
+import { writeFileAtomic } from '../platform/atomic-write';
 import { canonicalJson } from './hashing';
 import { displayPath, isSha256, SIGNATURE_FILE } from './ledger-file';
 import { verifyChain } from './verify-chain';

@@ -8,7 +8,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { GENESIS_HASH, type LedgerRecord, type VerifyProblem } from '../../shared/ledger';
-import { decodeBlob, isMissing, readFileQuickSync } from './blob-store';
+import { isMissing } from '../platform/fs-facts';
+import { decodeBlob, readFileQuickSync } from './blob-store';
 import { recordHash, sha256Hex } from './hashing';
 import { BLOBS_DIR, displayPath, EVENTS_FILE, parseLedger, tornTailMessage } from './ledger-file';
 

@@ -1,32 +1,59 @@
 /**
- * Replaces a file so that a crash leaves the old content or the new, never half of either: write a
- * temporary file beside it, fsync it, rename it over the target, fsync the folder.
+ * The one way Baton replaces a file: write a temporary file beside it (created exclusively), fsync
+ * it, rename it over the target, fsync the folder. A crash leaves the old content or the new, never
+ * half of either, and never a torn temporary file under the target's name.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { promises as fs } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { errorCode } from './fs-facts';
 
-export async function writeFileAtomic(file: string, content: string | Uint8Array): Promise<void> {
-  const dir = dirname(file);
-  await mkdir(dir, { recursive: true });
-  const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+export interface AtomicWriteOptions {
+  /** The new file's mode (default 0o666 less the umask). */
+  readonly mode?: number;
+  /**
+   * fsync the folder after the rename (default true). A caller that writes many files into one
+   * folder (the ledger's blobs) passes false and calls `fsyncDir` once.
+   */
+  readonly syncFolder?: boolean;
+}
+
+/**
+ * fsync a directory so a rename or a new entry in it survives a power loss. Some platforms
+ * (Windows) cannot open a directory; there the rename is as durable as the OS makes it.
+ */
+export async function fsyncDir(dir: string): Promise<void> {
+  let handle: fs.FileHandle | undefined;
   try {
-    const handle = await open(temp, 'w');
+    handle = await fs.open(dir, 'r');
+    await handle.sync();
+  } catch (error) {
+    if (!['EISDIR', 'EPERM', 'EACCES', 'EINVAL'].includes(errorCode(error) ?? '')) throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
+export async function writeFileAtomic(file: string, content: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  const dir = dirname(file);
+  await fs.mkdir(dir, { recursive: true });
+  const temp = join(dir, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
+  try {
+    const handle = await fs.open(temp, 'wx', options.mode);
     try {
       await handle.writeFile(content);
       await handle.sync();
     } finally {
       await handle.close();
     }
-    await rename(temp, file);
+    await fs.rename(temp, file);
   } catch (error) {
-    await rm(temp, { force: true });
+    await fs.rm(temp, { force: true });
     throw error;
   }
-  // The rename is durable only once the folder's entry is.
-  const folder = await open(dir, 'r').catch(() => null);
-  if (folder) {
-    await folder.sync().catch(() => undefined);
-    await folder.close();
-  }
+  if (options.syncFolder !== false) await fsyncDir(dir);
 }
+
+/** `value` as indented JSON with a final newline, written atomically. */
+export const writeJsonAtomic = (file: string, value: unknown, options: AtomicWriteOptions = {}): Promise<void> =>
+  writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, options);

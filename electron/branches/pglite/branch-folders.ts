@@ -6,7 +6,9 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { BranchError, type DatabaseBranch } from '../provider';
 import { dirSize } from './copy-dir';
-import { dataOf, isPidAlive, listHomes, readCreating, readMeta, removeDir, writeJsonAtomic, writeMeta, type BranchMeta, type PgliteLayout } from './layout';
+import { writeJsonAtomic } from '../../platform/atomic-write';
+import { pidAlive } from '../../platform/fs-facts';
+import { dataOf, listHomes, readCreating, readMeta, removeDir, writeMeta, type BranchMeta, type PgliteLayout } from './layout';
 import type { Reporter } from './progress';
 import { initDataDir, stopServer } from './server-process';
 
@@ -46,7 +48,7 @@ export async function reserve(layout: PgliteLayout, name: string, parent: string
       }
       const marker = await readCreating(home);
       // No marker yet: claimed a moment ago, or left by a crash between mkdir and the marker.
-      const abandoned = marker ? !isPidAlive(marker.pid) : Date.now() - (await fs.stat(home)).mtimeMs > 60_000;
+      const abandoned = marker ? !pidAlive(marker.pid) : Date.now() - (await fs.stat(home)).mtimeMs > 60_000;
       if (attempt > 0 || !abandoned) {
         throw new BranchError('exists', `A pglite database branch named "${name}" is being created right now${marker ? ` (process ${marker.pid})` : ''}. Wait for it, or pick another name.`);
       }

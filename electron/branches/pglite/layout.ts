@@ -14,6 +14,8 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { writeJsonAtomic } from '../../platform/atomic-write';
+import { isMissing } from '../../platform/fs-facts';
 import { BranchError } from '../provider';
 
 export interface BranchMeta {
@@ -81,11 +83,6 @@ export async function readMeta(home: string): Promise<BranchMeta | null> {
   }
 }
 
-export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
-  await fs.writeFile(temp, `${JSON.stringify(value, null, 2)}\n`);
-  await fs.rename(temp, path);
-}
 
 export const writeMeta = (home: string, meta: BranchMeta): Promise<void> => writeJsonAtomic(join(home, 'meta.json'), meta);
 
@@ -119,18 +116,6 @@ export async function listHomes(layout: PgliteLayout): Promise<string[]> {
   }
 }
 
-export function isMissing(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
-}
 
-export function isPidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export const removeDir = (dir: string): Promise<void> => fs.rm(dir, { recursive: true, force: true, maxRetries: 3 });

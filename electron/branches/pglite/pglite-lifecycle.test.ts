@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPidAlive } from './layout';
+import { pidAlive } from '../../platform/fs-facts';
 import { PgliteProvider } from './pglite-provider';
 import { readServeInfo, waitForExit } from './server-process';
 import { makeTempProvider, withBranch, withClient, type TempProvider } from './test-support';
@@ -69,7 +69,7 @@ describe('pglite branch lifecycle', () => {
     const home = t.layout.home('idle');
     expect(await withBranch(impatient, 'idle', labels)).toEqual(['one', 'two']);
     const first = await readServeInfo(home);
-    expect(first && isPidAlive(first.pid)).toBe(true);
+    expect(first && pidAlive(first.pid)).toBe(true);
 
     expect(await waitForExit(first!.pid, 15_000)).toBe(true); // idleSeconds: 1
     expect(await readServeInfo(home)).toBeNull();
@@ -113,7 +113,7 @@ describe('pglite branch lifecycle', () => {
       }),
     ).rejects.toMatchObject({ code: 'cancelled' });
     expect(servedPid).toBeGreaterThan(0);
-    expect(isPidAlive(servedPid)).toBe(false); // its server was stopped
+    expect(pidAlive(servedPid)).toBe(false); // its server was stopped
     await expectNoTrace('cancel-prepare');
   }, 60_000);
 

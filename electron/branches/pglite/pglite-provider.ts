@@ -27,7 +27,8 @@ import type { SchemaDiff } from '../../../shared/branches';
 import { childrenOf, describe, ensureTemplate, finishCreate, reserve } from './branch-folders';
 import { copyDir } from './copy-dir';
 import { KeyedLock } from './keyed-lock';
-import { assertBranchName, bumpGeneration, dataOf, isPidAlive, listHomes, PgliteLayout, readCreating, readMeta, removeDir, writeMeta, type BranchMeta } from './layout';
+import { pidAlive } from '../../platform/fs-facts';
+import { assertBranchName, bumpGeneration, dataOf, listHomes, PgliteLayout, readCreating, readMeta, removeDir, writeMeta, type BranchMeta } from './layout';
 import { asQueryable, connectClient, localUrl, reporter, type Reporter } from './progress';
 import { liveServer, lockHolder, readServeInfo, startServer, stopServer } from './server-process';
 import { WarmPool } from './warm-pool';
@@ -148,7 +149,7 @@ export class PgliteProvider implements BranchProvider {
       }
       const marker = await readCreating(home);
       const stat = await fs.stat(home).catch(() => null);
-      const abandoned = marker ? !isPidAlive(marker.pid) : stat !== null && Date.now() - stat.mtimeMs > 60_000;
+      const abandoned = marker ? !pidAlive(marker.pid) : stat !== null && Date.now() - stat.mtimeMs > 60_000;
       if (abandoned) found.push({ label: `${name} (half-made)`, path: home, serve: true });
     }
     for (const entry of await fs.readdir(this.layout.staging).catch(() => [] as string[])) {
@@ -289,7 +290,7 @@ export class PgliteProvider implements BranchProvider {
     for (let attempt = 1; ; attempt++) {
       const whole = await this.lock.run(parent, async () => {
         const info = await readServeInfo(parentHome);
-        if (info && isPidAlive(info.pid)) report.step(`stop "${parent}" server to copy it`);
+        if (info && pidAlive(info.pid)) report.step(`stop "${parent}" server to copy it`);
         await stopServer(parentHome);
         const before = (await readMeta(parentHome))?.generation;
         throwIfCancelled(signal, `Copying "${parent}"`);

@@ -16,6 +16,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { writeFileAtomic } from '../../platform/atomic-write';
 import { ALREADY_SERVED, type ServeInfo } from './serve-info';
 
 const FIRST_CLIENT_GRACE_MS = 10_000;
@@ -107,9 +108,7 @@ async function serve(home: string, maxConnections: number, idleSeconds: number):
   if (stopRequested) return shutdown(stopRequested);
 
   const info: ServeInfo = { pid: process.pid, port, startedAt: new Date().toISOString() };
-  const temp = `${servePath}.${process.pid}.tmp`;
-  await fs.writeFile(temp, JSON.stringify(info));
-  await fs.rename(temp, servePath);
+  await writeFileAtomic(servePath, JSON.stringify(info));
   log(`serving ${home} on 127.0.0.1:${port} (PGlite opened in ${openMs} ms, ${Math.round(performance.now())} ms after process start)`);
 }
 

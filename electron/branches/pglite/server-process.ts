@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { packageRoot } from '../../core/package-root';
 import { BranchError } from '../provider';
-import { isMissing, isPidAlive } from './layout';
+import { isMissing, pidAlive } from '../../platform/fs-facts';
 import { ALREADY_SERVED, type ServeInfo } from './serve-info';
 
 export type { ServeInfo };
@@ -60,7 +60,7 @@ async function removeServeInfo(home: string, pid: number): Promise<void> {
 export async function liveServer(home: string): Promise<ServeInfo | null> {
   const info = await readServeInfo(home);
   if (!info) return null;
-  if (!isPidAlive(info.pid)) {
+  if (!pidAlive(info.pid)) {
     await removeServeInfo(home, info.pid);
     return null;
   }
@@ -103,7 +103,7 @@ export function portAccepts(port: number): Promise<boolean> {
 
 export async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (isPidAlive(pid)) {
+  while (pidAlive(pid)) {
     if (Date.now() > deadline) return false;
     await sleep(25);
   }
@@ -120,7 +120,7 @@ async function logTail(home: string): Promise<string> {
 /** The live process holding `home`'s data directory open (serve.lock), if any. */
 export async function lockHolder(home: string): Promise<number | null> {
   const pid = Number(await fs.readFile(join(home, 'serve.lock'), 'utf8').catch(() => '0'));
-  return pid > 0 && isPidAlive(pid) ? pid : null;
+  return pid > 0 && pidAlive(pid) ? pid : null;
 }
 
 /**
@@ -134,7 +134,7 @@ export async function startServer(home: string, options: ServerOptions, signal?:
     const info = await readServeInfo(home);
     if (info && info.pid === child.process.pid) return info;
     if (child.exited === ALREADY_SERVED) {
-      if (info && isPidAlive(info.pid) && (await portAccepts(info.port))) return info;
+      if (info && pidAlive(info.pid) && (await portAccepts(info.port))) return info;
       if ((await lockHolder(home)) === null) child = spawnServer(home, options); // it stopped meanwhile
     } else if (child.exited !== null) {
       throw new BranchError('failed', `The PGlite server for ${home} exited (${child.exited}) before listening:\n${await logTail(home)}\nSee ${join(home, 'serve.log')}.`);
@@ -167,7 +167,7 @@ function spawnServer(home: string, options: ServerOptions): { process: ChildProc
  */
 export async function stopServer(home: string): Promise<boolean> {
   const info = await readServeInfo(home);
-  const pids = new Set([await lockHolder(home), info && isPidAlive(info.pid) ? info.pid : null]);
+  const pids = new Set([await lockHolder(home), info && pidAlive(info.pid) ? info.pid : null]);
   pids.delete(null);
   for (const pid of pids) await stopPid(home, pid!);
   if (info) await removeServeInfo(home, info.pid);

@@ -13,7 +13,8 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { copyDir } from './copy-dir';
 import type { KeyedLock } from './keyed-lock';
-import { dataOf, isMissing, isPidAlive, readMeta, removeDir, type PgliteLayout } from './layout';
+import { isMissing, pidAlive } from '../../platform/fs-facts';
+import { dataOf, readMeta, removeDir, type PgliteLayout } from './layout';
 import { lockHolder, readServeInfo } from './server-process';
 
 interface Entry {
@@ -133,5 +134,5 @@ export class WarmPool {
 /** Open in a server, or about to be. No port probe: it would take the server's only client slot for a moment. */
 async function isServed(home: string): Promise<boolean> {
   const info = await readServeInfo(home);
-  return (info !== null && isPidAlive(info.pid)) || (await lockHolder(home)) !== null;
+  return (info !== null && pidAlive(info.pid)) || (await lockHolder(home)) !== null;
 }

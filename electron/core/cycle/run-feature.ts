@@ -4,15 +4,15 @@
  * run on reaching a gate (or done). Every machine snapshot is persisted after every transition.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, readdir, realpath, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
 import type { GateName } from '../../../shared/ledger';
 import type { ProviderKind } from '../../../shared/branches';
 import type { RunBlocked, RunEvent, RunSummary, LifecycleStateName } from '../../../shared/run';
 import { createAgent } from '../../agents/adapters';
 import type { AgentAdapter, Role } from '../../agents/agent-port';
-import { pidAlive } from '../../branches/leases';
+import { acquireFileLock, releaseFileLock } from '../../platform/file-lock';
 import { openBranchService } from '../../branches/service';
 import type { BranchService } from '../../branches/service-api';
 import { foldGates, gateKey } from '../../gates';
@@ -316,16 +316,18 @@ function baselineStore(store: StateStore): CycleDeps['baseline'] {
   };
 }
 
-/** One run per project at a time: a second would fight over the same worktrees and snapshots. */
+/**
+ * One run per project at a time: a second would fight over the same worktrees and snapshots. The
+ * lock file is created exclusively, so of two runs started together exactly one takes it; a lock
+ * whose process is gone is taken over.
+ */
 async function takeRunLock(root: string): Promise<() => Promise<void>> {
   const file = join(root, '.baton', 'state', 'run.lock');
-  const holder = await readFile(file, 'utf8').then((t) => Number(JSON.parse(t).pid), () => null);
-  if (holder !== null && holder !== process.pid && pidAlive(holder)) {
-    throw new Error(`Another Baton run (process ${holder}) is working on this project. Wait for it, or stop it, then run again.`);
-  }
-  await mkdir(join(root, '.baton', 'state'), { recursive: true });
-  await writeFile(file, JSON.stringify({ pid: process.pid, at: new Date().toISOString() }));
-  return () => rm(file, { force: true });
+  await mkdir(dirname(file), { recursive: true });
+  const content = await acquireFileLock(file, 0, (_path, holder) =>
+    `Another Baton run (${holder.who}${holder.since}) is working on this project. Wait for it, or stop it, then run again.`,
+  );
+  return () => releaseFileLock(file, content);
 }
 
 /** Worktrees a killed run left: the steps that need them re-create them. */

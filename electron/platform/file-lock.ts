@@ -1,8 +1,9 @@
 /**
- * One ledger writer at a time. Inside a process, writers to the same folder queue in order; across
- * processes, a lock file created with O_EXCL ('wx') holds `{pid, host, at}`. A second process polls
- * until the lock is free or `timeoutMs` passes, then fails naming the file and its holder. A lock
- * left by a process that no longer runs on this host is stale and is taken over.
+ * The one lock primitive: inside a process, work on the same key queues in order (`serialize`);
+ * across processes, a lock file created exclusively (O_EXCL, 'wx') holds `{pid, host, at}`. A
+ * second process polls until the lock is free or `timeoutMs` passes (0: one try), then fails
+ * naming what is busy, the file and its holder. A lock left by a process that no longer runs on
+ * this host is stale and is taken over. Used by the ledger, the branch registry and the run lock.
  *
  * Known limit: taking over a stale lock and releasing compare the file's content before removing
  * it, which leaves a window of microseconds in which two processes could both believe they hold
@@ -12,7 +13,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
-import { isMissing } from './blob-store';
+import { isMissing, pidAlive } from './fs-facts';
 
 /** An unreadable lock file older than this was left by a crash between create and write. */
 const UNREADABLE_STALE_MS = 2000;
@@ -59,16 +60,6 @@ export const serialize = async <T>(key: string, fn: () => Promise<T>): Promise<T
   }
 };
 
-const pidAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as { code?: string }).code === 'EPERM';
-  }
-};
-
 const readHolder = async (lockPath: string): Promise<Holder | null> => {
   try {
     const [raw, stat] = await Promise.all([fs.readFile(lockPath, 'utf8'), fs.stat(lockPath)]);
@@ -111,20 +102,29 @@ const takeOver = async (lockPath: string, stale: Holder): Promise<void> => {
   await fs.rm(aside, { force: true });
 };
 
-const busyMessage = (lockPath: string, holder: Holder | null, waitedMs: number): string => {
-  const who = holder?.pid != null ? `pid ${holder.pid}${holder.host ? ` on ${holder.host}` : ''}` : 'an unknown process';
-  const since = holder?.at ? `, since ${holder.at}` : '';
-  return (
-    `The ledger is busy: ${who}${since} holds its lock file ${lockPath}. ` +
-    `Waited ${(waitedMs / 1000).toFixed(1)} s. Try again when that process has finished; ` +
-    `if it is no longer running, delete ${lockPath} and try again.`
-  );
-};
+/** Who holds a lock, in words: `pid 42 on host, since <time>`. */
+export interface LockHolder {
+  readonly who: string;
+  readonly since: string;
+}
+
+/** What a caller says when the lock stays busy: the ledger's default, or the caller's own words. */
+export type BusyMessage = (lockPath: string, holder: LockHolder, waitedMs: number) => string;
+
+const ledgerBusy: BusyMessage = (lockPath, holder, waitedMs) =>
+  `The ledger is busy: ${holder.who}${holder.since} holds its lock file ${lockPath}. ` +
+  `Waited ${(waitedMs / 1000).toFixed(1)} s. Try again when that process has finished; ` +
+  `if it is no longer running, delete ${lockPath} and try again.`;
+
+const describeHolder = (holder: Holder | null): LockHolder => ({
+  who: holder?.pid != null ? `pid ${holder.pid}${holder.host ? ` on ${holder.host}` : ''}` : 'an unknown process',
+  since: holder?.at ? `, since ${holder.at}` : '',
+});
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Creates the lock file, waiting for another holder up to `timeoutMs`; returns what it wrote. */
-export const acquireFileLock = async (lockPath: string, timeoutMs: number): Promise<string> => {
+export const acquireFileLock = async (lockPath: string, timeoutMs: number, busy: BusyMessage = ledgerBusy): Promise<string> => {
   const started = Date.now();
   let delay = 5;
   for (;;) {
@@ -147,7 +147,7 @@ export const acquireFileLock = async (lockPath: string, timeoutMs: number): Prom
       continue;
     }
     const waited = Date.now() - started;
-    if (waited >= timeoutMs) throw new Error(busyMessage(lockPath, holder, waited));
+    if (waited >= timeoutMs) throw new Error(busy(lockPath, describeHolder(holder), waited));
     await sleep(Math.min(delay, timeoutMs - waited));
     delay = Math.min(delay * 2, MAX_POLL_MS);
   }
