@@ -4,14 +4,16 @@
  * Pure.
  */
 import type { ProjectView } from './model';
+import { err, ok, type Result } from './result';
 
-export type ReadOnlyAction = 'gates' | 'escalations' | 'runs' | 'changes';
+export type ReadOnlyAction = 'gates' | 'escalations' | 'runs' | 'changes' | 'repair';
 
 const VERB: Readonly<Record<ReadOnlyAction, string>> = {
   gates: 'decide its gates',
   escalations: 'decide its escalations',
   runs: 'run its enforced loop',
   changes: 'change it',
+  repair: 'mend its ledger',
 };
 
 /** The reason, or null when `view` is a writable Baton project. */
@@ -21,4 +23,13 @@ export function readOnlyReason(view: Pick<ProjectView, 'readOnly' | 'bundle' | '
     return `Baton reads this ${view.layout === 'baton' ? '' : `${view.layout === 'sftdd' ? 'Consort (.sftdd)' : 'Consort'} `}project and never writes it: ${VERB[action]} with the tool that owns it.`;
   }
   return null;
+}
+
+/**
+ * The one guard every host and command uses before it writes: a `read-only` error naming the
+ * project and why, or ok when `view` is a writable Baton project.
+ */
+export function writableProject(view: Pick<ProjectView, 'readOnly' | 'bundle' | 'layout' | 'root'>, action: ReadOnlyAction): Result<null> {
+  const reason = readOnlyReason(view, action);
+  return reason ? err('read-only', `${view.bundle ?? view.root}: ${reason}`) : ok(null);
 }

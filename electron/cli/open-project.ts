@@ -3,7 +3,7 @@ import { defaultConfigDir } from '../core/config-dir';
 import { readVersion } from '../core/version';
 import { Workbench } from '../core/workbench';
 import type { ProjectView } from '../../shared/model';
-import { readOnlyReason, type ReadOnlyAction } from '../../shared/read-only';
+import { writableProject, type ReadOnlyAction } from '../../shared/read-only';
 import { EXIT, type ExitCode } from './exit-codes';
 import { printError, type Io } from './io';
 
@@ -24,9 +24,9 @@ export async function withProject(
     printError(io, opened.error, json);
     return EXIT.problems;
   }
-  const refused = writes ? readOnlyReason(opened.value, writes) : null;
-  if (refused) {
-    printError(io, { code: 'read-only', message: `${opened.value.bundle ?? opened.value.root}: ${refused}` }, json);
+  const writable = writes ? writableProject(opened.value, writes) : null;
+  if (writable && !writable.ok) {
+    printError(io, writable.error, json);
     await workbench.close();
     return EXIT.problems;
   }

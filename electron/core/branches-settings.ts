@@ -4,12 +4,11 @@
  * branches. Consort layouts, review bundles and read-only projects are refused with the reason.
  */
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ProjectView } from '../../shared/model';
 import { err, ok, type Result } from '../../shared/result';
-import { projectSettingsSchema, type ProjectSettings } from '../project/settings';
+import { readSettings } from '../project/read-settings';
+import type { ProjectSettings } from '../project/settings';
 
 const run = promisify(execFile);
 
@@ -28,22 +27,8 @@ export async function loadBranchSettings(view: ProjectView): Promise<Result<Bran
   if (view.layout !== 'baton' || view.readOnly) {
     return err('unavailable', `${NEEDS_BATON_GIT}: ${view.root} is a Consort project, which Baton only reads. Run \`baton init\` in a git repository to use branches.`);
   }
-  const file = join(view.artifactRoot, 'project.json');
-  const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null) {
-    return err('unavailable', `${NEEDS_BATON_GIT}: ${file} is missing. Run \`baton init\` in ${view.root} to create it.`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (cause) {
-    return err('invalid-settings', `${file} is not valid JSON (${(cause as Error).message}). Fix it, then open Branches again.`);
-  }
-  const parsed = projectSettingsSchema.safeParse(json);
-  if (!parsed.success) {
-    const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'file'}: ${issue.message}`).join('; ');
-    return err('invalid-settings', `${file} has invalid settings: ${detail}. Fix them (or rewrite with \`baton init --force\`), then open Branches again.`);
-  }
+  const read = await readSettings(view.artifactRoot);
+  if (!read.ok) return read.error.code === 'no-settings' ? err('unavailable', `${NEEDS_BATON_GIT}: ${read.error.message}`) : read;
   const inGit = await run('git', ['-C', view.root, 'rev-parse', '--is-inside-work-tree']).then(
     (r) => r.stdout.trim() === 'true',
     () => false,
@@ -51,5 +36,5 @@ export async function loadBranchSettings(view: ProjectView): Promise<Result<Bran
   if (!inGit) {
     return err('unavailable', `${NEEDS_BATON_GIT}: ${view.root} is not inside a git repository. Run \`git init\` there and commit once, then open Branches again.`);
   }
-  return ok({ settings: parsed.data, text });
+  return ok({ settings: read.value.settings, text: read.value.text });
 }

@@ -86,7 +86,7 @@ describe('what cannot run says why', () => {
     const { workbench, call } = bench(async () => Promise.reject(new Error('must not run')));
     expect((await workbench.open(root)).ok).toBe(true);
     const error = errorOf(await call('run:start', {}));
-    expect(error).toMatchObject({ code: 'read-only', message: expect.stringContaining('is a Consort project') });
+    expect(error).toMatchObject({ code: 'read-only', message: expect.stringContaining('Baton reads this Consort project and never writes it: run its enforced loop') });
   });
 
   it('refuses a review bundle', async () => {

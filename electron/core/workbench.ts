@@ -10,6 +10,7 @@ import type { BlobView, EvidenceSummary, GateEvidence, LedgerPage, LedgerRecord,
 import type { ProjectView, RecentProject } from '../../shared/model';
 import type { RunStateView } from '../../shared/run';
 import { err, ok, type Result } from '../../shared/result';
+import { writableProject } from '../../shared/read-only';
 import { approveGate, gateEvidence, rejectGate, withdrawGate } from '../gates';
 import { decideEscalation } from '../gates/escalations';
 import { evidenceSummary } from '../gates/proof';
@@ -139,7 +140,7 @@ export class Workbench {
   }
 
   decideEscalation(request: RequestOf<'escalations:decide'>): Promise<Result<LedgerRecord>> {
-    return this.decide((p, ledger) => decideEscalation(p.view, ledger, request));
+    return this.decide((p, ledger) => decideEscalation(p.view, ledger, request), 'escalations');
   }
 
   ledgerPage(offset?: number, limit?: number): Promise<Result<LedgerPage>> {
@@ -188,12 +189,8 @@ export class Workbench {
     const project = this.loaded;
     if (!project) return err('no-project', NO_PROJECT);
     const view = project.view;
-    if (view.bundle) {
-      return err('read-only', `${view.bundle} is a review bundle: its evidence can be read and verified, not run. Open the Baton project folder itself to run it.`);
-    }
-    if (view.layout !== 'baton' || view.readOnly || !project.ledger) {
-      return err('read-only', `${view.root} is a Consort project: Baton reads and verifies it but never writes it, so the enforced loop cannot run on it. Runs happen in a Baton project (\`baton init <dir>\` makes one).`);
-    }
+    const writable = writableProject(view, 'runs');
+    if (!writable.ok) return writable;
     if (request.feature && !view.features.some((f) => f.id === request.feature)) {
       return err('not-found', `No feature "${request.feature}" in ${view.root}. Features: ${view.features.map((f) => f.id).join(', ') || 'none'}.`);
     }
@@ -279,12 +276,13 @@ export class Workbench {
   /** A gate decision, then a re-read so every view shows the new state. */
   private async decide(
     fn: (project: LoadedProject, ledger: NonNullable<LoadedProject['ledger']>) => Promise<Result<LedgerRecord>>,
+    action: 'gates' | 'escalations' = 'gates',
   ): Promise<Result<LedgerRecord>> {
     const project = this.loaded;
     if (!project) return err('no-project', NO_PROJECT);
-    if (!project.ledger || project.view.readOnly) {
-      return err('read-only', `${project.view.bundle ?? project.view.root} is read-only (a Consort project or a review bundle): gates are decided in the Baton project itself.`);
-    }
+    const writable = writableProject(project.view, action);
+    if (!writable.ok) return writable;
+    if (!project.ledger) return err('read-only', `${project.view.root} has no ledger to record a decision in.`);
     const result = await fn(project, project.ledger);
     if (result.ok) await this.reload();
     return result;

@@ -6,6 +6,7 @@
 import { RECORD_TYPES, type GateName, type LedgerRecord } from '../../shared/ledger';
 import type { ProjectView } from '../../shared/model';
 import { err, ok, type AppError, type Result } from '../../shared/result';
+import { writableProject } from '../../shared/read-only';
 import type { Ledger, LedgerTx } from '../ledger';
 import { readProject } from '../project';
 import { currentHashes, describeRef, locateGate, snapshotArtifacts, type GateRef, type LocatedGate } from './artifacts';
@@ -30,9 +31,8 @@ const refuse = (error: AppError): Result<never> => ({ ok: false, error });
 
 /** What every decision needs before the ledger is touched: a writable project and a person. */
 const preflight = (view: ProjectView, req: GateRef & { approver: string }): Result<never> | null => {
-  if (view.readOnly || view.layout !== 'baton') {
-    return err('read-only', `${view.bundle ?? view.root} is read-only (${view.bundle ? 'a review bundle' : `a ${view.layout} project`}): Baton never writes it. Decide gates in the Baton project itself.`);
-  }
+  const writable = writableProject(view, 'gates');
+  if (!writable.ok) return writable;
   if (req.approver.trim() === '') {
     return err('no-identity', `A decision on ${describeRef(req)} must say who makes it: give your name and email, e.g. "Ada Lovelace <ada@example.com>".`);
   }

@@ -8,6 +8,7 @@
 import { RECORD_TYPES, type LedgerRecord } from '../../shared/ledger';
 import { ESCALATION_DECISIONS, type EscalationDecision, type EscalationView, type ProjectView } from '../../shared/model';
 import { err, ok, type Result } from '../../shared/result';
+import { writableProject } from '../../shared/read-only';
 import type { Ledger } from '../ledger';
 
 export const CYCLE_FINISHED = RECORD_TYPES.cycleFinished;
@@ -122,9 +123,8 @@ export interface DecideEscalationRequest {
  */
 export async function decideEscalation(view: ProjectView, ledger: Ledger, req: DecideEscalationRequest): Promise<Result<LedgerRecord>> {
   const what = `the escalation of ${req.item} in ${req.feature}`;
-  if (view.readOnly || view.layout !== 'baton') {
-    return err('read-only', `${view.bundle ?? view.root} is read-only (${view.bundle ? 'a review bundle' : `a ${view.layout} project`}): decide escalations in the Baton project itself.`);
-  }
+  const writable = writableProject(view, 'escalations');
+  if (!writable.ok) return writable;
   if (req.approver.trim() === '') return err('no-identity', `A decision on ${what} must say who makes it: give your name and email, e.g. "Ada Lovelace <ada@example.com>".`);
   if (!(ESCALATION_DECISIONS as readonly string[]).includes(req.decision)) return err('invalid-request', `"${req.decision}" is not a decision on an escalation: use ${ESCALATION_DECISIONS.join(', ')}.`);
   const note = req.note?.trim() ?? '';

@@ -12,7 +12,7 @@ import { EXIT, UsageError } from '../exit-codes';
 import { printError, printJson, type Io } from '../io';
 import { formatEvidence } from '../evidence-format';
 import { loadProject } from '../../core/load-project';
-import { readOnlyReason } from '../../../shared/read-only';
+import { writableProject } from '../../../shared/read-only';
 
 const RUN_OPTIONS = {
   ...JSON_OPTION,
@@ -101,10 +101,10 @@ export const runCommand: Command = {
     // A Consort project or a review bundle is read here, never run: say so before anything starts.
     const opened = await loadProject(root);
     if (opened.ok) {
-      const refused = readOnlyReason(opened.value.view, 'runs');
+      const writable = writableProject(opened.value.view, 'runs');
       await opened.value.dispose();
-      if (refused) {
-        printError(io, { code: 'read-only', message: `${root}: ${refused}` }, json);
+      if (!writable.ok) {
+        printError(io, writable.error, json);
         return EXIT.problems;
       }
     }

@@ -1,5 +1,6 @@
 /** `baton verify <dir|bundle> [--json] [--repair-tail]`: is the evidence intact? */
 import type { VerifyReport } from '../../../shared/ledger';
+import { writableProject } from '../../../shared/read-only';
 import { Ledger } from '../../ledger';
 import { flag, JSON_OPTION, onePath, type Command } from '../command';
 import { EXIT } from '../exit-codes';
@@ -16,8 +17,9 @@ export const verifyCommand: Command = {
     const path = onePath(positionals, this.synopsis);
     return withProject(path, json, io, async (workbench, view) => {
       if (flag(values, 'repair-tail')) {
-        if (view.readOnly) {
-          printError(io, { code: 'read-only', message: `${path} is read-only (a Consort project or a bundle); --repair-tail only mends a Baton project's own ledger.` }, json);
+        const writable = writableProject(view, 'repair');
+        if (!writable.ok) {
+          printError(io, writable.error, json);
           return EXIT.problems;
         }
         const approver = (await workbench.identity()).approver ?? 'baton verify --repair-tail';

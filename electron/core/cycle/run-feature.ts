@@ -4,7 +4,7 @@
  * run on reaching a gate (or done). Every machine snapshot is persisted after every transition.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, realpath, rm } from 'node:fs/promises';
+import { mkdir, readdir, realpath, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
 import type { GateName } from '../../../shared/ledger';
@@ -21,7 +21,8 @@ import { Ledger } from '../../ledger';
 import { lifecycleMachine, type GateDecision, type GateWait, type WorkInput } from '../../orchestrator/lifecycle-machine';
 import type { JudgedReport } from '../../orchestrator/judge';
 import { readProject } from '../../project';
-import { projectSettingsSchema, type ProjectSettings } from '../../project/settings';
+import { readSettings } from '../../project/read-settings';
+import type { ProjectSettings } from '../../project/settings';
 import { defaultConfigDir } from '../config-dir';
 import { defaultDataDir, projectDataDir } from '../data-dir';
 import { packageRoot } from '../package-root';
@@ -61,17 +62,11 @@ const GATE_STATE: Readonly<Record<GateName, LifecycleStateName>> = {
   promote: 'promoting',
 };
 
+/** The project's settings; a missing or invalid project.json stops the run with the reader's message. */
 export async function loadSettings(root: string): Promise<ProjectSettings> {
-  const file = join(root, '.baton', 'project.json');
-  const text = await readFile(file, 'utf8').catch(() => {
-    throw new Error(`${file} is missing: this is not a Baton project. Run \`baton init ${root}\` first.`);
-  });
-  const parsed = projectSettingsSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`${file}: ${issue.path.join('.') || '(top level)'} ${issue.message}. Fix the setting and run again.`);
-  }
-  return parsed.data;
+  const read = await readSettings(join(root, '.baton'));
+  if (!read.ok) throw new Error(read.error.message);
+  return read.value.settings;
 }
 
 export async function runFeature(options: RunOptions): Promise<RunSummary> {
