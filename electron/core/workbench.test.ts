@@ -179,6 +179,16 @@ describe('Workbench.reload', () => {
     expect(bench.project).toEqual(view);
     expect(events.map((e) => e.payload.features[0]!.testList.length)).toEqual([2, 1]);
   });
+
+  it('leaves the recent projects as opening left them: only open() writes that file', async () => {
+    const root = await consortProject();
+    const { bench, configDir } = await workbench();
+    valueOf(await bench.open(root));
+    const before = await readFile(join(configDir, 'recent-projects.json'), 'utf8');
+    valueOf(await bench.reload());
+    valueOf(await bench.reload());
+    expect(await readFile(join(configDir, 'recent-projects.json'), 'utf8')).toBe(before);
+  });
 });
 
 describe('Workbench.pick', () => {

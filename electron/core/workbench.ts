@@ -80,9 +80,11 @@ export class Workbench {
     return ok(result.value.view);
   }
 
+  /** Re-reads the open project (after a decision, on request, during a run); recent projects are untouched. */
   async reload(): Promise<Result<ProjectView>> {
-    if (!this.loaded) return err('no-project', NO_PROJECT);
-    return this.open(this.loaded.view.bundle ?? this.loaded.view.root);
+    const current = this.loaded;
+    if (!current) return err('no-project', NO_PROJECT);
+    return this.refresh(current);
   }
 
   /** Releases what the current project holds (an extracted bundle); call when the host stops. */
@@ -205,7 +207,9 @@ export class Workbench {
       root: view.root,
       runFeature: this.options.runFeature ?? runRealFeature,
       emit: (payload) => this.emit('run:progressed', payload),
-      refresh: () => this.refreshProject(view.root),
+      refresh: async () => {
+        if (this.loaded?.view.root === view.root && !this.loaded.view.bundle) await this.refresh(this.loaded);
+      },
     });
     return this.runSession.start(request, { dataDir });
   }
@@ -232,16 +236,21 @@ export class Workbench {
     this.closing.add(closing);
   }
 
-  /** A re-read while a run works on `root`: the new statuses and records, without touching recent projects. */
-  private async refreshProject(root: string): Promise<void> {
-    if (this.loaded?.view.root !== root || this.loaded.view.bundle) return;
-    const result = await loadProject(root);
-    const previous = this.loaded;
-    // Another project may have been opened while this one was read.
-    if (!result.ok || previous?.view.root !== root) return;
+  /**
+   * The one refresh path: re-read `current` (the project that was open when the refresh was asked
+   * for), swap it in and tell the hosts, unless another project was opened meanwhile.
+   */
+  private async refresh(current: LoadedProject): Promise<Result<ProjectView>> {
+    const result = await loadProject(current.view.bundle ?? current.view.root);
+    if (!result.ok) return result;
+    if (this.loaded !== current) {
+      await result.value.dispose();
+      return this.loaded ? ok(this.loaded.view) : err('no-project', NO_PROJECT);
+    }
     this.loaded = result.value;
-    if (previous !== result.value) await previous.dispose();
+    if (current !== result.value) await current.dispose();
     this.emit('project:changed', result.value.view);
+    return ok(result.value.view);
   }
 
   private branches(): Result<BranchSession> {
