@@ -14,6 +14,9 @@ import { CYCLE_STATE_NAMES, LIFECYCLE_STATE_NAMES, type CycleStateName, type Lif
 import { foldRunEvent, IDLE_RUN } from '../../shared/run-view';
 import type { RunOptions } from './cycle/run-feature';
 import { StateStore } from './cycle/state-store';
+import { readSnapshot } from './cycle/persisted-machine';
+import { CYCLE_VERSION, cycleMachine } from '../orchestrator/cycle-machine';
+import { LIFECYCLE_VERSION, lifecycleMachine } from '../orchestrator/lifecycle-machine';
 import { compactBatch, Throttle } from './run-batch';
 
 export type RunFeatureFn = (options: RunOptions) => Promise<RunSummary>;
@@ -197,11 +200,11 @@ export async function persistedRunState(view: ProjectView): Promise<RunStateView
   if (view.layout !== 'baton' || view.bundle) return IDLE_RUN;
   for (const feature of view.features) {
     const store = StateStore.forProject(view.root, feature.id);
-    const lifecycle = await store.read<{ value?: unknown }>('lifecycle').catch(() => null);
+    const lifecycle = (await readSnapshot(store, 'lifecycle', lifecycleMachine, LIFECYCLE_VERSION).catch(() => null)) as { value?: unknown } | null;
     if (!lifecycle || !isLifecycleState(lifecycle.value)) continue;
     const items: RunItemState[] = [];
     for (const item of feature.testList) {
-      const saved = await store.read<SavedCycle>(`cycle-${item.id}`).catch(() => null);
+      const saved = (await readSnapshot(store, `cycle-${item.id}`, cycleMachine, CYCLE_VERSION).catch(() => null)) as SavedCycle | null;
       if (!saved || !isCycleState(saved.value)) continue;
       const c = saved.context ?? {};
       items.push({

@@ -43,6 +43,9 @@ const step = (context: CycleContext, attempt: number): StepInput => ({
   failure: context.failure,
 });
 
+/** The persisted snapshot's version: bump it when a state is renamed or removed or the context changes shape. */
+export const CYCLE_VERSION = 1;
+
 export const cycleMachine = setup({
   types: {
     context: {} as CycleContext,

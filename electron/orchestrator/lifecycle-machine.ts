@@ -42,6 +42,38 @@ const unprovided = <T, I>(name: string) =>
     throw new Error(`The lifecycle's ${name} step was not provided; start the machine through the engine.`);
   });
 
+type Next = 'specifying' | 'specGate' | 'designing' | 'designGate' | 'testListing' | 'testListGate' | 'building' | 'acceptance' | 'deployGate' | 'promoting' | 'done';
+
+/** A work step: runs its actor with the feature and any feedback, then goes to `next`; a failure escalates. */
+const work = <S extends 'intake' | 'specify' | 'design' | 'listTests' | 'promote'>(id: string, src: S, next: Next) =>
+  ({
+    invoke: {
+      id,
+      src,
+      input: ({ context }: { context: LifecycleContext }) => ({ feature: context.feature, feedback: context.feedback }),
+      onDone: { target: next, actions: 'clearFeedback' as const },
+      onError: { target: 'escalated' as const, actions: { type: 'stepFailed' as const, params: { step: id } } },
+    },
+  });
+
+/** Every gate state, from one definition: wait for the decision; approved goes on, rejected sends the work back with the reason. */
+const gate = (name: GateName, approved: Next, rejected: Next) =>
+  ({
+    invoke: {
+      id: `gate-${name}`,
+      src: 'awaitGate' as const,
+      input: ({ context }: { context: LifecycleContext }) => ({ feature: context.feature, gate: name }),
+      onDone: [
+        { guard: 'approved' as const, target: approved },
+        { target: rejected, actions: { type: 'gateRejected' as const, params: { gate: name } } },
+      ],
+      onError: { target: 'escalated' as const, actions: { type: 'stepFailed' as const, params: { step: `${name} gate` } } },
+    },
+  });
+
+/** The persisted snapshot's version: bump it when a state is renamed or removed or the context changes shape. */
+export const LIFECYCLE_VERSION = 1;
+
 export const lifecycleMachine = setup({
   types: { context: {} as LifecycleContext, input: {} as LifecycleInput, events: {} as LifecycleEvent },
   actors: {
@@ -53,7 +85,14 @@ export const lifecycleMachine = setup({
     promote: unprovided<void, WorkInput>('promote'),
     awaitGate: unprovided<GateDecision, GateWait>('awaitGate'),
   },
+  guards: {
+    approved: ({ event }) => (event as unknown as { output: GateDecision }).output.decision === 'approved',
+  },
   actions: {
+    clearFeedback: assign({ feedback: null }),
+    gateRejected: assign({
+      feedback: ({ event }, params: { gate: GateName }) => (event as unknown as { output: GateDecision }).output.reason ?? `The ${params.gate} gate was rejected.`,
+    }),
     stepFailed: assign({
       reason: ({ event }, params: { step: string }) => {
         const error = (event as { error?: unknown }).error;
@@ -67,78 +106,13 @@ export const lifecycleMachine = setup({
   initial: 'intake',
   on: { ABANDON: { target: '.abandoned', actions: assign({ reason: ({ event }) => event.reason }) } },
   states: {
-    intake: {
-      invoke: {
-        id: 'intake',
-        src: 'intake',
-        input: ({ context }) => ({ feature: context.feature, feedback: context.feedback }),
-        onDone: { target: 'specifying', actions: assign({ feedback: null }) },
-        onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'intake' } } },
-      },
-    },
-    specifying: {
-      invoke: {
-        id: 'specify',
-        src: 'specify',
-        input: ({ context }) => ({ feature: context.feature, feedback: context.feedback }),
-        onDone: { target: 'specGate', actions: assign({ feedback: null }) },
-        onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'specify' } } },
-      },
-    },
-    specGate: {
-      invoke: {
-        id: 'gate-spec',
-        src: 'awaitGate',
-        input: ({ context }) => ({ feature: context.feature, gate: 'spec' as const }),
-        onDone: [
-          { guard: ({ event }) => event.output.decision === 'approved', target: 'designing' },
-          { target: 'specifying', actions: assign({ feedback: ({ event }) => event.output.reason ?? 'The spec gate was rejected.' }) },
-        ],
-        onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'spec gate' } } },
-      },
-    },
-    designing: {
-      invoke: {
-        id: 'design',
-        src: 'design',
-        input: ({ context }) => ({ feature: context.feature, feedback: context.feedback }),
-        onDone: { target: 'designGate', actions: assign({ feedback: null }) },
-        onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'design' } } },
-      },
-    },
-    designGate: {
-      invoke: {
-        id: 'gate-design',
-        src: 'awaitGate',
-        input: ({ context }) => ({ feature: context.feature, gate: 'design' as const }),
-        onDone: [
-          { guard: ({ event }) => event.output.decision === 'approved', target: 'testListing' },
-          { target: 'designing', actions: assign({ feedback: ({ event }) => event.output.reason ?? 'The design gate was rejected.' }) },
-        ],
-        onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'design gate' } } },
-      },
-    },
-    testListing: {
-      invoke: {
-        id: 'listTests',
-        src: 'listTests',
-        input: ({ context }) => ({ feature: context.feature, feedback: context.feedback }),
-        onDone: { target: 'testListGate', actions: assign({ feedback: null }) },
-        onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'listTests' } } },
-      },
-    },
-    testListGate: {
-      invoke: {
-        id: 'gate-test_list',
-        src: 'awaitGate',
-        input: ({ context }) => ({ feature: context.feature, gate: 'test_list' as const }),
-        onDone: [
-          { guard: ({ event }) => event.output.decision === 'approved', target: 'building' },
-          { target: 'testListing', actions: assign({ feedback: ({ event }) => event.output.reason ?? 'The test_list gate was rejected.' }) },
-        ],
-        onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'test_list gate' } } },
-      },
-    },
+    intake: work('intake', 'intake', 'specifying'),
+    specifying: work('specify', 'specify', 'specGate'),
+    specGate: gate('spec', 'designing', 'specifying'),
+    designing: work('design', 'design', 'designGate'),
+    designGate: gate('design', 'testListing', 'designing'),
+    testListing: work('listTests', 'listTests', 'testListGate'),
+    testListGate: gate('test_list', 'building', 'testListing'),
     building: {
       invoke: {
         id: 'build',
@@ -146,50 +120,17 @@ export const lifecycleMachine = setup({
         input: ({ context }) => ({ feature: context.feature, feedback: context.feedback }),
         onDone: [
           { guard: ({ event }) => event.output.escalated > 0, target: 'escalated', actions: assign({ reason: ({ event }) => `${event.output.escalated} item${event.output.escalated === 1 ? '' : 's'} escalated: see the inbox.` }) },
-          { target: 'acceptance', actions: assign({ feedback: null }) },
+          { target: 'acceptance', actions: 'clearFeedback' },
         ],
         onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'build' } } },
       },
     },
-    acceptance: {
-      invoke: {
-        id: 'gate-acceptance',
-        src: 'awaitGate',
-        input: ({ context }) => ({ feature: context.feature, gate: 'acceptance' as const }),
-        onDone: [
-          { guard: ({ event }) => event.output.decision === 'approved', target: 'deployGate' },
-          { target: 'building', actions: assign({ feedback: ({ event }) => event.output.reason ?? 'The acceptance gate was rejected.' }) },
-        ],
-        onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'acceptance gate' } } },
-      },
-    },
-    deployGate: {
-      invoke: {
-        id: 'gate-deploy',
-        src: 'awaitGate',
-        input: ({ context }) => ({ feature: context.feature, gate: 'deploy' as const }),
-        onDone: [
-          { guard: ({ event }) => event.output.decision === 'approved', target: 'promoting' },
-          { target: 'building', actions: assign({ feedback: ({ event }) => event.output.reason ?? 'The deploy gate was rejected.' }) },
-        ],
-        onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'deploy gate' } } },
-      },
-    },
-    promoting: {
-      invoke: {
-        id: 'promote',
-        src: 'promote',
-        input: ({ context }) => ({ feature: context.feature, feedback: context.feedback }),
-        onDone: { target: 'done', actions: assign({ feedback: null }) },
-        onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'promote' } } },
-      },
-    },
+    acceptance: gate('acceptance', 'deployGate', 'building'),
+    deployGate: gate('deploy', 'promoting', 'building'),
+    promoting: work('promote', 'promote', 'done'),
     done: { type: 'final' },
     abandoned: { type: 'final' },
     /** Waits for a person: RESUME goes back to building once the escalations are resolved. */
     escalated: { on: { RESUME: { target: 'building', actions: assign({ reason: null }) } } },
   },
 });
-
-export const LIFECYCLE_STATES = ['intake', 'specifying', 'specGate', 'designing', 'designGate', 'testListing', 'testListGate', 'building', 'acceptance', 'deployGate', 'promoting', 'done', 'abandoned', 'escalated'] as const;
-export type LifecycleState = (typeof LIFECYCLE_STATES)[number];

@@ -5,9 +5,9 @@
  * does with the item: `retry` runs its next round from PLAN, `skip` sets it aside; undecided, it
  * stays escalated.
  */
-import { createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
+import { fromPromise } from 'xstate';
 import type { TestItem } from '../../../shared/model';
-import { cycleMachine } from '../../orchestrator/cycle-machine';
+import { CYCLE_VERSION, cycleMachine } from '../../orchestrator/cycle-machine';
 import type { CycleOutput } from '../../orchestrator/cycle-types';
 import type { CycleDeps } from './cycle-deps';
 import { greenStep, refactorStep, reviewStep } from './green-steps';
@@ -15,6 +15,7 @@ import { commitWithEvidence, git } from './git';
 import { CYCLE_RECORDS, type CycleRecords } from './records';
 import { lockStep, planStep, redStep } from './red-steps';
 import type { StateStore } from './state-store';
+import { runPersisted } from './persisted-machine';
 import { recordsFor, setItemStatus } from './step-support';
 import { cycleIdFor, escalationsOf, foldEscalations } from '../../gates/escalations';
 import type { StepInput } from '../../orchestrator/cycle-types';
@@ -75,25 +76,20 @@ export async function buildItems(deps: CycleDeps, store: StateStore, items: read
       continue;
     }
     const name = round > 1 ? `cycle-${item.id}-r${round}` : `cycle-${item.id}`;
-    const saved = await store.read<SnapshotFrom<typeof machine>>(name);
     const guidance = round > 1 && decided?.decision === 'retry' ? decided.note : null;
     const input = { feature: deps.feature, story, item: item.id, repairBudget, round, guidance };
-    const actor = createActor(machine, saved ? { input, snapshot: saved } : { input });
-    let last = '';
-    actor.subscribe((snapshot) => {
-      void store.write(name, actor.getPersistedSnapshot());
-      const state = String(snapshot.value);
-      if (state !== last) {
-        last = state;
+    const done = await runPersisted({
+      machine,
+      version: CYCLE_VERSION,
+      store,
+      name,
+      input,
+      signal: deps.signal,
+      onState: (state, snapshot) => {
         const c = snapshot.context;
         deps.emit({ kind: 'cycle.state', feature: deps.feature, item: item.id, state: state as never, counters: { repairs: c.repairs, violations: c.violations, rejectedRed: c.rejectedRed, refactors: c.refactors } });
-      }
+      },
     });
-    actor.start();
-    const onAbort = () => actor.stop();
-    deps.signal?.addEventListener('abort', onAbort, { once: true });
-    const done = await waitFor(actor, (s) => s.status !== 'active', { timeout: Infinity }).finally(() => deps.signal?.removeEventListener('abort', onAbort));
-    await store.flush();
     if (done.status !== 'done') break; // stopped: the snapshot on disk resumes it next time
     const output = done.output as CycleOutput;
     outputs.push(output);

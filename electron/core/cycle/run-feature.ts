@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, realpath, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { createActor, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
+import { fromPromise } from 'xstate';
 import type { GateName } from '../../../shared/ledger';
 import type { ProviderKind } from '../../../shared/branches';
 import type { RunBlocked, RunEvent, RunSummary, LifecycleStateName } from '../../../shared/run';
@@ -18,7 +18,7 @@ import type { BranchService } from '../../branches/service-api';
 import { foldGates, gateKey } from '../../gates';
 import { blockMessage, GATES_BEFORE, recordBlock, unfrozenGates } from '../../gates/frozen';
 import { Ledger } from '../../ledger';
-import { lifecycleMachine, type GateDecision, type GateWait, type WorkInput } from '../../orchestrator/lifecycle-machine';
+import { LIFECYCLE_VERSION, lifecycleMachine, type GateDecision, type GateWait, type WorkInput } from '../../orchestrator/lifecycle-machine';
 import type { JudgedReport } from '../../orchestrator/judge';
 import { readProject } from '../../project';
 import { readSettings } from '../../project/read-settings';
@@ -31,6 +31,7 @@ import { escalationsOf, foldEscalations } from '../../gates/escalations';
 import { buildItems } from './build';
 import type { CycleDeps, ExperimentPair } from './cycle-deps';
 import { excludeFromCommits, git } from './git';
+import { readSnapshot, runPersisted } from './persisted-machine';
 import { StateStore } from './state-store';
 import { summarize } from './summary';
 import { removeLeftoverThrowaways } from './test-run';
@@ -83,7 +84,7 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
   const runId = new Date().toISOString();
   const frozen = frozenGuard(root, feature.id, ledger, emit);
   // Frozen means frozen from the first moment: a drifted gate stops the run before anything starts.
-  const saved = await store.read<{ value?: unknown }>('lifecycle').catch(() => null);
+  const saved = await readSnapshot(store, 'lifecycle', lifecycleMachine, LIFECYCLE_VERSION).catch(() => null);
   const resumeAt = (typeof saved?.value === 'string' && saved.value in GATES_BEFORE ? saved.value : 'intake') as LifecycleStateName;
   try {
     await frozen.check(resumeAt, 'start', null);
@@ -206,34 +207,21 @@ async function driveLifecycle(deps: CycleDeps, store: StateStore, items: Paramet
       }),
     },
   });
-  const saved = await store.read<SnapshotFrom<typeof machine>>('lifecycle');
-  const actor = createActor(machine, saved ? { input: { feature: deps.feature }, snapshot: saved } : { input: { feature: deps.feature } });
   const stopAt = new Set<string>(['done', 'abandoned', 'escalated', ...(options.until && options.until !== 'done' ? [GATE_STATE[options.until]] : [])]);
-  let last = '';
-  actor.subscribe((s) => {
-    void store.write('lifecycle', actor.getPersistedSnapshot());
-    const state = String(s.value);
-    if (state !== last) {
-      last = state;
-      deps.emit({ kind: 'lifecycle.state', feature: deps.feature, state: state as LifecycleStateName });
-    }
+  const end = await runPersisted({
+    machine,
+    version: LIFECYCLE_VERSION,
+    store,
+    name: 'lifecycle',
+    input: { feature: deps.feature },
+    signal: deps.signal,
+    onState: (state) => deps.emit({ kind: 'lifecycle.state', feature: deps.feature, state: state as LifecycleStateName }),
+    stopAt: (state) => stopAt.has(state),
+    started: async (actor) => {
+      if (String(actor.getSnapshot().value) === 'escalated') await resumeEscalated(actor, ledger, deps.feature, items);
+    },
   });
-  actor.start();
-  if (String(actor.getSnapshot().value) === 'escalated') await resumeEscalated(actor, ledger, deps.feature, items);
-  const onAbort = () => actor.stop();
-  // Stopped from outside, or blocked by a drifted gate: either way the snapshot on disk resumes it.
-  if (deps.signal?.aborted) actor.stop();
-  deps.signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    const end = await waitFor(actor, (s) => s.status !== 'active' || stopAt.has(String(s.value)), { timeout: Infinity });
-    return String(end.value) as LifecycleStateName;
-  } catch {
-    return String(actor.getSnapshot().value) as LifecycleStateName;
-  } finally {
-    deps.signal?.removeEventListener('abort', onAbort);
-    await store.flush();
-    actor.stop();
-  }
+  return String(end.value) as LifecycleStateName;
 }
 
 /**

@@ -46,6 +46,11 @@ export class StateStore {
     await Promise.all(this.queues.values());
   }
 
+  /** The file a snapshot of this name lives in. */
+  fileOf(name: string): string {
+    return this.path(name);
+  }
+
   private path(name: string): string {
     return join(this.dir, `${safeName(name)}.json`);
   }

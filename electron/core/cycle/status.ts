@@ -6,6 +6,8 @@ import { annotateGates } from '../../gates';
 import { evidenceSummary } from '../../gates/proof';
 import { Ledger } from '../../ledger';
 import { readProject } from '../../project';
+import { LIFECYCLE_VERSION, lifecycleMachine } from '../../orchestrator/lifecycle-machine';
+import { readSnapshot } from './persisted-machine';
 import { StateStore } from './state-store';
 import { summarize } from './summary';
 
@@ -21,7 +23,7 @@ export async function featureStatus(root: string, featureId?: string): Promise<F
   const feature = featureId ? read.value.features.find((f) => f.id === featureId) : read.value.features[0];
   if (!feature) throw new Error(featureId ? `No feature "${featureId}" in ${root}.` : `No feature in ${root}/.baton/features.`);
   const ledger = Ledger.forArtifactRoot(join(read.value.artifactRoot));
-  const saved = await StateStore.forProject(root, feature.id).read<{ value?: unknown }>('lifecycle');
+  const saved = (await readSnapshot(StateStore.forProject(root, feature.id), 'lifecycle', lifecycleMachine, LIFECYCLE_VERSION)) as { value?: unknown } | null;
   const phase = (typeof saved?.value === 'string' ? saved.value : 'intake') as LifecycleStateName;
   const summary = await summarize(root, feature.id, phase, ledger);
   const records = (await ledger.read()).records;
