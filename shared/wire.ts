@@ -9,7 +9,6 @@ export const clientFrameSchema = z
     request: z.unknown(),
   })
   .strict();
-export type ClientFrame = z.infer<typeof clientFrameSchema>;
 
 export type ServerFrame =
   | { readonly kind: 'result'; readonly id: number; readonly result: Result<unknown> }

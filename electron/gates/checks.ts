@@ -3,13 +3,13 @@
  * the ledger transaction) and for the evidence panel's "approvable", so the UI never offers what
  * the backend would refuse.
  */
-import type { AppError } from '../../shared/result';
+import type { AppError, AppErrorCode } from '../../shared/result';
 import { artifactsIn, PREREQUISITE } from './definitions';
 import { approvalDrift, sameHashes } from './drift';
 import { artifactError, currentHashes, describeRef, type ArtifactSnapshot, type GateRef, type LocatedGate } from './artifacts';
 import { gateKey, type GateFold } from './state';
 
-const fail = (code: string, message: string): AppError => ({ code, message });
+const fail = (code: AppErrorCode, message: string): AppError => ({ code, message });
 
 /** The prerequisite must be approved and still match its approved content. */
 const prerequisiteError = async (located: LocatedGate, ref: GateRef, folds: ReadonlyMap<string, GateFold>): Promise<AppError | null> => {

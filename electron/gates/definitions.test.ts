@@ -2,7 +2,6 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir, writeTree } from '../project/temp-project';
 import { downstreamOf, gateArtifacts } from './definitions';
-import { artifactDiff } from './diff';
 import { batonFeature } from './test-project';
 
 let root: string;
@@ -41,26 +40,5 @@ describe('gate definitions', () => {
     expect(downstreamOf('test_list')).toEqual(['acceptance', 'deploy', 'promote']);
     expect(downstreamOf('deploy')).toEqual(['promote']);
     expect(downstreamOf('acceptance')).toEqual([]);
-  });
-});
-
-describe('artifactDiff', () => {
-  it('pairs an edited line as changed and keeps the rest aligned', () => {
-    const { unified, rows } = artifactDiff('a\nb\nc\n', 'a\nB\nc\nd\n', 'feature.json');
-    expect(rows).toEqual([
-      { left: 'a', right: 'a', kind: 'same' },
-      { left: 'b', right: 'B', kind: 'changed' },
-      { left: 'c', right: 'c', kind: 'same' },
-      { left: null, right: 'd', kind: 'added' },
-    ]);
-    expect(unified).toContain('--- a/feature.json');
-    expect(unified).toContain('-b\n+B');
-  });
-
-  it('shows removed lines on the left only', () => {
-    expect(artifactDiff('x\ny\n', 'x\n', 'n').rows).toEqual([
-      { left: 'x', right: 'x', kind: 'same' },
-      { left: 'y', right: null, kind: 'removed' },
-    ]);
   });
 });

@@ -5,6 +5,5 @@ export { annotateGates } from './annotate';
 export { approveGate, rejectGate, withdrawGate, type ApproveRequest, type ReasonedRequest } from './decide';
 export { gateEvidence } from './evidence';
 export { verifyGates } from './verify-gates';
-export { artifactDiff, type ArtifactDiff, type DiffRow, type DiffRowKind } from './diff';
 export type { GateRef } from './artifacts';
 export type { DriftEntry } from '../../shared/ledger';

@@ -21,7 +21,6 @@ export const branchSettingsSchema = z.looseObject({
   neon: z.looseObject({ projectId: z.string().min(1), apiUrl: z.url().optional(), database: z.string().optional(), role: z.string().optional() }).optional(),
   lakebase: z.looseObject({ host: z.url(), project: z.string().min(1), database: z.string().optional() }).optional(),
 });
-export type BranchSettings = z.infer<typeof branchSettingsSchema>;
 
 export const DEFAULT_TIERS: Readonly<Record<string, 'production' | 'staging'>> = { main: 'production', master: 'production', production: 'production', staging: 'staging' };
 

@@ -102,7 +102,3 @@ export function describeTurn(turn: EnforcedTurn): string {
     ...turn.outOfScope.map((o) => `reverted  ${line(o.change)} (${o.why})`),
   ].join('\n') || '(no changes)';
 }
-
-export function changedPaths(changes: readonly TreeChange[]): string[] {
-  return changes.map((c) => c.path);
-}
