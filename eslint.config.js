@@ -69,7 +69,8 @@ export default tseslint.config(
             noNode,
             { group: ['**/renderer/**'], message: 'Main-side code never imports the renderer.' },
             {
-              group: ['**/project/**', '**/ledger/**', '**/branches/**', '**/runner/**', '**/agents/**', '**/core/**', '**/host/**', '**/cli/**', '**/gates/**'],
+              // Both a folder's index ('../ledger') and anything in it ('../ledger/blob-store').
+              group: ['project', 'ledger', 'branches', 'runner', 'agents', 'core', 'host', 'cli', 'gates', 'platform'].flatMap((f) => [`../${f}`, `../${f}/**`, `**/electron/${f}/**`]),
               message: 'The orchestrator imports no adapter: declare a port in electron/orchestrator/ and let core provide it.',
             },
           ],
@@ -83,6 +84,15 @@ export default tseslint.config(
     ignores: ['electron/app/ipc.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'Bind IPC only in electron/app/ipc.ts.' }] }],
+    },
+  },
+  {
+    // Test helpers are named *.fixture.ts and serve tests and benchmarks only: production code never
+    // imports one. (The typescript-eslint rule, so the boundary rules above keep their own options.)
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.fixture.ts', '**/bench-*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/*.fixture', '*.fixture'], message: 'A *.fixture.ts file is a test helper: only tests and benchmarks import it.' }] }],
     },
   },
   {

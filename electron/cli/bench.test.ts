@@ -6,7 +6,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baton, seedPgliteTemplate, stopPgliteServers } from './branch-test-support';
+import { baton, seedPgliteTemplate, stopPgliteServers } from './branch-project.fixture';
 
 describe('baton bench branches', () => {
   it('usage errors exit 2', async () => {

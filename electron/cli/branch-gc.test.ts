@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GcReport } from '../../shared/branches';
 import { acquireLease } from '../branches/leases';
 import { PgliteProvider } from '../branches/pglite/pglite-provider';
-import { baton, git, makePairDirectly, makeProject, pgliteDatabases, seedPgliteTemplate, stopPgliteServers, type TestProject } from './branch-test-support';
+import { baton, git, makePairDirectly, makeProject, pgliteDatabases, seedPgliteTemplate, stopPgliteServers, type TestProject } from './branch-project.fixture';
 
 let base: string;
 let project: TestProject;

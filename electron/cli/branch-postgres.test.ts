@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sanitizeBranchName } from '../branches/names';
 import { PostgresProvider } from '../branches/postgres/postgres-provider';
-import { passwordOf, testPgUrl } from '../branches/postgres/test-support';
-import { baton, makeProject, type BatonRun, type TestProject } from './branch-test-support';
+import { passwordOf, testPgUrl } from '../branches/postgres/postgres.fixture';
+import { baton, makeProject, type BatonRun, type TestProject } from './branch-project.fixture';
 
 const adminUrl = await testPgUrl('electron/cli/branch-postgres.test.ts');
 const tag = randomBytes(3).toString('hex');

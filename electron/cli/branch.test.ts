@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgliteProvider } from '../branches/pglite/pglite-provider';
-import { baton, makeProject, pgliteDatabases, seedPgliteTemplate, stopPgliteServers, type TestProject } from './branch-test-support';
+import { baton, makeProject, pgliteDatabases, seedPgliteTemplate, stopPgliteServers, type TestProject } from './branch-project.fixture';
 
 let base: string;
 let project: TestProject;

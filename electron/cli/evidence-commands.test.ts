@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VerifyReport } from '../../shared/ledger';
-import { batonFeature } from '../gates/test-project';
-import { writeTree } from '../project/temp-project';
+import { batonFeature } from '../gates/gate-project.fixture';
+import { writeTree } from '../project/temp-project.fixture';
 
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL('../../bin/baton.mjs', import.meta.url));

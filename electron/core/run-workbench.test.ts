@@ -11,7 +11,7 @@ import type { EventName, Events } from '../../shared/contract';
 import type { Result } from '../../shared/result';
 import type { RunEvent, RunSummary } from '../../shared/run';
 import { exportBundle } from '../ledger/bundle';
-import { makeTempDir, minimalFeature, writeTree } from '../project/temp-project';
+import { makeTempDir, minimalFeature, writeTree } from '../project/temp-project.fixture';
 import type { RunOptions } from './cycle/run-feature';
 import { projectDataDir } from './data-dir';
 import { dispatch } from './dispatch';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../ledger';
 import { approveGate } from './decide';
 import { gateEvidence } from './evidence';
-import { makeBatonProject, PERSON, type TestProject } from './test-project';
+import { makeBatonProject, PERSON, type TestProject } from './gate-project.fixture';
 
 let p: TestProject;
 beforeEach(async () => {

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProjectView } from '../../shared/model';
 import { loadProject } from '../core/load-project';
 import { verifyProject } from '../core/verify-project';
-import { makeTempDir, removeDir } from '../project/temp-project';
+import { makeTempDir, removeDir } from '../project/temp-project.fixture';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../../e2e/fixtures/consort-recorded');
 const F = 'F1-stock-visibility';

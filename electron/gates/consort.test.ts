@@ -4,10 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProjectView } from '../../shared/model';
 import { textSha256 } from '../ledger';
 import { readProject } from '../project';
-import { makeTempDir, removeDir } from '../project/temp-project';
+import { makeTempDir, removeDir } from '../project/temp-project.fixture';
 import { annotateGates } from './annotate';
 import { gateEvidence } from './evidence';
-import { gateOf } from './test-project';
+import { gateOf } from './gate-project.fixture';
 import { verifyGates } from './verify-gates';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../../e2e/fixtures/consort-shop');

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir, removeDir, writeTree } from '../project/temp-project';
+import { makeTempDir, removeDir, writeTree } from '../project/temp-project.fixture';
 import { downstreamOf, gateArtifacts } from './definitions';
-import { batonFeature } from './test-project';
+import { batonFeature } from './gate-project.fixture';
 
 let root: string;
 beforeEach(async () => {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jcsSha256, textSha256 } from '../ledger';
 import { rejectGate } from './decide';
 import { verifyGates } from './verify-gates';
-import { gateOf, makeBatonProject, PERSON, type TestProject } from './test-project';
+import { gateOf, makeBatonProject, PERSON, type TestProject } from './gate-project.fixture';
 
 let p: TestProject;
 beforeEach(async () => {

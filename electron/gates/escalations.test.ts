@@ -5,9 +5,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProjectView } from '../../shared/model';
 import { readProject } from '../project';
-import { removeDir } from '../project/temp-project';
+import { removeDir } from '../project/temp-project.fixture';
 import { annotateEscalations, cycleIdFor, decideEscalation, escalationsOf, foldEscalations, roundOfCycle } from './escalations';
-import { makeBatonProject, PERSON, type TestProject } from './test-project';
+import { makeBatonProject, PERSON, type TestProject } from './gate-project.fixture';
 
 let project: TestProject | undefined;
 afterEach(async () => {

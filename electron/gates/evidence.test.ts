@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withdrawGate } from './decide';
 import { gateEvidence } from './evidence';
-import { makeBatonProject, PERSON, type TestProject } from './test-project';
+import { makeBatonProject, PERSON, type TestProject } from './gate-project.fixture';
 
 let p: TestProject;
 beforeEach(async () => {

@@ -3,7 +3,7 @@
  * "waiting on an earlier gate" come from the very checks an approval runs (blockedBy).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEPLOY_EVIDENCE, gateOf, makeBatonProject, type TestProject } from './test-project';
+import { DEPLOY_EVIDENCE, gateOf, makeBatonProject, type TestProject } from './gate-project.fixture';
 
 describe('whether a waiting gate can be decided now', () => {
   let p: TestProject;

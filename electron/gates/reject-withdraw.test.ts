@@ -6,7 +6,7 @@ import { Ledger } from '../ledger';
 import { readProject } from '../project';
 import { approveGate, rejectGate, withdrawGate } from './decide';
 import { foldGates, gateKey } from './state';
-import { gateOf, makeBatonProject, PERSON, type TestProject } from './test-project';
+import { gateOf, makeBatonProject, PERSON, type TestProject } from './gate-project.fixture';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../../e2e/fixtures/consort-shop');
 

@@ -4,7 +4,7 @@
  */
 import { promises as fs } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gateOf, makeBatonProject, PERSON, type TestProject } from './test-project';
+import { gateOf, makeBatonProject, PERSON, type TestProject } from './gate-project.fixture';
 import { restoreGate } from './restore';
 
 describe('restoreGate', () => {

@@ -6,13 +6,13 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RECORD_TYPES } from '../../shared/ledger';
 import { readProject } from '../project';
-import { minimalFeature, writeTree } from '../project/temp-project';
+import { minimalFeature, writeTree } from '../project/temp-project.fixture';
 import { greenAttestations } from './attestations';
 import { exportBundle } from './bundle';
 import { isBundleFile, openBundle } from './open-bundle';
 import { checkSignature } from './signing';
 import { readTar, tarEnd, tarFile, type TarEntry } from './tar';
-import { appendSome, makeTempLedger, ORCHESTRATOR, readLines, removeTemp, writeLines, type TempLedger } from './test-support';
+import { appendSome, makeTempLedger, ORCHESTRATOR, readLines, removeTemp, writeLines, type TempLedger } from './temp-ledger.fixture';
 import { verifyChain } from './verify-chain';
 
 const CONSORT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../e2e/fixtures/consort-shop');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Ledger } from './ledger';
-import { makeTempLedger, ORCHESTRATOR, removeTemp, type TempLedger } from './test-support';
+import { makeTempLedger, ORCHESTRATOR, removeTemp, type TempLedger } from './temp-ledger.fixture';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '../..');

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GENESIS_HASH, RECORD_TYPES, type LedgerRecord } from '../../shared/ledger';
 import { recordHash, sha256Hex } from './hashing';
 import { Ledger, type LedgerTx } from './ledger';
-import { appendSome, makeTempLedger, ORCHESTRATOR, PERSON, readLines, removeTemp, writeLines, type TempLedger } from './test-support';
+import { appendSome, makeTempLedger, ORCHESTRATOR, PERSON, readLines, removeTemp, writeLines, type TempLedger } from './temp-ledger.fixture';
 import { verifyChain } from './verify-chain';
 
 let t: TempLedger;

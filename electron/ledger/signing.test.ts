@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Ledger } from './ledger';
 import { checkSignature, loadOrCreateSigningKey, signHead } from './signing';
-import { appendSome, makeTempLedger, readLines, removeTemp, writeLines, type TempLedger } from './test-support';
+import { appendSome, makeTempLedger, readLines, removeTemp, writeLines, type TempLedger } from './temp-ledger.fixture';
 
 let t: TempLedger;
 let configDir: string;

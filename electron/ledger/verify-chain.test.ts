@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerRecord } from '../../shared/ledger';
 import { recordHash } from './hashing';
-import { appendSome, makeTempLedger, ORCHESTRATOR, readLines, removeTemp, writeLines, type TempLedger } from './test-support';
+import { appendSome, makeTempLedger, ORCHESTRATOR, readLines, removeTemp, writeLines, type TempLedger } from './temp-ledger.fixture';
 import { verifyChain } from './verify-chain';
 
 const EVENTS = '.baton/ledger/events.jsonl';

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readProject } from './index';
-import { makeTempDir, minimalFeature, removeDir, writeTree } from './temp-project';
+import { makeTempDir, minimalFeature, removeDir, writeTree } from './temp-project.fixture';
 
 let dir: string;
 beforeEach(async () => {

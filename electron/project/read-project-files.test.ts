@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProjectView } from '../../shared/model';
 import { MAX_ARTIFACT_BYTES, readProject } from './index';
-import { makeTempDir, minimalFeature, removeDir, runningAsRoot, writeTree, type FileTree } from './temp-project';
+import { makeTempDir, minimalFeature, removeDir, runningAsRoot, writeTree, type FileTree } from './temp-project.fixture';
 
 const F = '.baton/features/F-1';
 let dir: string;

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProjectView } from '../../shared/model';
 import { readProject } from './index';
-import { makeTempDir, minimalFeature, removeDir, writeTree, type FileTree } from './temp-project';
+import { makeTempDir, minimalFeature, removeDir, writeTree, type FileTree } from './temp-project.fixture';
 
 const F = '.baton/features/F-1';
 let dir: string;

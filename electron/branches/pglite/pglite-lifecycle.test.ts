@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pidAlive } from '../../platform/fs-facts';
 import { PgliteProvider } from './pglite-provider';
 import { readServeInfo, waitForExit } from './server-process';
-import { makeTempProvider, withBranch, withClient, type TempProvider } from './test-support';
+import { makeTempProvider, withBranch, withClient, type TempProvider } from './pglite.fixture';
 
 let t: TempProvider;
 beforeAll(async () => {

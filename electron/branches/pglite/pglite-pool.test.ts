@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BranchProgress } from '../../../shared/branches';
 import type { CreateOptions } from '../provider';
 import { dataOf } from './layout';
-import { makeTempProvider, treeHash, withBranch, type TempProvider } from './test-support';
+import { makeTempProvider, treeHash, withBranch, type TempProvider } from './pglite.fixture';
 
 let t: TempProvider;
 beforeAll(async () => {

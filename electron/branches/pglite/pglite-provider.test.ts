@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BranchError } from '../provider';
 import { dataOf } from './layout';
-import { checksum, makeTempProvider, seedShop, treeHash, withBranch, type TempProvider } from './test-support';
+import { checksum, makeTempProvider, seedShop, treeHash, withBranch, type TempProvider } from './pglite.fixture';
 
 let t: TempProvider;
 let mainSum: Record<string, string>;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BranchProgress } from '../../../shared/branches';
 import { BranchError } from '../provider';
 import { PostgresProvider } from './postgres-provider';
-import { checksums, dropEverything, passwordOf, seed, testPgUrl, uniquePrefix, urlFor, withDb } from './test-support';
+import { checksums, dropEverything, passwordOf, seed, testPgUrl, uniquePrefix, urlFor, withDb } from './postgres.fixture';
 
 const adminUrl = await testPgUrl('postgres-busy.test.ts');
 const prefix = uniquePrefix('busy');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BranchProgress } from '../../../shared/branches';
 import { poolPrefix, snapshotPrefix } from './layout';
 import { PostgresProvider } from './postgres-provider';
-import { checksums, dropEverything, seed, testPgUrl, uniquePrefix, withDb } from './test-support';
+import { checksums, dropEverything, seed, testPgUrl, uniquePrefix, withDb } from './postgres.fixture';
 
 const adminUrl = await testPgUrl('postgres-pool.test.ts');
 const prefix = uniquePrefix('pool');

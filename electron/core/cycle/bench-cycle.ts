@@ -9,9 +9,9 @@
 import { join } from 'node:path';
 import type { LedgerRecord } from '../../../shared/ledger';
 import { Ledger } from '../../ledger';
-import { removeDir } from '../../project/temp-project';
+import { removeDir } from '../../project/temp-project.fixture';
 import { runFeature } from './run-feature';
-import { calcSource, makeCycleProject, testFile } from './test-project';
+import { calcSource, makeCycleProject, testFile } from './cycle-project.fixture';
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);

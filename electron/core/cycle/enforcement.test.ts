@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerRecord } from '../../../shared/ledger';
 import type { RunSummary } from '../../../shared/run';
 import { Ledger, verifyChain } from '../../ledger';
-import { removeDir } from '../../project/temp-project';
+import { removeDir } from '../../project/temp-project.fixture';
 import { runFeature } from './run-feature';
-import { calcSource, makeCycleProject, testFile, type CycleProject } from './test-project';
+import { calcSource, makeCycleProject, testFile, type CycleProject } from './cycle-project.fixture';
 
 const exec = promisify(execFile);
 // Each item tests its own new function f<item>, which does not exist yet: a real RED every time.

@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerRecord } from '../../../shared/ledger';
 import { main } from '../../cli/main';
 import { Ledger, verifyChain } from '../../ledger';
-import { removeDir } from '../../project/temp-project';
+import { removeDir } from '../../project/temp-project.fixture';
 import { runFeature } from './run-feature';
-import { calcSource, makeCycleProject, testFile, type CycleProject } from './test-project';
+import { calcSource, makeCycleProject, testFile, type CycleProject } from './cycle-project.fixture';
 
 const exec = promisify(execFile);
 const PERSON = 'Ada Lovelace <ada@example.com>';

@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateEvidence, LedgerRecord } from '../../../shared/ledger';
 import type { Feature } from '../../../shared/model';
 import { Ledger } from '../../ledger';
-import { removeDir } from '../../project/temp-project';
+import { removeDir } from '../../project/temp-project.fixture';
 import { loadProject } from '../load-project';
 import { Workbench } from '../workbench';
 import { featureStatus } from './status';
 import { runFeature } from './run-feature';
-import { calcSource, makeCycleProject, testFile, type CycleProject } from './test-project';
+import { calcSource, makeCycleProject, testFile, type CycleProject } from './cycle-project.fixture';
 
 const red = (item: string) => ({ role: 'navigator' as const, item, write: { [`test/${item}.test.js`]: testFile([[`${item} adds`, `assert.equal(calc.f${item}?.(2, 3), 5);`]]) } });
 

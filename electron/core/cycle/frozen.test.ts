@@ -10,10 +10,10 @@ import type { LedgerRecord } from '../../../shared/ledger';
 import type { RunEvent } from '../../../shared/run';
 import { main } from '../../cli/main';
 import { Ledger } from '../../ledger';
-import { removeDir } from '../../project/temp-project';
+import { removeDir } from '../../project/temp-project.fixture';
 import { loadProject } from '../load-project';
 import { runFeature } from './run-feature';
-import { calcSource, makeCycleProject, testFile, type CycleProject } from './test-project';
+import { calcSource, makeCycleProject, testFile, type CycleProject } from './cycle-project.fixture';
 
 const red = (item: string) => ({ role: 'navigator' as const, item, write: { [`test/${item}.test.js`]: testFile([[`${item} adds`, `assert.equal(calc.f${item}?.(2, 3), 5);`]]) } });
 const SCENARIO = {

@@ -14,9 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent, RunSummary } from '../../../shared/run';
 import { verifyChain } from '../../ledger';
 import { createProvider } from '../../branches/providers';
-import { removeDir } from '../../project/temp-project';
+import { removeDir } from '../../project/temp-project.fixture';
 import { loadSettings } from './run-feature';
-import { calcSource, makeCycleProject, testFile, type CycleProject } from './test-project';
+import { calcSource, makeCycleProject, testFile, type CycleProject } from './cycle-project.fixture';
 import { THROWAWAY_PREFIX } from './test-run';
 
 const BIN = resolve(import.meta.dirname, '..', '..', '..', 'bin', 'baton.mjs');

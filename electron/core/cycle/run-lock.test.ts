@@ -9,9 +9,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../../ledger';
-import { removeDir } from '../../project/temp-project';
+import { removeDir } from '../../project/temp-project.fixture';
 import { runFeature } from './run-feature';
-import { calcSource, makeCycleProject, testFile, type CycleProject } from './test-project';
+import { calcSource, makeCycleProject, testFile, type CycleProject } from './cycle-project.fixture';
 
 const SCENARIO = {
   turns: [

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../package-root';
-import { STRATEGIES } from './strategies';
+import { STRATEGIES } from './strategies.fixture';
 
 const PACKAGE_ROOT = packageRoot(import.meta.url);
 

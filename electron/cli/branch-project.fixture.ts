@@ -11,7 +11,7 @@ import { projectDataDir } from '../core/data-dir';
 import { copyDir } from '../branches/pglite/copy-dir';
 import { PgliteLayout } from '../branches/pglite/layout';
 import { PgliteProvider } from '../branches/pglite/pglite-provider';
-import { makeTempProvider } from '../branches/pglite/test-support';
+import { makeTempProvider } from '../branches/pglite/pglite.fixture';
 import { addWorktree, createGitBranch, worktreePath } from '../branches/git-pair';
 import { sanitizeBranchName } from '../branches/names';
 import { putEntry, readRegistry } from '../branches/registry';

@@ -18,7 +18,7 @@ import { Ledger } from '../../../ledger';
 import { git } from '../../../platform/git';
 import { DEMO_SOURCE, prepareDemo } from '../prepare-demo';
 import { runFeature } from '../run-feature';
-import { HONEST_CODE, honestTest, srcPath, testPath, type CheckContext, type Strategy, type StrategyEnv } from './strategies';
+import { HONEST_CODE, honestTest, srcPath, testPath, type CheckContext, type Strategy, type StrategyEnv } from './strategies.fixture';
 
 export interface StrategyResult {
   readonly id: string;

@@ -4,7 +4,7 @@
  * true after a real run — never a GREEN for code that does not do the work, never a write outside
  * the worktree, and the ledger record that says how it was caught. The README's table is this list
  * (a test keeps them the same). Strategies run in groups, one real run per group
- * (adversarial.test-support.ts), after an honest first item so there is an earlier lock to attack.
+ * (harness.fixture.ts), after an honest first item so there is an earlier lock to attack.
  */
 import type { LedgerRecord } from '../../../../shared/ledger';
 import type { ScriptedTurn } from '../../../agents/scenario';

@@ -6,8 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { detectBubblewrap } from '../../../agents/sandbox';
-import { runGroup, type GroupResult } from './harness';
-import { STRATEGIES } from './strategies';
+import { runGroup, type GroupResult } from './harness.fixture';
+import { STRATEGIES } from './strategies.fixture';
 
 export function defineGroup(name: string, ids: readonly string[]): void {
   const picked = ids.map((id) => {

@@ -11,7 +11,7 @@ import type { Scenario } from '../../agents/scenario';
 import { approveGate, gateEvidence } from '../../gates';
 import { Ledger } from '../../ledger';
 import { readProject } from '../../project';
-import { makeTempDir, writeTree, type FileTree } from '../../project/temp-project';
+import { makeTempDir, writeTree, type FileTree } from '../../project/temp-project.fixture';
 
 const exec = promisify(execFile);
 const BATON_ROOT = resolve(import.meta.dirname, '..', '..', '..');

@@ -9,7 +9,7 @@ import type { ProjectView } from '../../shared/model';
 import type { Result } from '../../shared/result';
 import { Ledger } from '../ledger';
 import { readProject } from '../project';
-import { makeTempDir, removeDir, writeTree, type FileTree } from '../project/temp-project';
+import { makeTempDir, removeDir, writeTree, type FileTree } from '../project/temp-project.fixture';
 import { annotateGates } from './annotate';
 import { approveGate } from './decide';
 import { gateEvidence } from './evidence';
