@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyMasking } from './masking';
-import { servePglite, TEST_PASSWORD, withClient, type ServedPglite } from './migrations/test-databases';
+import { servePglite, TEST_PASSWORD, withClient, type ServedPglite } from './migrations/test-databases.fixture';
 import { BranchError } from './provider';
 
 const NODE_PATH = dirname(dirname(createRequire(import.meta.url).resolve('pg/package.json')));

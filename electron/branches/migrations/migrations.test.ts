@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { ProjectSettings } from '../../project/settings';
 import { BranchError } from '../provider';
 import { applyMigrations, MigrationError, planMigrations } from './index';
-import { realPostgres, resetPublicSchema, scratchDatabase, servePglite, withClient } from './test-databases';
+import { realPostgres, resetPublicSchema, scratchDatabase, servePglite, withClient } from './test-databases.fixture';
 
 const NODE_PATH = dirname(dirname(createRequire(import.meta.url).resolve('pg/package.json')));
 const sqlSettings: Pick<ProjectSettings, 'migrations'> = { migrations: { tool: 'sql', path: 'db/migrations' } };

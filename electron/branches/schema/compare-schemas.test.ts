@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_CHANGE_KINDS, type SchemaDiff } from '../../../shared/branches';
-import { realPostgres, scratchDatabase } from '../migrations/test-databases';
+import { realPostgres, scratchDatabase } from '../migrations/test-databases.fixture';
 import { compareSchemas, type Queryable } from './index';
 import { BASE_SQL, BRANCH_EDITS_SQL, EXPECTED_CHANGES } from './schema-scenario';
 
