@@ -6,11 +6,12 @@
  */
 import { test } from '@playwright/test';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from './paths';
 import { serve, type Served } from './serve';
+import { removeScratch } from './remove-scratch';
 
 export interface BranchProject {
   readonly dir: string;
@@ -67,7 +68,7 @@ export function servedBranchProject(): () => { project: BranchProject; served: S
   });
   test.afterAll(async () => {
     await served?.stop();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    if (scratch) await removeScratch(scratch);
   });
   return () => {
     if (!project || !served) throw new Error('The branch project was not served: beforeAll failed, see its error above.');

@@ -5,11 +5,12 @@
  */
 import { test } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { REPO_ROOT } from './paths';
 import { serve, type Served } from './serve';
+import { removeScratch } from './remove-scratch';
 
 export interface DemoRun {
   readonly project: string;
@@ -42,8 +43,8 @@ export function servedDemoRun(): () => { demo: DemoRun; served: Served } {
   });
   test.afterAll(async () => {
     await served?.stop();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-    else if (demo) rmSync(dirname(demo.project), { recursive: true, force: true });
+    if (scratch) await removeScratch(scratch);
+    else if (demo) await removeScratch(dirname(demo.project));
   });
   return () => {
     if (!demo || !served) throw new Error('The demo did not run: beforeAll failed, see its error above.');
