@@ -78,6 +78,9 @@ export const RECORD_TYPES = {
   escalationDecided: 'escalation.decided',
 } as const;
 
+/** A record type Baton writes. A reader may meet others (a Consort project's, a newer Baton's). */
+export type RecordType = (typeof RECORD_TYPES)[keyof typeof RECORD_TYPES];
+
 export type HashAlgorithm = 'jcs-sha256' | 'text-sha256';
 
 /** Baton's gates, in the order a feature passes them. `acceptance` is per story. */

@@ -7,7 +7,7 @@
  * per cycle, and the second runs' share of the wall time.
  */
 import { join } from 'node:path';
-import type { LedgerRecord } from '../../../shared/ledger';
+import { RECORD_TYPES, type LedgerRecord } from '../../../shared/ledger';
 import { Ledger } from '../../ledger';
 import { removeDir } from '../../project/temp-project.fixture';
 import { runFeature } from './run-feature';
@@ -35,8 +35,8 @@ export async function benchCycle(items: number): Promise<Record<string, unknown>
     const parts: Array<Record<string, number>> = [];
     for (const id of ids) {
       const mine = records.filter((r) => r.subject.item === id);
-      const planned = mine.find((r) => r.type === 'cycle.planned');
-      const finished = mine.find((r) => r.type === 'cycle.finished');
+      const planned = mine.find((r) => r.type === RECORD_TYPES.cyclePlanned);
+      const finished = mine.find((r) => r.type === RECORD_TYPES.cycleFinished);
       if (!planned || !finished) continue;
       const wall = Date.parse(finished.at) - Date.parse(planned.at);
       const sum = (key: string) => mine.reduce((n, r: LedgerRecord) => n + (typeof r.data[key] === 'number' ? (r.data[key] as number) : 0), 0);

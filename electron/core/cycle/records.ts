@@ -2,7 +2,7 @@
  * The cycle's ledger records. Every step first looks for its own record (by cycle and key): a step
  * re-run after a crash finds it and returns the recorded verdict instead of doing the work twice.
  */
-import { RECORD_TYPES, type Actor, type LedgerRecord, type Subject } from '../../../shared/ledger';
+import { RECORD_TYPES, type Actor, type LedgerRecord, type RecordType, type Subject } from '../../../shared/ledger';
 import type { Ledger } from '../../ledger';
 
 /** The cycle's record types, by step (spelled once, in shared/ledger.ts). */
@@ -36,7 +36,7 @@ export class CycleRecords {
     private readonly onRecorded: (record: LedgerRecord) => void = () => undefined,
   ) {}
 
-  async find(type: string, key: string): Promise<LedgerRecord | null> {
+  async find(type: RecordType, key: string): Promise<LedgerRecord | null> {
     const { records } = await this.ledger.read();
     for (let i = records.length - 1; i >= 0; i -= 1) {
       const r = records[i]!;
@@ -45,19 +45,19 @@ export class CycleRecords {
     return null;
   }
 
-  async all(type: string): Promise<LedgerRecord[]> {
+  async all(type: RecordType): Promise<LedgerRecord[]> {
     const { records } = await this.ledger.read();
     return records.filter((r) => r.type === type && r.subject.cycle === this.subject.cycle);
   }
 
-  async append(type: string, key: string, data: Record<string, unknown>, blobs: readonly Blob[] = [], actor: Actor = ORCHESTRATOR): Promise<LedgerRecord> {
+  async append(type: RecordType, key: string, data: Record<string, unknown>, blobs: readonly Blob[] = [], actor: Actor = ORCHESTRATOR): Promise<LedgerRecord> {
     const record = await this.ledger.append({ type, actor, subject: this.subject, data: { key, ...data }, blobs });
     this.onRecorded(record);
     return record;
   }
 
   /** Appends unless a record with this type and key exists; returns whichever. */
-  async once(type: string, key: string, data: Record<string, unknown>, blobs: readonly Blob[] = [], actor: Actor = ORCHESTRATOR): Promise<LedgerRecord> {
+  async once(type: RecordType, key: string, data: Record<string, unknown>, blobs: readonly Blob[] = [], actor: Actor = ORCHESTRATOR): Promise<LedgerRecord> {
     return (await this.find(type, key)) ?? this.append(type, key, data, blobs, actor);
   }
 

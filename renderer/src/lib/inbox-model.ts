@@ -2,7 +2,7 @@
  * Pure inbox logic: which decisions wait for a person (gates, escalated items), in which order,
  * and which opens next.
  */
-import { GATE_NAMES, type GateName, type LedgerRecord } from '../../../shared/ledger';
+import { GATE_NAMES, RECORD_TYPES, type GateName, type LedgerRecord } from '../../../shared/ledger';
 import type { AcceptanceCriterion, EscalationView, Gate, GateStatus, ProjectView, RunBlockView, TestItem } from '../../../shared/model';
 import { gateKey, refOf, sameRef, type GateRef } from './gate-ref';
 
@@ -188,7 +188,7 @@ export const RUNNER_OUTPUT = ['runner/stdout.txt', 'runner/stderr.txt'] as const
 /** A run whose verdict is not what the step wanted: GREEN `failing`, or RED that never went red. */
 const isFailingRun = (r: LedgerRecord): boolean =>
   r.blobs.some((b) => (RUNNER_OUTPUT as readonly string[]).includes(b.name)) &&
-  ((r.type === 'cycle.green' && r.data.verdict === 'failing') || (r.type === 'cycle.red' && typeof r.data.verdict === 'string' && r.data.verdict !== 'red'));
+  ((r.type === RECORD_TYPES.cycleGreen && r.data.verdict === 'failing') || (r.type === RECORD_TYPES.cycleRed && typeof r.data.verdict === 'string' && r.data.verdict !== 'red'));
 
 /**
  * The escalated cycle's last failing test run, from the item's records: the cycle is the one the

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LedgerRecord } from '../../../../shared/ledger';
+import { RECORD_TYPES, type LedgerRecord } from '../../../../shared/ledger';
 import { loadProject } from '../../load-project';
 import { verifyProject } from '../../verify-project';
 import { Ledger } from '../../../ledger';
@@ -93,7 +93,7 @@ export async function runGroup(strategies: readonly Strategy[]): Promise<GroupRe
   }
   if (existsSync(outside)) problems.push(`${outside} was written outside the worktree`);
   if ((await readFile(dependency, 'utf8')) !== env.dependency.content) problems.push('an installed dependency was changed');
-  if (!records.some((r) => r.type === 'cycle.greened' && r.subject.item === HONEST)) problems.push('the honest item H1 did not go green: the harness itself is broken');
+  if (!records.some((r) => r.type === RECORD_TYPES.cycleGreened && r.subject.item === HONEST)) problems.push('the honest item H1 did not go green: the harness itself is broken');
 
   const branch = 'baton/f-inventory';
   const results: StrategyResult[] = [];
@@ -109,7 +109,7 @@ export async function runGroup(strategies: readonly Strategy[]): Promise<GroupRe
       show: (commit, path) => git(demo.root, ['show', `${commit}:${path}`]).then((text) => `${text}\n`, () => null),
     };
     const found: string[] = [];
-    if (!strategy.greenAllowed && mine.some((r: LedgerRecord) => r.type === 'cycle.greened')) found.push('got a GREEN');
+    if (!strategy.greenAllowed && mine.some((r: LedgerRecord) => r.type === RECORD_TYPES.cycleGreened)) found.push('got a GREEN');
     for (const check of strategy.checks) {
       const problem = await check(ctx);
       if (problem) found.push(problem);
