@@ -70,7 +70,7 @@ export default tseslint.config(
             { group: ['**/renderer/**'], message: 'Main-side code never imports the renderer.' },
             {
               // Both a folder's index ('../ledger') and anything in it ('../ledger/blob-store').
-              group: ['project', 'ledger', 'branches', 'runner', 'agents', 'core', 'host', 'cli', 'gates', 'platform'].flatMap((f) => [`../${f}`, `../${f}/**`, `**/electron/${f}/**`]),
+              group: ['project', 'ledger', 'branches', 'runner', 'agents', 'core', 'engine', 'process', 'host', 'cli', 'gates', 'platform'].flatMap((f) => [`../${f}`, `../${f}/**`, `**/electron/${f}/**`]),
               message: 'The orchestrator imports no adapter: declare a port in electron/orchestrator/ and let core provide it.',
             },
           ],

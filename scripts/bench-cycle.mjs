@@ -1,5 +1,5 @@
 // npm run bench:cycle [-- --items N]: the orchestrator's own overhead per cycle (see
-// electron/core/cycle/bench-cycle.ts). Prints one JSON document with p50 and p95.
+// electron/engine/bench-cycle.ts). Prints one JSON document with p50 and p95.
 import { register } from 'tsx/esm/api';
 
 register();
@@ -9,5 +9,5 @@ if (!Number.isInteger(items) || items < 1) {
   console.error('bench:cycle: --items takes a whole number ≥ 1');
   process.exit(2);
 }
-const { benchCycle } = await import('../electron/core/cycle/bench-cycle.ts');
+const { benchCycle } = await import('../electron/engine/bench-cycle.ts');
 console.log(JSON.stringify(await benchCycle(items), null, 2));

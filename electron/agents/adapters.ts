@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentAdapter } from './agent-port';
-import type { SandboxSetting } from './sandbox';
+import type { SandboxSetting } from '../process/sandbox';
 import { parseScenario } from './scenario';
 import { scriptedAgent } from './scripted-agent';
 

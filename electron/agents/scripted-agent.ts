@@ -7,10 +7,10 @@
 import { lstat, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { runCommand } from '../branches/run-command';
+import { runCommand } from '../process/run-command';
 import { childEnv } from '../platform/child-env';
 import type { AgentAdapter, TurnRequest, TurnResult } from './agent-port';
-import { openSandbox, type SandboxSetting } from './sandbox';
+import { openSandbox, type SandboxSetting } from '../process/sandbox';
 import { matchTurn, type Scenario } from './scenario';
 
 const RUN_TIMEOUT_MS = 120_000;

@@ -10,7 +10,7 @@ import { redactUrl } from '../../shared/branches';
 import type { ProjectSettings } from '../project/settings';
 import { describeSqlError, whereInScript } from './migrations/sql-error';
 import { BranchError, throwIfCancelled, type CallOptions } from './provider';
-import { runCommand, secretScrubber } from './run-command';
+import { runCommand, secretScrubber } from '../process/run-command';
 
 export type MaskingSetting = ProjectSettings['masking'];
 

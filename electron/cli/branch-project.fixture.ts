@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { projectDataDir } from '../core/data-dir';
+import { projectDataDir } from '../platform/data-dir';
 import { copyDir } from '../branches/pglite/copy-dir';
 import { PgliteLayout } from '../branches/pglite/layout';
 import { PgliteProvider } from '../branches/pglite/pglite-provider';

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectSettingsSchema } from '../project/settings';
-import { readVersion } from '../core/version';
+import { readVersion } from '../platform/version';
 import { main } from './main';
 
 const run = promisify(execFile);

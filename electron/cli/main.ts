@@ -1,6 +1,6 @@
 /** The `baton` command: finds the command, parses its options, runs it, returns the exit code. */
 import { parseArgs } from 'node:util';
-import { readVersion } from '../core/version';
+import { readVersion } from '../platform/version';
 import type { Command } from './command';
 import { benchCommand } from './commands/bench';
 import { branchCommand } from './commands/branch';

@@ -1,6 +1,6 @@
 /** Commands that act on a project open it through a Workbench, exactly as the UI does. */
-import { defaultConfigDir } from '../core/config-dir';
-import { readVersion } from '../core/version';
+import { defaultConfigDir } from '../platform/config-dir';
+import { readVersion } from '../platform/version';
 import { Workbench } from '../core/workbench';
 import type { ProjectView } from '../../shared/model';
 import { writableProject, type ReadOnlyAction } from '../../shared/read-only';

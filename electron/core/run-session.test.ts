@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunProgressedEvent } from '../../shared/contract';
 import type { RunEvent, RunFeedEvent, RunSummary } from '../../shared/run';
-import type { RunOptions } from './cycle/run-feature';
+import type { RunOptions } from '../engine/run-feature';
 import { capChunk, compactBatch, Throttle } from './run-batch';
 import { RunSession } from './run-session';
 

@@ -16,7 +16,7 @@ import { decideEscalation } from '../gates/escalations';
 import { evidenceSummary } from '../gates/proof';
 import { restoreGate } from '../gates/restore';
 import { BranchSession, sessionKey, type OpenBranchService } from './branches-session';
-import { defaultDataDir, projectDataDir } from './data-dir';
+import { defaultDataDir, projectDataDir } from '../platform/data-dir';
 import { defaultIdentity } from './identity';
 import { blobView, ledgerPage } from './ledger-view';
 import { loadProject, type LoadedProject } from './load-project';
@@ -35,7 +35,7 @@ export interface WorkbenchOptions {
   readonly openBranchService?: OpenBranchService;
   /** The environment the branch service reads (provider URLs, API keys, BATON_DATA_DIR); default process.env. */
   readonly env?: NodeJS.ProcessEnv;
-  /** Drives a feature's run; default: the real runFeature (electron/core/cycle/run-feature.ts), loaded on first use. */
+  /** Drives a feature's run; default: the real runFeature (electron/engine/run-feature.ts), loaded on first use. */
   readonly runFeature?: RunFeatureFn;
 }
 
@@ -308,7 +308,7 @@ export class Workbench {
 
 /** The real run, imported on first use: it loads the branch providers, PGlite included. */
 const runRealFeature: RunFeatureFn = async (options) => {
-  const { runFeature } = await import('./cycle/run-feature');
+  const { runFeature } = await import('../engine/run-feature');
   return runFeature(options);
 };
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadBranchSettings } from '../core/branches-settings';
-import { loadSettings } from '../core/cycle/run-feature';
+import { loadSettings } from '../engine/run-feature';
 import { readSettings } from './read-settings';
 
 let root: string;

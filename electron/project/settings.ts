@@ -24,7 +24,7 @@ export const branchSettingsSchema = z.looseObject({
 
 export const DEFAULT_TIERS: Readonly<Record<string, 'production' | 'staging'>> = { main: 'production', master: 'production', production: 'production', staging: 'staging' };
 
-/** The `sandbox` setting's values (electron/agents/sandbox.ts acts on them). */
+/** The `sandbox` setting's values (electron/process/sandbox.ts acts on them). */
 export const SANDBOX_SETTINGS = ['auto', 'off', 'required'] as const;
 
 export const projectSettingsSchema = z.looseObject({

@@ -4,7 +4,7 @@
  * (`node --test f1 f2`, `vitest run f1`, `jest --runTestsByPath f1`, `pytest f1`, or `npm test -- f1`),
  * which canaries it can load (canaries.ts) and, for node:test, that Baton's own reporter reports.
  */
-import { quoteArg } from '../branches/run-command';
+import { quoteArg } from '../process/run-command';
 
 export const RUNNER_FAMILIES = ['node-test', 'vitest', 'jest', 'pytest', 'other'] as const;
 export type RunnerFamily = (typeof RUNNER_FAMILIES)[number];

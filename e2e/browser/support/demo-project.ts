@@ -20,7 +20,7 @@ export interface DemoProject {
 }
 
 const PREPARE = `
-const { prepareDemo } = await import('./electron/core/cycle/prepare-demo.ts');
+const { prepareDemo } = await import('./electron/engine/prepare-demo.ts');
 const demo = await prepareDemo(process.argv[1]);
 process.stdout.write(JSON.stringify(demo));
 `;

@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import type { MigrationReport } from '../../../shared/branches';
 import { throwIfCancelled, type CallOptions } from '../provider';
-import { runCommand, secretScrubber } from '../run-command';
+import { runCommand, secretScrubber } from '../../process/run-command';
 import { MigrationError } from './migration-error';
 import type { MigrationPlan } from './plan';
 import { applySqlFolder } from './sql-folder';

@@ -8,7 +8,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { ProjectSettings } from '../../project/settings';
 import { BranchError } from '../provider';
-import { quoteArg } from '../run-command';
+import { quoteArg } from '../../process/run-command';
 
 export interface SqlMigrationFile {
   /** The file name, recorded as the version: `2_add_orders.sql`. */

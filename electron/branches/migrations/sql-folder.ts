@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { redactUrl, type MigrationReport } from '../../../shared/branches';
 import { BranchError, throwIfCancelled, type CallOptions } from '../provider';
-import { secretScrubber } from '../run-command';
+import { secretScrubber } from '../../process/run-command';
 import type { SqlMigrationFile } from './plan';
 import { describeSqlError, whereInScript } from './sql-error';
 import { MigrationError } from './migration-error';

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync, statSync, promises as fs } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { packageRoot } from '../../core/package-root';
+import { packageRoot } from '../../platform/package-root';
 import { BranchError } from '../provider';
 import { isMissing, pidAlive } from '../../platform/fs-facts';
 import { ALREADY_SERVED, type ServeInfo } from './serve-info';

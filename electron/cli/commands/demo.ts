@@ -3,8 +3,8 @@
  * resources/demo: items go RED → GREEN → REFACTOR, one needs a repair, one Driver edits a locked
  * test (caught and reverted), one Navigator test passes at once (rejected). Stops at acceptance.
  */
-import { prepareDemo } from '../../core/cycle/prepare-demo';
-import { runFeature } from '../../core/cycle/run-feature';
+import { prepareDemo } from '../../engine/prepare-demo';
+import { runFeature } from '../../engine/run-feature';
 import { flag, JSON_OPTION, type Command } from '../command';
 import { EXIT, UsageError } from '../exit-codes';
 import { printJson } from '../io';

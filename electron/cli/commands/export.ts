@@ -1,6 +1,6 @@
 /** `baton export <dir> -o review.baton [--attestations] [--sign]`: one file for offline review. */
 import { join, resolve } from 'node:path';
-import { defaultConfigDir } from '../../core/config-dir';
+import { defaultConfigDir } from '../../platform/config-dir';
 import { exportBundle, signHead } from '../../ledger';
 import { flag, JSON_OPTION, onePath, required, type Command } from '../command';
 import { EXIT } from '../exit-codes';

@@ -5,8 +5,8 @@
 import { GATE_NAMES, type GateName } from '../../../shared/ledger';
 import { PROVIDER_KINDS, type ProviderKind } from '../../../shared/branches';
 import type { RunEvent, RunSummary } from '../../../shared/run';
-import { runFeature } from '../../core/cycle/run-feature';
-import { featureStatus } from '../../core/cycle/status';
+import { runFeature } from '../../engine/run-feature';
+import { featureStatus } from '../../engine/status';
 import { flag, JSON_OPTION, list, onePath, text, type Command } from '../command';
 import { EXIT, UsageError } from '../exit-codes';
 import { printError, printJson, type Io } from '../io';

@@ -1,9 +1,9 @@
 /** `baton serve [dir] [--port N]`: the workbench in a browser, on 127.0.0.1, behind a per-run token. */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defaultConfigDir } from '../../core/config-dir';
+import { defaultConfigDir } from '../../platform/config-dir';
 import { createHandlers } from '../../core/handlers';
-import { readVersion } from '../../core/version';
+import { readVersion } from '../../platform/version';
 import { Workbench } from '../../core/workbench';
 import { startHost } from '../../host/server';
 import { flag, JSON_OPTION, text, type Command } from '../command';

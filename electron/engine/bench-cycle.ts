@@ -1,0 +1,67 @@
+/**
+ * `npm run bench:cycle`: the orchestrator's own overhead per cycle — everything except agent turns
+ * and test runs (each test run includes its throwaway database branch). A real project with N
+ * honest items runs through the real engine; per cycle, overhead = wall time from the plan record
+ * to the finish record minus the turns' and test runs' time recorded in the ledger. It also reports
+ * what the second run of every step (the determinism check) and GREEN's re-check of RED's tree cost
+ * per cycle, and the second runs' share of the wall time.
+ */
+import { join } from 'node:path';
+import { RECORD_TYPES, type LedgerRecord } from '../../shared/ledger';
+import { Ledger } from '../ledger';
+import { removeDir } from '../project/temp-project.fixture';
+import { runFeature } from './run-feature';
+import { calcSource, makeCycleProject, testFile } from './cycle-project.fixture';
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+export async function benchCycle(items: number): Promise<Record<string, unknown>> {
+  const ids = Array.from({ length: items }, (_, i) => `T${i + 1}`);
+  const turns = ids.flatMap((item, i) => [
+    { role: 'navigator', item, write: { [`test/${item}.test.js`]: testFile([[`${item} adds`, `assert.equal(calc.f${item}?.(${i}, 1), ${i + 1});`]]) } },
+    { role: 'driver', item, write: { 'src/calc.js': calcSource(ids.slice(0, i + 1)) } },
+  ]);
+  const project = await makeCycleProject(ids, { turns } as never, { repairBudget: 1 });
+  const started = Date.now();
+  try {
+    await runFeature({ root: project.root, until: 'acceptance', dataDir: project.dataDir });
+    const { records } = await Ledger.forArtifactRoot(join(project.root, '.baton')).read();
+    const overhead: number[] = [];
+    const second: number[] = [];
+    const rechecks: number[] = [];
+    const parts: Array<Record<string, number>> = [];
+    for (const id of ids) {
+      const mine = records.filter((r) => r.subject.item === id);
+      const planned = mine.find((r) => r.type === RECORD_TYPES.cyclePlanned);
+      const finished = mine.find((r) => r.type === RECORD_TYPES.cycleFinished);
+      if (!planned || !finished) continue;
+      const wall = Date.parse(finished.at) - Date.parse(planned.at);
+      const sum = (key: string) => mine.reduce((n, r: LedgerRecord) => n + (typeof r.data[key] === 'number' ? (r.data[key] as number) : 0), 0);
+      const turnMs = sum('turnMs');
+      const testRunMs = sum('testRunMs');
+      const secondRunMs = sum('secondRunMs');
+      const recheckMs = sum('recheckMs');
+      overhead.push(wall - turnMs - testRunMs);
+      second.push(secondRunMs);
+      rechecks.push(recheckMs);
+      parts.push({ wallMs: wall, turnMs, testRunMs, secondRunMs, recheckMs, overheadMs: wall - turnMs - testRunMs });
+    }
+    return {
+      cycles: overhead.length,
+      overheadMs: { p50: percentile(overhead, 50), p95: percentile(overhead, 95) },
+      goal: 'p50 ≤ 150 ms',
+      // The determinism check: every RED, GREEN and REFACTOR is run a second time, files reversed.
+      secondRunMs: { p50: percentile(second, 50), p95: percentile(second, 95) },
+      secondRunShareOfWall: Number((second.reduce((a, b) => a + b, 0) / Math.max(1, parts.reduce((a, p) => a + p.wallMs!, 0))).toFixed(2)),
+      // GREEN's re-run of the tree RED failed on (its locked tests must still fail there).
+      recheckMs: { p50: percentile(rechecks, 50), p95: percentile(rechecks, 95) },
+      totalRunMs: Date.now() - started,
+      perCycle: parts,
+    };
+  } finally {
+    await removeDir(join(project.root, '..'));
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * GREEN (with repair rounds), REFACTOR and REVIEW. Each Driver turn gets a fresh worktree; a
+ * repair round's starts from the experiment branch plus what the earlier attempts kept (replayed
+ * from their records); locked files it touches are restored and recorded as violations;
+ * the orchestrator runs the suite on a fresh database and commits a GREEN itself, with the
+ * verdict's record hash as the `Baton-Evidence` trailer.
+ */
+import type { LedgerRecord } from '../../shared/ledger';
+import type { GreenOutcome, RefactorOutcome, ReviewOutcome, StepInput } from '../orchestrator/cycle-types';
+import { judgeGreen } from '../orchestrator/judge';
+import type { CycleDeps } from './cycle-deps';
+import { addWorktree, diffBetween, git, removeWorktree } from './git';
+import { cycleLock } from './feature-lock';
+import { trustOf } from './trust';
+import { promptFor } from './prompts';
+import { CYCLE_RECORDS, type CycleRecords } from './records';
+import { commitTested, recordViolation, treeOf } from './red-steps';
+import { applyKept, casesOf, compact, recordsFor, setItemStatus, turnPath } from './step-support';
+import { enforcedTurn } from './turn';
+import { turnAndRun } from './turn-and-run';
+
+export async function greenStep(deps: CycleDeps, input: StepInput): Promise<GreenOutcome> {
+  const records = recordsFor(deps, input);
+  const key = `green:${input.attempt}`;
+  const pair = await deps.experiment(input.story);
+  const worktree = turnPath(deps, input, `green-${input.attempt}`);
+  const found = await records.find(CYCLE_RECORDS.green, key);
+  if (found) {
+    if (found.data.verdict === 'green') await finishGreen(deps, records, input, found, worktree, pair);
+    return greenOutcome(found);
+  }
+  const { record: lockRecord, lock } = await cycleLock(deps, records);
+  await greenWorktree(deps, records, worktree, pair.gitBranch, input.attempt - 1);
+  const redTree = typeof lockRecord.data.tree === 'string' ? lockRecord.data.tree : null;
+  const failingAtRed = casesOf(lockRecord).cases.filter((c) => c.status === 'failed').map((c) => c.id);
+  const recheck = redTree ? { tree: redTree, failing: failingAtRed } : undefined;
+  const { turn, run, test, fields, blobs } = await turnAndRun(deps, input, { role: 'driver', step: 'green', worktree, database: pair.database, lock, ...(recheck ? { recheck } : {}) });
+  if (turn.violations.length) await recordViolation(deps, records, input, 'green', turn, 'the lock');
+  const trust = trustOf(test!);
+  // A run that cannot be trusted is a violation too: something the Driver wrote tampered with the verdict.
+  if (trust?.verdict === 'compromised') await recordCompromised(deps, records, input, 'green', trust.detail);
+  const judged = trust ?? judgeGreen(casesOf(lockRecord), run!.report);
+  const violations = turn.violations.length + (trust?.verdict === 'compromised' ? 1 : 0);
+  const record = await records.append(
+    CYCLE_RECORDS.green,
+    key,
+    {
+      ...fields,
+      violations,
+      verdict: judged.verdict,
+      failure: judged.verdict === 'failing' ? judged.failure : trust ? trust.detail : null,
+      escalate: trust?.verdict === 'flaky' ? `The suite is flaky: ${trust.detail}.` : null,
+      lock: lockRecord.hash,
+    },
+    blobs,
+  );
+  if (judged.verdict === 'green') await finishGreen(deps, records, input, record, worktree, pair);
+  else {
+    // The next repair round starts in a fresh worktree rebuilt from this record.
+    await removeWorktree(deps.root, worktree);
+    await setItemStatus(deps, records, input, 'red', `status:failing:${input.attempt}`);
+  }
+  return greenOutcome(record);
+}
+
+/** A compromised run, recorded as a violation of the Driver's (the code under test is the Driver's). */
+async function recordCompromised(deps: CycleDeps, records: CycleRecords, input: StepInput, step: string, detail: string): Promise<void> {
+  await records.once(CYCLE_RECORDS.violation, `compromised:${step}:${input.attempt}`, { attempt: input.attempt, step, files: [], against: 'the test run', detail }, [], {
+    kind: 'agent',
+    id: `driver:${deps.agent('driver').name}`,
+  });
+}
+
+/** A fresh worktree at the experiment branch with the changes GREEN attempts 1..`through` kept. */
+async function greenWorktree(deps: CycleDeps, records: CycleRecords, worktree: string, branch: string, through: number): Promise<void> {
+  await addWorktree(deps.root, worktree, branch);
+  for (let a = 1; a <= through; a += 1) {
+    const earlier = await records.find(CYCLE_RECORDS.green, `green:${a}`);
+    if (earlier) await applyKept(records, earlier, worktree);
+  }
+}
+
+function greenOutcome(record: LedgerRecord): GreenOutcome {
+  return {
+    verdict: record.data.verdict === 'green' ? 'green' : 'failing',
+    violations: Number(record.data.violations ?? 0),
+    record: record.hash,
+    failure: (record.data.failure as string | null) ?? null,
+    escalate: (record.data.escalate as string | null | undefined) ?? null,
+  };
+}
+
+/** Commit, attest, set the status and move the baseline; each part skips itself when already done. */
+async function finishGreen(deps: CycleDeps, records: CycleRecords, input: StepInput, verdict: LedgerRecord, worktree: string, pair: { gitBranch: string; worktree: string }): Promise<void> {
+  // Exactly the tree the runs tested is committed; the worktree is not needed for it.
+  const commit = await commitTested(deps, verdict.hash, treeOf(verdict), pair, `feat(${input.item}): GREEN`);
+  await removeWorktree(deps.root, worktree);
+  const cases = casesOf(verdict).cases;
+  await records.once(CYCLE_RECORDS.greened, 'greened', {
+    commit,
+    verdict: verdict.hash,
+    command: deps.settings.testCommand,
+    passedTests: cases.filter((c) => c.status === 'passed').map((c) => c.id),
+    branch: pair.gitBranch,
+    tree: treeOf(verdict),
+  });
+  await deps.baseline.set(input.story, { cases });
+  await setItemStatus(deps, records, input, 'green', 'status:green');
+}
+
+export async function refactorStep(deps: CycleDeps, input: StepInput): Promise<RefactorOutcome> {
+  const records = recordsFor(deps, input);
+  const key = `refactor:${input.attempt}`;
+  const found = await records.find(CYCLE_RECORDS.refactored, key);
+  if (found) return { verdict: found.data.verdict as RefactorOutcome['verdict'], record: found.hash };
+  const pair = await deps.experiment(input.story);
+  const worktree = turnPath(deps, input, `refactor-${input.attempt}`);
+  await addWorktree(deps.root, worktree, pair.gitBranch);
+  const { record: lockRecord, lock } = await cycleLock(deps, records);
+  const { turn, run, test, fields, blobs } = await turnAndRun(deps, input, { role: 'driver', step: 'refactor', worktree, database: pair.database, lock, runWhen: (t) => t.kept.length > 0 });
+  if (turn.violations.length) await recordViolation(deps, records, input, 'refactor', turn, 'the lock');
+  if (!run) {
+    await removeWorktree(deps.root, worktree);
+    const record = await records.append(CYCLE_RECORDS.refactored, key, { ...fields, verdict: 'kept', detail: 'nothing to refactor' }, blobs);
+    return { verdict: 'kept', record: record.hash };
+  }
+  const trust = trustOf(test!);
+  if (trust?.verdict === 'compromised') await recordCompromised(deps, records, input, 'refactor', trust.detail);
+  const judged = trust ?? judgeGreen(casesOf(lockRecord), run.report);
+  // A refactor that touched the lock, broke the suite or could not be trusted is undone as a whole.
+  const verdict = judged.verdict === 'green' && turn.violations.length === 0 ? 'kept' : 'reverted';
+  const detail = trust ? trust.detail : judged.verdict === 'failing' ? judged.failure : turn.violations.length ? 'locked files were changed' : 'suite stayed green';
+  const record = await records.append(CYCLE_RECORDS.refactored, key, { ...fields, verdict, detail }, blobs);
+  if (verdict === 'kept') {
+    await commitTested(deps, record.hash, treeOf(record), pair, `refactor(${input.item}): suite stays green`);
+    await deps.baseline.set(input.story, { cases: compact(run.report) });
+    await setItemStatus(deps, records, input, 'refactored', `status:refactored`);
+  }
+  await removeWorktree(deps.root, worktree);
+  return { verdict, record: record.hash };
+}
+
+export async function reviewStep(deps: CycleDeps, input: StepInput): Promise<ReviewOutcome> {
+  const records = recordsFor(deps, input);
+  const key = `review:${input.attempt}`;
+  const found = await records.find(CYCLE_RECORDS.reviewed, key);
+  if (found) return { decision: found.data.decision as ReviewOutcome['decision'], note: (found.data.note as string | null) ?? null, record: found.hash };
+  const pair = await deps.experiment(input.story);
+  const planned = await records.find(CYCLE_RECORDS.planned, 'plan');
+  const start = (planned?.data.startCommit as string | undefined) ?? null;
+  const head = await git(deps.root, ['rev-parse', pair.gitBranch]);
+  const diff = start ? await diffBetween(deps.root, start, head) : '';
+  // What the scan of the Driver's lines flagged in this cycle goes in front of the reviewer, and into the record.
+  const flagged = [...(await records.all(CYCLE_RECORDS.green)), ...(await records.all(CYCLE_RECORDS.refactored))].flatMap(
+    (r) => (r.data.tells as Array<{ file: string; line: number; why: string; text: string }> | undefined) ?? [],
+  );
+  const flagNote = flagged.length
+    ? `\n\nFlagged for your review — lines the Driver added that look like code telling test runs apart:\n${flagged.map((t) => `- ${t.file}:${t.line} ${t.why}: ${t.text}`).join('\n')}`
+    : '';
+  const worktree = turnPath(deps, input, `review-${input.attempt}`);
+  await addWorktree(deps.root, worktree, pair.gitBranch);
+  deps.emit({ kind: 'turn.started', item: input.item, role: 'navigator', step: 'review', attempt: input.attempt });
+  // A reviewer writes nothing: an empty scope reverts whatever it changes.
+  const turn = await enforcedTurn({
+    agent: deps.agent('navigator'),
+    role: 'navigator',
+    step: 'review',
+    item: input.item,
+    attempt: input.attempt,
+    round: input.round,
+    worktree,
+    failure: null,
+    prompt: `${promptFor('navigator', 'review', input)}${flagNote}\n\n${diff}`,
+    scope: { allowed: [], protected: [] },
+    lock: null,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    onOutput: (chunk) => deps.emit({ kind: 'turn.output', item: input.item, chunk }),
+  });
+  await removeWorktree(deps.root, worktree);
+  const review = turn.result.review ?? { decision: 'accept' as const, note: null };
+  const record = await records.append(CYCLE_RECORDS.reviewed, key, { attempt: input.attempt, decision: review.decision, note: review.note, head, turnMs: turn.result.ms, flagged }, [
+    { name: 'review/diff.patch', content: diff },
+    { name: 'agent/transcript.txt', content: turn.result.transcript },
+  ]);
+  return { decision: review.decision, note: review.note, record: record.hash };
+}

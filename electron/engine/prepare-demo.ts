@@ -1,0 +1,92 @@
+/**
+ * `baton demo`: copy resources/demo to a fresh folder, make it a git repository, share Baton's
+ * own node_modules with it (the demo app needs `pg`), and approve the spec, design and test_list
+ * gates as a clearly named demo Product Owner so the run can build straight away.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import type { GateName } from '../../shared/ledger';
+import { approveGate, gateEvidence } from '../gates';
+import { Ledger } from '../ledger';
+import { readProject } from '../project';
+import { defaultDataDir, projectDataDir } from '../platform/data-dir';
+import { packageRoot } from '../platform/package-root';
+
+const exec = promisify(execFile);
+export const DEMO_APPROVER = 'Demo Product Owner <demo@baton.invalid>';
+const BATON_ROOT = packageRoot(import.meta.url);
+export const DEMO_SOURCE = join(BATON_ROOT, 'resources', 'demo');
+
+export interface PreparedDemo {
+  readonly root: string;
+  readonly dataDir: string;
+  readonly feature: string;
+}
+
+/**
+ * The demo app's own copy of what it needs (`pg` and what `pg` needs), never a link to Baton's
+ * installed dependencies: an agent's write there must not reach code Baton itself runs.
+ */
+async function copyDependencies(from: string, to: string, roots: readonly string[]): Promise<void> {
+  const seen = new Set<string>();
+  const queue = [...roots];
+  while (queue.length) {
+    const name = queue.shift()!;
+    if (seen.has(name)) continue;
+    const manifest = await readFile(join(from, name, 'package.json'), 'utf8').catch(() => null);
+    // An optional dependency not installed here (pg-cloudflare on Node) is not needed.
+    if (manifest === null) continue;
+    seen.add(name);
+    await cp(join(from, name), join(to, name), { recursive: true, dereference: true });
+    const pkg = JSON.parse(manifest) as { dependencies?: Record<string, string> };
+    queue.push(...Object.keys(pkg.dependencies ?? {}));
+  }
+}
+
+/** Changes to the demo before it becomes a repository (the adversarial suite plays its own scenario on it). */
+export interface DemoVariant {
+  /** Files to write over the copy, relative to the project (a value that is not a string is written as JSON). */
+  readonly files?: Readonly<Record<string, string | object>>;
+  /** Settings merged into .baton/project.json. */
+  readonly settings?: Readonly<Record<string, unknown>>;
+}
+
+export async function prepareDemo(parent: string = tmpdir(), variant: DemoVariant = {}): Promise<PreparedDemo> {
+  const base = await mkdtemp(join(parent, 'baton-demo-'));
+  const root = join(base, 'inventory');
+  await cp(DEMO_SOURCE, root, { recursive: true, filter: (src) => !/[\\/](node_modules|reports)$/.test(src) });
+  await copyDependencies(join(BATON_ROOT, 'node_modules'), join(root, 'node_modules'), ['pg']);
+  for (const [path, content] of Object.entries(variant.files ?? {})) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), typeof content === 'string' ? content : `${JSON.stringify(content, null, 2)}\n`);
+  }
+  if (variant.settings) {
+    const file = join(root, '.baton', 'project.json');
+    await writeFile(file, `${JSON.stringify({ ...(JSON.parse(await readFile(file, 'utf8')) as object), ...variant.settings }, null, 2)}\n`);
+  }
+  const git = (...args: string[]) => exec('git', args, { cwd: root });
+  await git('init', '-q', '-b', 'main');
+  await git('config', 'user.name', 'Baton Demo');
+  await git('config', 'user.email', 'demo@baton.invalid');
+  await exec('sh', ['-c', 'printf "/node_modules\\n/reports/\\n" >> .git/info/exclude'], { cwd: root });
+  await git('add', '-A');
+  await git('commit', '-q', '-m', 'The inventory service before the feature');
+  const read = await readProject(root);
+  if (!read.ok) throw new Error(`The demo project does not read: ${read.error.message}`);
+  const feature = read.value.features[0]!.id;
+  const ledger = Ledger.forArtifactRoot(join(root, '.baton'));
+  for (const gate of ['spec', 'design', 'test_list'] as GateName[]) {
+    const view = await readProject(root);
+    if (!view.ok) throw new Error(view.error.message);
+    const evidence = await gateEvidence(view.value, ledger, { feature, gate });
+    if (!evidence.ok) throw new Error(`The demo's ${gate} gate: ${evidence.error.message}`);
+    const expect = Object.fromEntries(evidence.value.artifacts.filter((a) => a.sha256).map((a) => [a.name, a.sha256!]));
+    const approved = await approveGate(view.value, ledger, { feature, gate, approver: DEMO_APPROVER, expect, comment: 'Approved by the demo so the run can build; a real project waits for a person here.' });
+    if (!approved.ok) throw new Error(`The demo could not approve its ${gate} gate: ${approved.error.message}`);
+  }
+  const real = await realpath(root);
+  return { root: real, dataDir: projectDataDir(real, defaultDataDir(process.env, process.platform, real)), feature };
+}

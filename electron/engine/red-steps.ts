@@ -1,0 +1,111 @@
+/**
+ * PLAN, RED and LOCK. The Navigator writes tests in a fresh worktree — under every earlier item's
+ * lock: it may add test files, never change one; the orchestrator runs the tree twice on throwaway
+ * databases and judges RED against the last accepted run; a RED is locked (hashes and contents in
+ * the ledger) and exactly the tree that was run is committed on the experiment branch.
+ */
+import { matchesAny } from '../../shared/glob';
+import type { LedgerRecord } from '../../shared/ledger';
+import type { RedOutcome, StepInput } from '../orchestrator/cycle-types';
+import { judgeRed } from '../orchestrator/judge';
+import { takeLock } from '../runner/lock-set';
+import type { CycleDeps } from './cycle-deps';
+import { earlierLock } from './feature-lock';
+import { addWorktree, commitTree, commitWithEvidence, fastForward, git, removeWorktree } from './git';
+import { CYCLE_RECORDS, type CycleRecords } from './records';
+import { casesOf, lockRulesFor, materialize, recordsFor, setItemStatus, turnPath } from './step-support';
+import { cycleIdFor } from '../gates/escalations';
+import { trustOf } from './trust';
+import { turnAndRun } from './turn-and-run';
+
+export async function planStep(deps: CycleDeps, input: StepInput): Promise<void> {
+  const pair = await deps.experiment(input.story);
+  const startCommit = await git(deps.root, ['rev-parse', pair.gitBranch]);
+  await recordsFor(deps, input).once(CYCLE_RECORDS.planned, 'plan', { experiment: pair.gitBranch, database: pair.database, startCommit });
+}
+
+export async function redStep(deps: CycleDeps, input: StepInput): Promise<RedOutcome> {
+  const records = recordsFor(deps, input);
+  const key = `red:${input.attempt}`;
+  const found = await records.find(CYCLE_RECORDS.red, key);
+  if (found) return redOutcome(found.data, found.hash);
+  const pair = await deps.experiment(input.story);
+  const worktree = turnPath(deps, input, `red-${input.attempt}`);
+  await addWorktree(deps.root, worktree, pair.gitBranch);
+  const earlier = await earlierLock(deps, cycleIdFor(input.feature, input.item, input.round));
+  const { turn, run, test, fields, blobs } = await turnAndRun(deps, input, { role: 'navigator', step: 'red', worktree, database: pair.database, lock: earlier, newTests: true });
+  if (turn.violations.length) await recordViolation(deps, records, input, 'red', turn, earlier ? 'an earlier item\'s lock' : 'the lock');
+  const testFiles = turn.kept.filter((c) => matchesAny(c.path, deps.settings.testGlobs)).length;
+  const trust = trustOf(test!);
+  const judged = trust ?? judgeRed(await deps.baseline.get(input.story), run!.report, testFiles);
+  const data = {
+    ...fields,
+    verdict: judged.verdict,
+    detail: judged.verdict === 'red' ? `failing: ${judged.failing.join(', ')}` : judged.detail,
+    failing: judged.verdict === 'red' ? judged.failing : [],
+    worktree,
+  };
+  const record = await records.append(CYCLE_RECORDS.red, key, data, blobs);
+  if (judged.verdict !== 'red') await removeWorktree(deps.root, worktree);
+  return redOutcome(data, record.hash);
+}
+
+/** A turn's changes to locked files (or to Baton's bookkeeping), restored: recorded once per attempt, with what was written. */
+export async function recordViolation(deps: CycleDeps, records: CycleRecords, input: StepInput, step: string, turn: { violations: readonly { path: string; kind: string }[]; tampered: ReadonlyArray<{ path: string; content: Buffer | null }> }, against: string): Promise<void> {
+  const role = step === 'red' || step === 'review' ? 'navigator' : 'driver';
+  await records.once(
+    CYCLE_RECORDS.violation,
+    `violation:${step}:${input.attempt}`,
+    { attempt: input.attempt, step, files: turn.violations.map((v) => ({ path: v.path, kind: v.kind })), against },
+    turn.tampered.map((t) => ({ name: `tampered/${t.path}`, content: t.content ?? '(deleted)' })),
+    { kind: 'agent', id: `${role}:${deps.agent(role).name}` },
+  );
+}
+
+function redOutcome(data: Record<string, unknown>, record: string): RedOutcome {
+  const verdict = data.verdict as RedOutcome['verdict'];
+  return verdict === 'red' ? { verdict, record } : { verdict, record, detail: String(data.detail ?? '') };
+}
+
+export async function lockStep(deps: CycleDeps, input: StepInput): Promise<{ record: string }> {
+  const records = recordsFor(deps, input);
+  const pair = await deps.experiment(input.story);
+  const reds = (await records.all(CYCLE_RECORDS.red)).filter((r) => r.data.verdict === 'red');
+  const red = reds.at(-1);
+  if (!red) throw new Error(`No RED verdict recorded for ${input.item}: nothing to lock.`);
+  const worktree = String(red.data.worktree);
+  let locked = await records.find(CYCLE_RECORDS.locked, 'lock');
+  if (!locked) {
+    await materialize(deps, records, red, worktree, pair);
+    const lock = await takeLock(worktree, lockRulesFor(deps));
+    locked = await records.append(
+      CYCLE_RECORDS.locked,
+      'lock',
+      { files: lock.set.files, testCommand: lock.set.testCommand, testCommandSha256: lock.set.testCommandSha256, cases: casesOf(red).cases, red: red.hash, tree: red.data.tree ?? null },
+      [...lock.snapshot].map(([path, state]) => ({ name: `locked/${path}`, content: state.content ?? Buffer.alloc(0) })),
+    );
+  }
+  await commitTested(deps, locked.hash, treeOf(red), pair, `test(${input.item}): RED, tests locked`);
+  await removeWorktree(deps.root, worktree);
+  await setItemStatus(deps, records, input, 'red', 'status:red');
+  return { record: locked.hash };
+}
+
+/** The tree a verdict's run tested. */
+export const treeOf = (record: LedgerRecord): string => {
+  if (typeof record.data.tree !== 'string') throw new Error(`The ${record.type} record #${record.seq} names no tested tree: it was made by an older Baton. Reset the item's cycle to run it again.`);
+  return record.data.tree;
+};
+
+/**
+ * Commits exactly the tested tree on the experiment branch with the evidence trailer, unless that
+ * commit exists already (a re-run), and fast-forwards the branch's worktree to it.
+ */
+export async function commitTested(deps: CycleDeps, evidence: string, tree: string, pair: { gitBranch: string; worktree: string }, subject: string): Promise<string> {
+  const existing = await commitWithEvidence(deps.root, pair.gitBranch, evidence);
+  if (existing) return existing;
+  const parent = await git(deps.root, ['rev-parse', pair.gitBranch]);
+  const commit = await commitTree(deps.root, tree, parent, `${subject}\n\nBaton-Evidence: ${evidence}`);
+  await fastForward(pair.worktree, commit);
+  return commit;
+}

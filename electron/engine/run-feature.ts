@@ -1,0 +1,321 @@
+/**
+ * `baton run`: drive a feature's lifecycle (and its items' cycles) from wherever it stopped.
+ * The lifecycle waits at each gate until the ledger says approved or rejected; `until` stops the
+ * run on reaching a gate (or done). Every machine snapshot is persisted after every transition.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, realpath, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fromPromise } from 'xstate';
+import type { GateName } from '../../shared/ledger';
+import type { ProviderKind } from '../../shared/branches';
+import type { RunBlocked, RunEvent, RunSummary, LifecycleStateName } from '../../shared/run';
+import { createAgent } from '../agents/adapters';
+import type { AgentAdapter, Role } from '../agents/agent-port';
+import { acquireFileLock, releaseFileLock } from '../platform/file-lock';
+import { openBranchService } from '../branches/service';
+import type { BranchService } from '../branches/service-api';
+import { foldGates, gateKey } from '../gates';
+import { blockMessage, GATES_BEFORE, recordBlock, unfrozenGates } from '../gates/frozen';
+import { Ledger } from '../ledger';
+import { LIFECYCLE_VERSION, lifecycleMachine, type GateDecision, type GateWait, type WorkInput } from '../orchestrator/lifecycle-machine';
+import type { JudgedReport } from '../orchestrator/judge';
+import { readProject } from '../project';
+import { readSettings } from '../project/read-settings';
+import type { ProjectSettings } from '../project/settings';
+import { defaultConfigDir } from '../platform/config-dir';
+import { defaultDataDir, projectDataDir } from '../platform/data-dir';
+import { packageRoot } from '../platform/package-root';
+import type { TestItem } from '../../shared/model';
+import { escalationsOf, foldEscalations } from '../gates/escalations';
+import { buildItems } from './build';
+import type { CycleDeps, ExperimentPair } from './cycle-deps';
+import { excludeFromCommits, git } from './git';
+import { readSnapshot, runPersisted } from './persisted-machine';
+import { StateStore } from './state-store';
+import { summarize } from './summary';
+import { removeLeftoverThrowaways } from './test-run';
+
+export interface RunOptions {
+  readonly root: string;
+  readonly feature?: string;
+  /** Stop on reaching this gate (before it is decided), or at `done`. Default: done. */
+  readonly until?: GateName | 'done';
+  /** role → adapter, overriding `agents` in project.json. */
+  readonly agents?: Readonly<Record<string, string>>;
+  readonly provider?: ProviderKind;
+  readonly postgresUrl?: string;
+  readonly dataDir?: string;
+  readonly signal?: AbortSignal;
+  readonly onEvent?: (event: RunEvent) => void;
+  /** How often a waiting gate re-reads the ledger. */
+  readonly gatePollMs?: number;
+}
+
+const BATON_ROOT = packageRoot(import.meta.url);
+
+const GATE_STATE: Readonly<Record<GateName, LifecycleStateName>> = {
+  spec: 'specGate',
+  design: 'designGate',
+  test_list: 'testListGate',
+  acceptance: 'acceptance',
+  deploy: 'deployGate',
+  promote: 'promoting',
+};
+
+/** The project's settings; a missing or invalid project.json stops the run with the reader's message. */
+export async function loadSettings(root: string): Promise<ProjectSettings> {
+  const read = await readSettings(join(root, '.baton'));
+  if (!read.ok) throw new Error(read.error.message);
+  return read.value.settings;
+}
+
+export async function runFeature(options: RunOptions): Promise<RunSummary> {
+  const root = options.root;
+  const emit = options.onEvent ?? (() => undefined);
+  const settings = await loadSettings(root);
+  const read = await readProject(root);
+  if (!read.ok) throw new Error(read.error.message);
+  const feature = options.feature ? read.value.features.find((f) => f.id === options.feature) : read.value.features[0];
+  if (!feature) throw new Error(options.feature ? `No feature "${options.feature}" in ${root}/.baton/features. Features: ${read.value.features.map((f) => f.id).join(', ') || 'none'}.` : `No feature in ${root}/.baton/features: write a feature spec first.`);
+  const releaseRunLock = await takeRunLock(root);
+  const ledger = Ledger.forArtifactRoot(join(root, '.baton'));
+  const store = StateStore.forProject(root, feature.id);
+  const runId = new Date().toISOString();
+  const frozen = frozenGuard(root, feature.id, ledger, emit);
+  // Frozen means frozen from the first moment: a drifted gate stops the run before anything starts.
+  const saved = await readSnapshot(store, 'lifecycle', lifecycleMachine, LIFECYCLE_VERSION).catch(() => null);
+  const resumeAt = (typeof saved?.value === 'string' && saved.value in GATES_BEFORE ? saved.value : 'intake') as LifecycleStateName;
+  try {
+    await frozen.check(resumeAt, 'start', null);
+  } catch (error) {
+    if (!frozen.blocked) {
+      await releaseRunLock();
+      throw error;
+    }
+    emit({ kind: 'run.started', runId, feature: feature.id, at: runId });
+    const summary = await summarize(root, feature.id, resumeAt, ledger, frozen.blocked);
+    await releaseRunLock();
+    return summary;
+  }
+  const signal = options.signal ? AbortSignal.any([options.signal, frozen.signal]) : frozen.signal;
+  const branches = await openBranchService({ root, settings, ...(options.provider ? { provider: options.provider } : {}), ...(options.postgresUrl ? { postgresUrl: options.postgresUrl } : {}), ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
+  try {
+    await excludeFromCommits(root, ['/node_modules', ...(settings.reportPath ? [`/${settings.reportPath}`] : [])]);
+    await removeLeftoverThrowaways(branches.provider);
+    const realRoot = await realpath(root);
+    const dataDir = options.dataDir ?? projectDataDir(realRoot, defaultDataDir(process.env, process.platform, realRoot));
+    const turnsDir = join(dataDir, 'turns');
+    await cleanTurns(root, turnsDir);
+    // Agents' commands and test runs see neither Baton's config (its signing key) and data folders nor its installation.
+    const hide = [defaultConfigDir(), dataDir, BATON_ROOT];
+    const agents = await agentsFor(root, settings, options.agents ?? {}, hide);
+    const deps: CycleDeps = {
+      root,
+      settings,
+      feature: feature.id,
+      ledger,
+      provider: branches.provider,
+      experiment: experimentPairs(branches, feature.id, settings.defaultBranch),
+      agent: (role) => {
+        const agent = agents.get(role);
+        if (!agent) throw new Error(`No agent for the ${role} role: set agents.${role} in .baton/project.json.`);
+        return agent;
+      },
+      turnsDir,
+      runSite: { dir: join(dataDir, 'run', 'tree'), scratch: join(dataDir, 'run', 'scratch') },
+      hide,
+      baseline: baselineStore(store),
+      emit,
+      signal,
+      guard: (step, item) => frozen.check('building', step, item),
+    };
+    emit({ kind: 'run.started', runId, feature: feature.id, at: runId });
+    const phase = await driveLifecycle(deps, store, feature.testList, settings, ledger, options, frozen);
+    return await summarize(root, feature.id, phase, ledger, frozen.blocked);
+  } finally {
+    await branches.close().catch(() => undefined);
+    await store.flush();
+    await releaseRunLock();
+  }
+}
+
+/** The lifecycle state a gate's approval leads to: the work that builds on it. */
+const AFTER_GATE: Readonly<Record<GateName, LifecycleStateName>> = {
+  spec: 'designing',
+  design: 'testListing',
+  test_list: 'building',
+  acceptance: 'deployGate',
+  deploy: 'promoting',
+  promote: 'done',
+};
+
+interface FrozenGuard {
+  /** Re-judges the gates `phase` builds on; records a block, aborts the run and throws when one is not approved as it stands. */
+  check(phase: LifecycleStateName, step: string, item: string | null): Promise<void>;
+  /** Aborted once the run is blocked. */
+  readonly signal: AbortSignal;
+  readonly blocked: RunBlocked | null;
+}
+
+class RunBlockedError extends Error {}
+
+const beforeWords = (phase: LifecycleStateName, step: string, item: string | null): string => {
+  if (item) return `${step.toUpperCase()} of ${item}`;
+  if (step.startsWith('gate:')) return `going on from the ${step.slice(5)} gate`;
+  return `the run started (at ${phase})`;
+};
+
+function frozenGuard(root: string, feature: string, ledger: Ledger, emit: (event: RunEvent) => void): FrozenGuard {
+  const controller = new AbortController();
+  let blocked: RunBlocked | null = null;
+  return {
+    signal: controller.signal,
+    get blocked() {
+      return blocked;
+    },
+    async check(phase, step, item) {
+      if (blocked) throw new RunBlockedError(blocked.message);
+      const gates = await unfrozenGates(root, feature, GATES_BEFORE[phase]);
+      if (gates.length === 0) return;
+      const message = blockMessage(feature, gates, beforeWords(phase, step, item));
+      const record = await recordBlock(ledger, feature, gates, { phase, step, item }, message);
+      blocked = { record: record.hash, message, gates: gates.map(({ gate, story, status, files }) => ({ gate, story, status, files })) };
+      emit({ kind: 'run.blocked', feature, message, record: record.hash });
+      controller.abort();
+      throw new RunBlockedError(message);
+    },
+  };
+}
+
+async function driveLifecycle(deps: CycleDeps, store: StateStore, items: Parameters<typeof buildItems>[2], settings: ProjectSettings, ledger: Ledger, options: RunOptions, frozen: FrozenGuard): Promise<LifecycleStateName> {
+  const pollMs = options.gatePollMs ?? 1000;
+  const noop = fromPromise<void, WorkInput>(async () => undefined);
+  const machine = lifecycleMachine.provide({
+    actors: {
+      intake: noop,
+      specify: noop,
+      design: noop,
+      listTests: noop,
+      promote: noop,
+      build: fromPromise(async () => ({ escalated: (await buildItems(deps, store, items, settings.repairBudget)).escalated })),
+      awaitGate: fromPromise<GateDecision, GateWait>(async ({ input, signal }) => {
+        const decision = await waitForGate(ledger, input, pollMs, signal, deps);
+        // An approval whose files changed since is no approval to build on.
+        if (decision.decision === 'approved') await frozen.check(AFTER_GATE[input.gate], `gate:${input.gate}`, null);
+        return decision;
+      }),
+    },
+  });
+  const stopAt = new Set<string>(['done', 'abandoned', 'escalated', ...(options.until && options.until !== 'done' ? [GATE_STATE[options.until]] : [])]);
+  const end = await runPersisted({
+    machine,
+    version: LIFECYCLE_VERSION,
+    store,
+    name: 'lifecycle',
+    input: { feature: deps.feature },
+    signal: deps.signal,
+    onState: (state) => deps.emit({ kind: 'lifecycle.state', feature: deps.feature, state: state as LifecycleStateName }),
+    stopAt: (state) => stopAt.has(state),
+    started: async (actor) => {
+      if (String(actor.getSnapshot().value) === 'escalated') await resumeEscalated(actor, ledger, deps.feature, items);
+    },
+  });
+  return String(end.value) as LifecycleStateName;
+}
+
+/**
+ * A run that starts where the last one escalated: once a person has decided every open escalation
+ * (in the inbox or with `baton resolve`), an `abandon` ends the feature and otherwise the build
+ * resumes (retried items run their next round, skipped ones are set aside). With any escalation
+ * still undecided the run stays where it is.
+ */
+async function resumeEscalated(actor: { send(event: { type: 'RESUME' } | { type: 'ABANDON'; reason: string }): void }, ledger: Ledger, feature: string, items: readonly TestItem[]): Promise<void> {
+  const fold = foldEscalations((await ledger.read()).records);
+  const states = items.map((item) => ({ item: item.id, ...escalationsOf(fold, feature, item.id) }));
+  if (states.some((s) => s.open)) return;
+  const abandon = states.find((s) => s.decided?.decision === 'abandon');
+  if (abandon) actor.send({ type: 'ABANDON', reason: `Abandoned over ${abandon.item} by ${abandon.decided!.by}: ${abandon.decided!.note ?? 'no reason given'}` });
+  else actor.send({ type: 'RESUME' });
+}
+
+async function waitForGate(ledger: Ledger, wait: GateWait, pollMs: number, signal: AbortSignal, deps: CycleDeps): Promise<GateDecision> {
+  let told = false;
+  for (;;) {
+    const fold = foldGates((await ledger.read()).records);
+    // Story gates (acceptance) are decided per story: every story of the feature must agree.
+    const folds = [...fold.values()].filter((f) => f.feature === wait.feature && f.gate === wait.gate);
+    const direct = fold.get(gateKey({ feature: wait.feature, gate: wait.gate }));
+    const decided = direct ? [direct] : folds;
+    if (decided.length && decided.every((f) => f.status === 'approved')) return { decision: 'approved', reason: null };
+    const rejected = decided.find((f) => f.status === 'rejected');
+    if (rejected) return { decision: 'rejected', reason: rejected.note };
+    if (!told) {
+      told = true;
+      deps.emit({ kind: 'waiting', feature: wait.feature, gate: wait.gate, message: `Waiting for the ${wait.gate} gate of ${wait.feature}: approve it in the Inbox or with \`baton approve --feature ${wait.feature} --gate ${wait.gate}\`.` });
+    }
+    if (signal.aborted) throw new Error('stopped');
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+/**
+ * The experiment pair the feature's cycles commit to: `baton/<feature>`, forked from the default
+ * branch. Cycles run one after another, so a later story builds on the code of the earlier ones.
+ */
+function experimentPairs(branches: BranchService, feature: string, defaultBranch: string): (story: string) => Promise<ExperimentPair> {
+  const made = new Map<string, Promise<ExperimentPair>>();
+  return () => {
+    const gitBranch = `baton/${feature}`.toLowerCase();
+    let pair = made.get(gitBranch);
+    if (!pair) {
+      pair = (async () => {
+        const existing = (await branches.list()).pairs.find((p) => p.gitBranch === gitBranch && p.database && p.worktree);
+        if (existing) return { gitBranch, worktree: existing.worktree!, database: existing.database!.name };
+        const created = await branches.create(gitBranch, { parent: defaultBranch, ttlHours: null });
+        return { gitBranch, worktree: created.worktree, database: created.database };
+      })();
+      made.set(gitBranch, pair);
+      pair.catch(() => made.delete(gitBranch));
+    }
+    return pair;
+  };
+}
+
+async function agentsFor(root: string, settings: ProjectSettings, overrides: Readonly<Record<string, string>>, hide: readonly string[]): Promise<Map<Role, AgentAdapter>> {
+  const out = new Map<Role, AgentAdapter>();
+  for (const role of ['navigator', 'driver'] as const) {
+    const name = overrides[role] ?? settings.agents[role] ?? 'scripted';
+    out.set(role, await createAgent(name, { root, scenario: settings.scenario, sandbox: settings.sandbox, hide, passEnv: settings.passEnv ?? [] }));
+  }
+  return out;
+}
+
+function baselineStore(store: StateStore): CycleDeps['baseline'] {
+  return {
+    // One experiment per feature, so one baseline: the last accepted run of the whole suite.
+    get: async () => (await store.read<JudgedReport>('baseline')) ?? { cases: [] },
+    set: (_story, report) => store.write('baseline', report),
+  };
+}
+
+/**
+ * One run per project at a time: a second would fight over the same worktrees and snapshots. The
+ * lock file is created exclusively, so of two runs started together exactly one takes it; a lock
+ * whose process is gone is taken over.
+ */
+async function takeRunLock(root: string): Promise<() => Promise<void>> {
+  const file = join(root, '.baton', 'state', 'run.lock');
+  await mkdir(dirname(file), { recursive: true });
+  const content = await acquireFileLock(file, 0, (_path, holder) =>
+    `Another Baton run (${holder.who}${holder.since}) is working on this project. Wait for it, or stop it, then run again.`,
+  );
+  return () => releaseFileLock(file, content);
+}
+
+/** Worktrees a killed run left: the steps that need them re-create them. */
+async function cleanTurns(root: string, turnsDir: string): Promise<void> {
+  if (!existsSync(turnsDir)) return;
+  for (const name of await readdir(turnsDir)) await rm(join(turnsDir, name), { recursive: true, force: true });
+  await git(root, ['worktree', 'prune']).catch(() => undefined);
+}

@@ -1,0 +1,98 @@
+/** Shared by the cycle's steps: records for the cycle, scopes per role, compact reports, worktree paths. */
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { LedgerRecord } from '../../shared/ledger';
+import type { TestStatus } from '../../shared/model';
+import type { ScopeRules } from '../agents/scope';
+import type { TreeChange } from '../agents/tree-diff';
+import type { StepInput } from '../orchestrator/cycle-types';
+import type { JudgedReport } from '../orchestrator/judge';
+import type { LockRules } from '../runner/lock-set';
+import type { TestReport } from '../runner/report';
+import type { CycleDeps, ExperimentPair } from './cycle-deps';
+import { cycleIdFor } from '../gates/escalations';
+import { addWorktree } from './git';
+import { CYCLE_RECORDS, CycleRecords, type Blob } from './records';
+
+export function recordsFor(deps: CycleDeps, input: StepInput): CycleRecords {
+  return new CycleRecords(deps.ledger, { feature: input.feature, story: input.story, item: input.item, cycle: cycleIdFor(input.feature, input.item, input.round) }, (r) =>
+    deps.emit({ kind: 'recorded', type: r.type, hash: r.hash, item: input.item }),
+  );
+}
+
+export function scopeFor(deps: CycleDeps, role: 'navigator' | 'driver'): ScopeRules {
+  const s = deps.settings;
+  const fallback = role === 'navigator' ? s.testGlobs : [...s.sourceGlobs, ...(s.migrations ? [`${s.migrations.path}/**`] : [])];
+  return {
+    allowed: s.writeScopes[role] ?? fallback,
+    protected: [...s.protectedPaths, ...s.runnerConfigFiles, ...(s.reportPath ? [s.reportPath] : [])],
+    ...(role === 'driver' ? { noTests: s.testGlobs } : {}),
+  };
+}
+
+export function lockRulesFor(deps: CycleDeps): LockRules {
+  return { testGlobs: deps.settings.testGlobs, runnerConfigFiles: deps.settings.runnerConfigFiles, testCommand: deps.settings.testCommand ?? '' };
+}
+
+/** What the ledger keeps of a report for later verdicts: ids and statuses (the full report is a blob). */
+export function compact(report: TestReport): JudgedReport['cases'] {
+  return report.cases.map((c) => ({ id: c.id, status: c.status, message: null }));
+}
+
+export function casesOf(record: LedgerRecord): JudgedReport {
+  return { cases: (record.data.cases as JudgedReport['cases'] | undefined) ?? [] };
+}
+
+export function turnPath(deps: CycleDeps, input: StepInput, name: string): string {
+  return join(deps.turnsDir, `${input.feature}-${input.item}${input.round > 1 ? `-r${input.round}` : ''}-${name}`.replace(/[^A-Za-z0-9._-]+/g, '_'));
+}
+
+/** Blobs of what a turn kept (`kept/<path>`), so a worktree lost in a crash can be rebuilt. */
+export async function keptBlobs(worktree: string, kept: readonly TreeChange[]): Promise<Blob[]> {
+  const { readFile } = await import('node:fs/promises');
+  const out: Blob[] = [];
+  for (const c of kept) if (c.kind !== 'deleted') out.push({ name: `kept/${c.path}`, content: await readFile(join(worktree, c.path)) });
+  return out;
+}
+
+/** Re-create a turn's worktree from the experiment branch plus the changes its record kept. */
+export async function materialize(deps: CycleDeps, records: CycleRecords, record: LedgerRecord, worktree: string, pair: ExperimentPair): Promise<void> {
+  if (existsSync(worktree)) return;
+  await addWorktree(deps.root, worktree, pair.gitBranch);
+  await applyKept(records, record, worktree);
+}
+
+/** Replay the changes a turn's record kept onto a worktree. */
+export async function applyKept(records: CycleRecords, record: LedgerRecord, worktree: string): Promise<void> {
+  for (const change of (record.data.kept as Array<{ kind: string; path: string; from?: string }> | undefined) ?? []) {
+    const target = join(worktree, change.path);
+    if (change.kind === 'renamed' && change.from) await rm(join(worktree, change.from), { force: true });
+    if (change.kind === 'deleted') {
+      await rm(target, { force: true });
+      continue;
+    }
+    const content = await records.blobBytes(record, `kept/${change.path}`);
+    if (content) {
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, content);
+    }
+  }
+}
+
+export function keptSummary(kept: readonly TreeChange[]): Array<{ kind: string; path: string; from?: string }> {
+  return kept.map((c) => (c.kind === 'renamed' ? { kind: c.kind, path: c.path, from: c.from } : { kind: c.kind, path: c.path }));
+}
+
+export async function setItemStatus(deps: CycleDeps, records: CycleRecords, input: StepInput, status: TestStatus | 'escalated', key: string): Promise<void> {
+  await records.once(CYCLE_RECORDS.itemStatus, key, { item: input.item, status });
+  deps.emit({ kind: 'item.status', feature: input.feature, item: input.item, status });
+}
+
+export function runBlobs(run: { stdout: string; stderr: string; reportText: string | null }, prefix = 'runner/'): Blob[] {
+  return [
+    { name: `${prefix}stdout.txt`, content: run.stdout },
+    { name: `${prefix}stderr.txt`, content: run.stderr },
+    ...(run.reportText !== null ? [{ name: `${prefix}report`, content: run.reportText }] : []),
+  ];
+}

@@ -1,0 +1,40 @@
+/** What a run (or `baton status`) reports: phase, items by status, repairs, violations, escalations, ledger head. */
+import { readProject } from '../project';
+import type { Ledger } from '../ledger';
+import type { LifecycleStateName, RunBlocked, RunSummary } from '../../shared/run';
+import { annotateEscalations } from '../gates/escalations';
+import { evidenceSummary } from '../gates/proof';
+
+export async function summarize(root: string, featureId: string, phase: LifecycleStateName, ledger: Ledger, blocked: RunBlocked | null = null): Promise<RunSummary> {
+  const { records } = await ledger.read();
+  const read = await readProject(root);
+  if (!read.ok) throw new Error(read.error.message);
+  const feature = annotateEscalations(read.value, records).features.find((f) => f.id === featureId);
+  // The same fold as every gate's evidence summary: statuses, repairs, violations from the ledger.
+  const evidence = feature ? evidenceSummary(feature, records) : null;
+  // Escalations still waiting for a person; decided ones are in the ledger as `escalation.decided`.
+  const escalations = (feature?.escalations ?? []).map((e) => ({ item: e.item, reason: e.reason, record: e.record }));
+  const stoppedAt = blocked
+    ? `blocked: ${blocked.message}`
+    : phase === 'done'
+      ? 'done'
+      : phase === 'escalated'
+        ? escalations.length
+          ? `escalated: ${escalations.map((e) => `${e.item} (${e.reason})`).join('; ')}. Decide in the Inbox or with \`baton resolve ${root} --feature ${featureId} --item ${escalations[0]!.item} --decision retry|skip|abandon\`, then run again`
+          : 'escalated: every escalation is decided; run again to go on'
+        : phase.endsWith('Gate') || phase === 'acceptance' ? `waiting at ${phase === 'acceptance' ? 'the acceptance gate' : `the ${phase.replace('Gate', '')} gate`}: approve it in the Inbox or with \`baton approve\`` : phase;
+  return {
+    project: root,
+    feature: featureId,
+    phase,
+    items: { total: evidence?.testItems ?? 0, byStatus: evidence?.byStatus ?? {} },
+    // A Baton feature's ledger always has these counts.
+    repairs: evidence?.repairs ?? 0,
+    violations: evidence?.violations ?? 0,
+    rejectedRed: evidence?.rejectedRed ?? 0,
+    escalations,
+    blocked,
+    ledgerHead: records.at(-1)?.hash ?? null,
+    stoppedAt,
+  };
+}

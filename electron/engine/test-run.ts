@@ -1,0 +1,157 @@
+/**
+ * The orchestrator's test run for a step: the tree it would commit, run twice — the second time
+ * with the test files in the opposite order — each time in a clean run folder on a fresh throwaway
+ * database branch forked from the experiment branch with that tree's migrations applied, then
+ * deleted. A migration that fails is a suite that did not load (an errored case with its message).
+ * The two runs must agree test by test; a test that does not is flaky.
+ */
+import { randomBytes } from 'node:crypto';
+import type { MigrationReport } from '../../shared/branches';
+import { applyMigrations, planMigrations } from '../branches/migrations';
+import type { BranchProvider } from '../branches/provider';
+import type { ProjectSettings } from '../project/settings';
+import { executeRun, noReport, prepareRun, type ControlledRunResult, type RunSite } from '../runner/controlled-run';
+
+export const THROWAWAY_PREFIX = 'tmp-';
+const DEFAULT_TIMEOUT_S = 600;
+
+export interface TestRunRequest {
+  readonly provider: BranchProvider;
+  readonly parentDatabase: string;
+  readonly settings: ProjectSettings;
+  readonly worktree: string;
+  readonly site: RunSite;
+  /** Locked files: any change made while the tests run compromises the run. */
+  readonly locked: readonly string[];
+  /** Folders the run must not see. */
+  readonly hide: readonly string[];
+  /** The project's installed node_modules (the main checkout's), never the worktree's. */
+  readonly dependencies?: string;
+  readonly signal?: AbortSignal;
+  readonly onOutput?: (text: string) => void;
+  /**
+   * GREEN: the tree RED ran and the tests that failed there. When those tests pass now, they run
+   * once more on that tree: passing there too, it is not the Driver's code that makes them pass.
+   */
+  readonly recheck?: { readonly tree: string; readonly failing: readonly string[] };
+}
+
+export interface TestRunOutcome {
+  /** The first run; its report is what the verdict is judged on. */
+  readonly run: ControlledRunResult;
+  /** The second run (files in the opposite order), or null when the first already could not be trusted. */
+  readonly second: ControlledRunResult | null;
+  /** Tests whose result differed between the two runs. */
+  readonly flaky: readonly string[];
+  /** Why the runs cannot be trusted (either run): empty when they can. */
+  readonly integrity: readonly string[];
+  readonly flags: readonly string[];
+  readonly migrations: MigrationReport | null;
+  /** Wall time of both runs: branches, migrations, commands, clean-up. */
+  readonly ms: number;
+  /** Of which the second run (the determinism check), from its branch to its clean-up. */
+  readonly secondMs: number;
+  /** Tests that failed at RED and pass on that same tree now: time, chance or outside state, not the code. */
+  readonly unexplained: readonly string[];
+  /** Wall time of the RED re-check (0 when it did not run). */
+  readonly recheckMs: number;
+}
+
+export async function runTwice(request: TestRunRequest): Promise<TestRunOutcome> {
+  const started = Date.now();
+  const first = await runOnce(request, 'as-given');
+  const firstMs = Date.now() - started;
+  // A run that cannot be trusted is not run again: nothing it says counts.
+  const second = first.run.integrity.length === 0 ? await runOnce(request, 'reversed') : null;
+  const flaky = second ? differing(first.run, second.run) : [];
+  const integrity = [...first.run.integrity, ...(second?.run.integrity ?? []).map((p) => `(second run) ${p}`)];
+  const flags = [...new Set([...first.run.flags, ...(second?.run.flags ?? [])])];
+  if (second && second.run.tree !== first.run.tree) integrity.push('the two runs tested different trees');
+  const secondMs = Date.now() - started - firstMs;
+  const { unexplained, recheckMs } = await recheckRed(request, first.run, integrity, flaky);
+  const ms = Date.now() - started;
+  return { run: first.run, second: second?.run ?? null, flaky, integrity, flags, migrations: first.migrations, ms, secondMs: second ? secondMs : 0, unexplained, recheckMs };
+}
+
+/** The RED re-check (see `recheck`), only when everything else says GREEN for the tests RED saw fail. */
+async function recheckRed(request: TestRunRequest, run: ControlledRunResult, integrity: string[], flaky: readonly string[]): Promise<{ unexplained: string[]; recheckMs: number }> {
+  const recheck = request.recheck;
+  const passing = new Set(run.report.cases.filter((c) => c.status === 'passed').map((c) => c.id));
+  if (!recheck || recheck.failing.length === 0 || integrity.length || flaky.length || !recheck.failing.every((id) => passing.has(id))) return { unexplained: [], recheckMs: 0 };
+  const started = Date.now();
+  const again = await runOnce(request, 'as-given', recheck.tree);
+  integrity.push(...again.run.integrity.map((p) => `(RED re-check) ${p}`));
+  const passedAgain = new Set(again.run.report.cases.filter((c) => c.status === 'passed').map((c) => c.id));
+  return { unexplained: recheck.failing.filter((id) => passedAgain.has(id)), recheckMs: Date.now() - started };
+}
+
+/** Tests whose status is not the same in both runs (one that ran in only one counts). */
+function differing(a: ControlledRunResult, b: ControlledRunResult): string[] {
+  const other = new Map(b.report.cases.map((c) => [c.id, c.status]));
+  const mine = new Map(a.report.cases.map((c) => [c.id, c.status]));
+  const ids = new Set([...mine.keys(), ...other.keys()]);
+  return [...ids].filter((id) => mine.get(id) !== other.get(id)).sort();
+}
+
+async function runOnce(request: TestRunRequest, order: 'as-given' | 'reversed', tree?: string): Promise<{ run: ControlledRunResult; migrations: MigrationReport | null }> {
+  const { provider, settings, signal } = request;
+  if (!settings.testCommand) throw new Error('No testCommand in .baton/project.json: Baton cannot run the tests itself. Set it (for example "npm test") and run again.');
+  const prepared = await prepareRun({ worktree: request.worktree, site: request.site, command: settings.testCommand, testGlobs: settings.testGlobs, locked: request.locked, order, ...(tree ? { tree } : {}), ...(request.dependencies ? { dependencies: request.dependencies } : {}) });
+  const database = `${THROWAWAY_PREFIX}${randomBytes(5).toString('hex')}`;
+  let migrations: MigrationReport | null = null;
+  let migrationError: string | null = null;
+  await provider.create(database, request.parentDatabase, {
+    ...(signal ? { signal } : {}),
+    prepare: async (url) => {
+      try {
+        // The tree under test brings its own migrations.
+        migrations = await applyMigrations(url, await planMigrations(request.site.dir, settings), { cwd: request.site.dir, branch: database, ...(signal ? { signal } : {}) });
+      } catch (error) {
+        // Keep the branch: the run below reports the failure as a suite that did not load.
+        migrationError = error instanceof Error ? error.message : String(error);
+      }
+    },
+  });
+  try {
+    if (migrationError !== null) {
+      const message = `Migrations failed, so the suite did not run: ${migrationError}`;
+      const report = noReport(settings.reportFormat, message);
+      const errored = { ...report, cases: report.cases.map((c) => ({ ...c, id: '(migrations)', name: '(migrations)' })) };
+      const run: ControlledRunResult = {
+        exitCode: null, stdout: '', stderr: message, reportText: null, report: errored, ms: 0, sandbox: '', tree: prepared.tree,
+        family: prepared.spec.family, files: prepared.files, integrity: [], flags: [], canaries: 0,
+      };
+      return { run, migrations };
+    }
+    const url = await provider.connectionUrl(database, signal ? { signal } : {});
+    const run = await executeRun(prepared, {
+      command: settings.testCommand,
+      format: settings.reportFormat,
+      reportPath: settings.reportPath ?? null,
+      env: { DATABASE_URL: url, PGSSLMODE: 'disable' },
+      pass: settings.passEnv ?? [],
+      hide: request.hide,
+      timeoutMs: (settings.testTimeoutSeconds ?? DEFAULT_TIMEOUT_S) * 1000,
+      sandbox: settings.sandbox,
+      ...(signal ? { signal } : {}),
+      ...(request.onOutput ? { onOutput: request.onOutput } : {}),
+    });
+    return { run, migrations };
+  } finally {
+    await provider.delete(database).catch(() => undefined);
+  }
+}
+
+/**
+ * What a killed run left behind, removed when the next run starts: throwaway branches (the run
+ * lock says no other run of this project is using one) and half-made database folders.
+ */
+export async function removeLeftoverThrowaways(provider: BranchProvider): Promise<string[]> {
+  const leftovers = (await provider.list()).filter((b) => b.name.startsWith(THROWAWAY_PREFIX));
+  for (const b of leftovers) await provider.delete(b.name).catch(() => undefined);
+  const halfMade = (await provider.collectLeftovers?.({ dryRun: false, olderThanMs: LEFTOVER_STAGING_MS }).catch(() => [] as string[])) ?? [];
+  return [...leftovers.map((b) => b.name), ...halfMade];
+}
+
+/** Work folders of a killed run are old by the next start; a concurrent app's are minutes old at most. */
+const LEFTOVER_STAGING_MS = 30 * 60_000;

@@ -1,0 +1,118 @@
+/**
+ * The part every working step shares: an enforced agent turn in a worktree, then (unless the turn
+ * kept nothing worth running) the orchestrator's own test run on a throwaway branch — with the
+ * live events, and the record fields and blobs each verdict carries.
+ */
+import { join } from 'node:path';
+import type { Role, TurnStep } from '../agents/agent-port';
+import type { StepInput } from '../orchestrator/cycle-types';
+import type { Lock } from '../runner/lock-set';
+import type { ControlledRunResult } from '../runner/controlled-run';
+import type { CycleDeps } from './cycle-deps';
+import { promptFor } from './prompts';
+import type { Blob } from './records';
+import { keptBlobs, keptSummary, lockRulesFor, compact, runBlobs, scopeFor } from './step-support';
+import { runTwice, type TestRunOutcome } from './test-run';
+import { describeTurn, enforcedTurn, type EnforcedTurn } from './turn';
+
+export interface TurnAndRun {
+  readonly turn: EnforcedTurn;
+  /** The first of the orchestrator's two runs (its report is judged), or null when nothing ran. */
+  readonly run: ControlledRunResult | null;
+  /** Both runs: integrity problems, flaky tests, flags, the tested tree. */
+  readonly test: TestRunOutcome | null;
+  /** Record fields common to every verdict: what the turn kept and reverted, the run's figures. */
+  readonly fields: Record<string, unknown>;
+  readonly blobs: Blob[];
+}
+
+export async function turnAndRun(
+  deps: CycleDeps,
+  input: StepInput,
+  request: {
+    role: Extract<Role, 'navigator' | 'driver'>;
+    step: TurnStep;
+    worktree: string;
+    database: string;
+    /** The lock the turn is held to (every earlier item's locked files at RED, the cycle's own after LOCK). */
+    lock: Lock | null;
+    /** RED: the Navigator may add test files under the lock, never change a locked one. */
+    newTests?: boolean;
+    /** GREEN: the RED tree and the tests that failed there, for the RED re-check (test-run.ts). */
+    recheck?: { tree: string; failing: readonly string[] };
+    runWhen?: (turn: EnforcedTurn) => boolean;
+  },
+): Promise<TurnAndRun> {
+  const { role, step, worktree } = request;
+  deps.emit({ kind: 'turn.started', item: input.item, role, step, attempt: input.attempt });
+  const turn = await enforcedTurn({
+    agent: deps.agent(role),
+    role,
+    step,
+    item: input.item,
+    attempt: input.attempt,
+    round: input.round,
+    worktree,
+    failure: step === 'green' ? input.failure : null,
+    prompt: promptFor(role, step, input),
+    scope: scopeFor(deps, role),
+    lock: request.lock ? { lock: request.lock, rules: lockRulesFor(deps), ...(request.newTests ? { newTests: true } : {}) } : null,
+    migrations: deps.settings.migrations?.path ?? null,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    onOutput: (chunk) => deps.emit({ kind: 'turn.output', item: input.item, chunk }),
+  });
+  const fields: Record<string, unknown> = {
+    attempt: input.attempt,
+    violations: turn.violations.length,
+    kept: keptSummary(turn.kept),
+    outOfScope: turn.outOfScope.map((o) => ({ path: o.change.path, kind: o.change.kind, why: o.why })),
+    turnMs: turn.result.ms,
+    agentExitCode: turn.result.exitCode,
+    // Lines that look like code telling test runs apart: for the Navigator's review, never silently accepted.
+    tells: turn.tells,
+  };
+  const blobs: Blob[] = [
+    { name: 'agent/transcript.txt', content: turn.result.transcript },
+    { name: 'agent/changes.txt', content: describeTurn(turn) },
+    ...(await keptBlobs(worktree, turn.kept)),
+  ];
+  if (request.runWhen && !request.runWhen(turn)) return { turn, run: null, test: null, fields, blobs };
+  deps.emit({ kind: 'runner.started', item: input.item, step, command: deps.settings.testCommand ?? '' });
+  // The runner's output streams to the live panel a line at a time; the ledger keeps all of it.
+  const test = await runTwice({
+    provider: deps.provider,
+    parentDatabase: request.database,
+    settings: deps.settings,
+    worktree,
+    site: deps.runSite,
+    locked: request.lock ? request.lock.set.files.map((f) => f.path) : [],
+    hide: deps.hide,
+    dependencies: join(deps.root, 'node_modules'),
+    ...(request.recheck ? { recheck: request.recheck } : {}),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    onOutput: (chunk: string) => deps.emit({ kind: 'runner.output', item: input.item, chunk }),
+  });
+  const { run, second, migrations, ms } = test;
+  Object.assign(fields, {
+    cases: compact(run.report),
+    totals: run.report.totals,
+    exitCode: run.exitCode,
+    runMs: run.ms,
+    testRunMs: ms,
+    secondRunMs: test.secondMs,
+    recheckMs: test.recheckMs,
+    runnerSandbox: run.sandbox || null,
+    migrations: migrations ? (migrations as { applied: readonly string[] }).applied : [],
+    // What makes the verdict trustworthy, or not: the tree run, the runner, the checks.
+    tree: run.tree,
+    runner: run.family,
+    files: run.files,
+    canaries: run.canaries,
+    secondRun: second ? { exitCode: second.exitCode, totals: second.report.totals } : null,
+    integrity: test.integrity,
+    flaky: test.flaky,
+    unexplained: test.unexplained,
+    flags: test.flags,
+  });
+  return { turn, run, test, fields, blobs: [...blobs, ...runBlobs(run), ...(second ? runBlobs(second, 'runner/second/') : [])] };
+}
