@@ -52,7 +52,10 @@ export default tseslint.config(
     ignores: ['electron/app/**', 'electron/preload/**'],
     languageOptions: { globals: globals.node },
     rules: {
-      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [{ group: ['**/renderer/**'], message: 'Main-side code never imports the renderer.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [noElectron], patterns: [{ group: ['**/renderer/**'], message: 'Main-side code never imports the renderer.' }] },
+      ],
     },
   },
   {
@@ -70,7 +73,11 @@ export default tseslint.config(
             { group: ['**/renderer/**'], message: 'Main-side code never imports the renderer.' },
             {
               // Both a folder's index ('../ledger') and anything in it ('../ledger/blob-store').
-              group: ['project', 'ledger', 'branches', 'runner', 'agents', 'core', 'engine', 'process', 'host', 'cli', 'gates', 'platform'].flatMap((f) => [`../${f}`, `../${f}/**`, `**/electron/${f}/**`]),
+              group: ['project', 'ledger', 'branches', 'runner', 'agents', 'core', 'engine', 'process', 'host', 'cli', 'gates', 'platform'].flatMap((f) => [
+                `../${f}`,
+                `../${f}/**`,
+                `**/electron/${f}/**`,
+              ]),
               message: 'The orchestrator imports no adapter: declare a port in electron/orchestrator/ and let core provide it.',
             },
           ],
@@ -83,7 +90,10 @@ export default tseslint.config(
     files: ['electron/app/**/*.ts'],
     ignores: ['electron/app/ipc.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'Bind IPC only in electron/app/ipc.ts.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'Bind IPC only in electron/app/ipc.ts.' }] },
+      ],
     },
   },
   {
@@ -92,8 +102,18 @@ export default tseslint.config(
     files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
     ignores: ['**/*.test.ts', '**/*.fixture.ts', '**/bench-*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/*.fixture', '*.fixture'], message: 'A *.fixture.ts file is a test helper: only tests and benchmarks import it.' }] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/*.fixture', '*.fixture'], message: 'A *.fixture.ts file is a test helper: only tests and benchmarks import it.' }] },
+      ],
     },
+  },
+  {
+    // Source files stay small enough to read in one sitting. The demo's scenario is data (the
+    // source text of every scripted turn), not logic, and is exempt.
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.fixture.ts', 'electron/demo/scenario-source.ts'],
+    rules: { 'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }] },
   },
   {
     files: ['scripts/**/*.mjs', 'bin/**/*.mjs', '*.js', 'e2e/**/*.ts', '**/*.test.ts'],

@@ -18,13 +18,48 @@ async function rulesFiring(file: string, code: string): Promise<string[]> {
 describe('lint enforces the folder rules', () => {
   it.each([
     ['shared/ has no Node', 'shared/zz-probe.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n", 'no-restricted-imports'],
-    ['shared/ imports no other runtime', 'shared/zz-probe.ts', "import { Ledger } from '../electron/ledger';\nexport const x = Ledger;\n", 'no-restricted-imports'],
-    ['the renderer talks only through the contract', 'renderer/src/zz-probe.ts', "import { Workbench } from '../../electron/core/workbench';\nexport const x = Workbench;\n", 'no-restricted-imports'],
-    ['main-side code never imports the renderer', 'electron/core/zz-probe.ts', "import { App } from '../../renderer/src/app';\nexport const x = App;\n", 'no-restricted-imports'],
-    ['the orchestrator imports no adapter', 'electron/orchestrator/zz-probe.ts', "import { Ledger } from '../ledger';\nexport const x = Ledger;\n", 'no-restricted-imports'],
-    ['only the app and preload import electron', 'electron/core/zz-probe.ts', "import { app } from 'electron';\nexport const x = app;\n", 'no-restricted-imports'],
-    ['raw IPC only in electron/app/ipc.ts', 'electron/app/zz-probe.ts', "import { ipcMain } from 'electron';\nexport const x = ipcMain;\n", 'no-restricted-imports'],
-    ['production code imports no test fixture', 'electron/core/zz-probe.ts', "import { removeDir } from '../project/temp-project.fixture';\nexport const x = removeDir;\n", '@typescript-eslint/no-restricted-imports'],
+    [
+      'shared/ imports no other runtime',
+      'shared/zz-probe.ts',
+      "import { Ledger } from '../electron/ledger';\nexport const x = Ledger;\n",
+      'no-restricted-imports',
+    ],
+    [
+      'the renderer talks only through the contract',
+      'renderer/src/zz-probe.ts',
+      "import { Workbench } from '../../electron/core/workbench';\nexport const x = Workbench;\n",
+      'no-restricted-imports',
+    ],
+    [
+      'main-side code never imports the renderer',
+      'electron/core/zz-probe.ts',
+      "import { App } from '../../renderer/src/app';\nexport const x = App;\n",
+      'no-restricted-imports',
+    ],
+    [
+      'the orchestrator imports no adapter',
+      'electron/orchestrator/zz-probe.ts',
+      "import { Ledger } from '../ledger';\nexport const x = Ledger;\n",
+      'no-restricted-imports',
+    ],
+    [
+      'only the app and preload import electron',
+      'electron/core/zz-probe.ts',
+      "import { app } from 'electron';\nexport const x = app;\n",
+      'no-restricted-imports',
+    ],
+    [
+      'raw IPC only in electron/app/ipc.ts',
+      'electron/app/zz-probe.ts',
+      "import { ipcMain } from 'electron';\nexport const x = ipcMain;\n",
+      'no-restricted-imports',
+    ],
+    [
+      'production code imports no test fixture',
+      'electron/core/zz-probe.ts',
+      "import { removeDir } from '../project/temp-project.fixture';\nexport const x = removeDir;\n",
+      '@typescript-eslint/no-restricted-imports',
+    ],
   ])('%s', async (_rule, file, code, rule) => {
     expect(await rulesFiring(file, code)).toContain(rule);
   });

@@ -44,7 +44,9 @@ try {
   const { size } = await fs.stat(path.join(ledgerDir, 'events.jsonl'));
   console.log(`ledger benchmark: ${count.toLocaleString('en-US')} records, ${os.cpus().length} CPUs, ${os.tmpdir()} (each append fsynced)`);
   console.log(`  append: ${(appendMs / 1000).toFixed(2)} s, ${perSecond(count, appendMs)} appends/s, ${((appendMs / count) * 1000).toFixed(0)} µs per append`);
-  console.log(`  verify: ${verifyMs.toFixed(0)} ms, ${perSecond(report.records, verifyMs)} records/s (chain ${report.chain.ok ? 'intact' : `BROKEN at #${report.chain.brokenAt}`}, ${report.problems.length} problems)`);
+  console.log(
+    `  verify: ${verifyMs.toFixed(0)} ms, ${perSecond(report.records, verifyMs)} records/s (chain ${report.chain.ok ? 'intact' : `BROKEN at #${report.chain.brokenAt}`}, ${report.problems.length} problems)`,
+  );
   console.log(`  events.jsonl: ${(size / 1024 / 1024).toFixed(1)} MB`);
   if (!report.chain.ok || report.records !== count) process.exitCode = 1;
 } finally {

@@ -5,8 +5,12 @@ import { deflateSync } from 'node:zlib';
 const size = 512;
 const pixels = Buffer.alloc(size * (size * 4 + 1));
 const inRoundedSquare = (x, y) => {
-  const r = 96, m = 16, lo = m + r, hi = size - m - r;
-  const cx = Math.min(Math.max(x, lo), hi), cy = Math.min(Math.max(y, lo), hi);
+  const r = 96,
+    m = 16,
+    lo = m + r,
+    hi = size - m - r;
+  const cx = Math.min(Math.max(x, lo), hi),
+    cy = Math.min(Math.max(y, lo), hi);
   return (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
 };
 const onBaton = (x, y) => {

@@ -7,7 +7,9 @@ import { electronBinary } from './electron-binary.mjs';
 
 const args = process.argv.slice(2);
 if (args.length === 0) {
-  const demo = JSON.parse(execFileSync(process.execPath, ['bin/baton.mjs', 'demo', '--no-run', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+  const demo = JSON.parse(
+    execFileSync(process.execPath, ['bin/baton.mjs', 'demo', '--no-run', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }),
+  );
   console.log(`Opening the demo project at ${demo.project} (press Run to watch the enforced loop).`);
   args.push(demo.project);
 }
@@ -16,9 +18,7 @@ if (!existsSync('dist/renderer/index.html') || !existsSync('dist/electron/main.c
   process.exit(1);
 }
 const { path, reason } = electronBinary();
-const [command, commandArgs] = path
-  ? [path, ['.', ...args]]
-  : [process.execPath, ['bin/baton.mjs', 'serve', ...args]];
+const [command, commandArgs] = path ? [path, ['.', ...args]] : [process.execPath, ['bin/baton.mjs', 'serve', ...args]];
 if (!path) console.log(`Starting the browser host instead of the desktop app: ${reason}.`);
 const child = spawn(command, commandArgs, { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

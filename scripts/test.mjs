@@ -1,7 +1,7 @@
-// `npm test`: type-check, lint, build, unit tests (vitest), end-to-end tests (Playwright in Chromium).
+// `npm test`: type-check, lint, formatting (Prettier), build, unit tests (vitest), end-to-end tests (Playwright in Chromium).
 // Every step runs even after a failure, so one run shows everything that is wrong. The last line is
 // the totals over every suite, alone on the line: `N passed, N failed[, N skipped]` (each check —
-// typecheck, lint, build — counts as one test).
+// typecheck, lint, format, build — counts as one test).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
@@ -42,6 +42,7 @@ function suite(name, file, ran, count) {
 
 check('typecheck', ['typecheck']);
 check('lint', ['lint']);
+check('format', ['format:check']);
 check('build', ['build']);
 
 const unitRan = step('unit tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}/unit.json`]);

@@ -36,11 +36,9 @@ export type Channel = (typeof CHANNEL_NAMES)[number];
 export const EVENT_NAMES = ['project:changed', 'branches:progressed', 'run:progressed'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
-export const isChannel = (name: unknown): name is Channel =>
-  typeof name === 'string' && (CHANNEL_NAMES as readonly string[]).includes(name);
+export const isChannel = (name: unknown): name is Channel => typeof name === 'string' && (CHANNEL_NAMES as readonly string[]).includes(name);
 
-export const isEventName = (name: unknown): name is EventName =>
-  typeof name === 'string' && (EVENT_NAMES as readonly string[]).includes(name);
+export const isEventName = (name: unknown): name is EventName => typeof name === 'string' && (EVENT_NAMES as readonly string[]).includes(name);
 
 /** The name under which the preload exposes the API on `window`. */
 export const BRIDGE_KEY = 'baton';

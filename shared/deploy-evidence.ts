@@ -84,7 +84,8 @@ export function deployEvidenceProblem(value: unknown, layout: 'baton' | 'consort
   }
   const e = parsed.data;
   if (e.ran.exit_code !== 0) return `records a deploy command that failed (ran.exit_code is ${e.ran.exit_code})`;
-  if (!e.health.ok) return `records a deploy whose health check failed (health.ok is false${e.health.status !== undefined ? `, status ${e.health.status}` : ''})`;
+  if (!e.health.ok)
+    return `records a deploy whose health check failed (health.ok is false${e.health.status !== undefined ? `, status ${e.health.status}` : ''})`;
   if (!e.verify.passed) return 'records a deploy whose verify run failed (verify.passed is false)';
   return null;
 }

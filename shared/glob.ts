@@ -47,7 +47,10 @@ export function globToRegExp(pattern: string): RegExp {
       const end = pattern.indexOf(']', i + 1);
       if (end === -1) re += '\\[';
       else {
-        re += `[${pattern.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        re += `[${pattern
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`;
         i = end;
       }
     } else re += ch.replace(/[.+^$()|\\\]]/g, '\\$&');

@@ -171,7 +171,8 @@ export interface ItemProof {
   /** The orchestrator's GREEN attestation (`cycle.greened`) with the commit it made; null when it never went green. */
   readonly green: (RecordRef & { readonly commit: string | null }) | null;
   /** The orchestrator's last test run for it: the step, its verdict and its totals. */
-  readonly lastRun: (RecordRef & { readonly step: string; readonly verdict: string | null; readonly passed: number | null; readonly failed: number | null }) | null;
+  readonly lastRun:
+    (RecordRef & { readonly step: string; readonly verdict: string | null; readonly passed: number | null; readonly failed: number | null }) | null;
 }
 
 /** One acceptance criterion and the items that cover it. */

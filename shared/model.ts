@@ -23,15 +23,7 @@ export const GATE_STATUSES = ['open', 'approved', 'superseded', 'withdrawn'] as 
  */
 export type GateStatus = (typeof GATE_STATUSES)[number] | 'rejected' | 'drifted';
 
-export const STORY_STATUSES = [
-  'designing',
-  'awaiting-gate',
-  'ready',
-  'building',
-  'awaiting-acceptance',
-  'done',
-  'discarded',
-] as const;
+export const STORY_STATUSES = ['designing', 'awaiting-gate', 'ready', 'building', 'awaiting-acceptance', 'done', 'discarded'] as const;
 /** `unknown` when no pipeline.json entry names the story. */
 export type StoryStatus = (typeof STORY_STATUSES)[number] | 'unknown';
 

@@ -60,7 +60,14 @@ describe('folding a run', () => {
   it('ends only the run it names; a new run keeps what is known of the items and the batch count', () => {
     const state = foldRunEvents({ ...IDLE_RUN, seq: 7 }, run, 100);
     expect(foldRunEvents(state, [{ kind: 'run.ended', runId: 'other', outcome: 'failed', message: 'x', at: 'now' }], 100)).toBe(state);
-    const ended = foldRunEvents(state, [{ kind: 'run.stopping', runId: 'r1' }, { kind: 'run.ended', runId: 'r1', outcome: 'stopped', message: null, at: 'now' }], 100);
+    const ended = foldRunEvents(
+      state,
+      [
+        { kind: 'run.stopping', runId: 'r1' },
+        { kind: 'run.ended', runId: 'r1', outcome: 'stopped', message: null, at: 'now' },
+      ],
+      100,
+    );
     expect(ended).toMatchObject({ running: false, stopping: false, outcome: 'stopped', finishedAt: 'now' });
     expect(ended.turn).toEqual(state.turn);
     const again = foldRunEvents(ended, [{ kind: 'run.requested', runId: 'r2', feature: null, at: 'later' }], 100);

@@ -40,7 +40,9 @@ for (const [story, acs] of Object.entries(STORIES)) {
       await expect(items.first().locator('[data-testid^="proof-green-"]')).toContainText(/GREEN record #\d+/);
     }
     // The same statuses as the Board's cards.
-    const statuses = await summary.locator('[data-testid^="proof-item-"]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-testid')!.replace('proof-item-', ''), e.getAttribute('data-status')]));
+    const statuses = await summary
+      .locator('[data-testid^="proof-item-"]')
+      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-testid')!.replace('proof-item-', ''), e.getAttribute('data-status')]));
     await page.getByTestId('nav-board').click();
     for (const [item, status] of statuses) {
       await expect(page.getByTestId(`column-${status}`).getByTestId(`card-${item}`)).toBeVisible();

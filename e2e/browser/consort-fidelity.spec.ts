@@ -20,7 +20,9 @@ test("Specs reads Consort's iWantTo as the story's I want", async ({ page }) => 
   await page.goto(served().url);
   await page.getByTestId('nav-specs').click();
   const story = page.getByTestId('story-S1-file-stock');
-  await expect(story).toContainText('As a warehouse team member, I want file a stock record for a SKU at a location, so that the system knows what is on the shelf.');
+  await expect(story).toContainText(
+    'As a warehouse team member, I want file a stock record for a SKU at a location, so that the system knows what is on the shelf.',
+  );
   await expect(story).not.toContainText('I want —');
 });
 

@@ -1,13 +1,6 @@
 /** Filters narrow the board and its counts; a card opens a drawer with its AC; Escape closes it. */
 import { expect, test, type Page } from '@playwright/test';
-import {
-  countByStatus,
-  readFixtureAcs,
-  readFixtureItems,
-  storyOf,
-  STATUSES,
-  type FixtureItem,
-} from './support/fixture-data';
+import { countByStatus, readFixtureAcs, readFixtureItems, storyOf, STATUSES, type FixtureItem } from './support/fixture-data';
 import { allCards, cardOf } from './support/locators';
 import { servedFixture } from './support/served-fixture';
 

@@ -7,7 +7,19 @@ import { servedProject } from './support/served-project';
 test.describe('a ledger with an approval', () => {
   const ctx = servedProject({
     prepare: (project) =>
-      project.baton('approve', project.dir, '--feature', 'F-1', '--gate', 'spec', '--approver', 'Ana <ana@example.com>', '--comment', 'Complete and clear.', '--yes'),
+      project.baton(
+        'approve',
+        project.dir,
+        '--feature',
+        'F-1',
+        '--gate',
+        'spec',
+        '--approver',
+        'Ana <ana@example.com>',
+        '--comment',
+        'Complete and clear.',
+        '--yes',
+      ),
   });
 
   test('shows the intact banner and the record, whose blob opens', async ({ page }) => {

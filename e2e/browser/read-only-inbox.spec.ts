@@ -12,7 +12,9 @@ test('open gates of a read-only project are listed as open (read-only), with the
   await expect(page.getByTestId('inbox-count')).toHaveCount(0);
   await page.getByTestId('nav-inbox').click();
   await expect(page.getByTestId('inbox-title')).toHaveText('Nothing can be decided here (read-only)');
-  await expect(page.getByTestId('inbox-read-only')).toContainText('Baton reads this Consort project and never writes it: decide its gates with the tool that owns it.');
+  await expect(page.getByTestId('inbox-read-only')).toContainText(
+    'Baton reads this Consort project and never writes it: decide its gates with the tool that owns it.',
+  );
   const list = page.getByRole('list', { name: /Open gates \(read-only\)/ });
   await expect(list.getByTestId('inbox-item-F-checkout-deploy')).toContainText('open (read-only)');
   await expect(list.getByTestId('inbox-item-F-checkout-deploy')).toContainText('cannot be decided here');

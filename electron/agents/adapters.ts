@@ -26,9 +26,12 @@ export interface AgentProject {
 
 export async function createAgent(name: string, project: AgentProject): Promise<AgentAdapter> {
   if (name !== 'scripted') {
-    throw new Error(`No agent adapter named "${name}". Available: ${ADAPTERS.join(', ')}. Change "agents" in .baton/project.json or pass --agent role=scripted.`);
+    throw new Error(
+      `No agent adapter named "${name}". Available: ${ADAPTERS.join(', ')}. Change "agents" in .baton/project.json or pass --agent role=scripted.`,
+    );
   }
-  if (!project.scenario) throw new Error('The scripted agent needs a scenario: set "scenario" in .baton/project.json to a file such as ".baton/scenario.json".');
+  if (!project.scenario)
+    throw new Error('The scripted agent needs a scenario: set "scenario" in .baton/project.json to a file such as ".baton/scenario.json".');
   const file = join(project.root, project.scenario);
   const text = await readFile(file, 'utf8').catch(() => {
     throw new Error(`The scenario file ${file} (from "scenario" in .baton/project.json) cannot be read. Create it or fix the path.`);

@@ -44,7 +44,9 @@ export async function restore(root: string, path: string, state: FileState): Pro
 /** Removes `path` (a file, a link, or a folder it became) when its parents are real folders; a link on the way means it is not there. */
 async function removeInside(root: string, path: string): Promise<void> {
   let at = root;
-  for (const part of dirname(path).split('/').filter((p) => p && p !== '.')) {
+  for (const part of dirname(path)
+    .split('/')
+    .filter((p) => p && p !== '.')) {
     at = join(at, part);
     const stat = await lstat(at).catch(() => null);
     if (!stat?.isDirectory()) return;

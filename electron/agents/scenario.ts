@@ -57,11 +57,16 @@ export function parseScenario(text: string, where: string): Scenario {
  * scenario pins any for this role and item, else those naming no round — one with this exact attempt wins; otherwise
  * the attempt-th turn that names no attempt, in file order. None: the agent did nothing.
  */
-export function matchTurn(scenario: Scenario, request: { role: string; step: TurnStep; item: string | null; attempt: number; round?: number }): ScriptedTurn | null {
+export function matchTurn(
+  scenario: Scenario,
+  request: { role: string; step: TurnStep; item: string | null; attempt: number; round?: number },
+): ScriptedTurn | null {
   const round = request.round ?? 1;
   const inRound = scenario.turns.filter((t) => t.round === round);
   // Turns pinned to this round win over turns for any round.
-  const pool = inRound.some((t) => t.role === request.role && (t.item === undefined || t.item === request.item)) ? inRound : scenario.turns.filter((t) => t.round === undefined);
+  const pool = inRound.some((t) => t.role === request.role && (t.item === undefined || t.item === request.item))
+    ? inRound
+    : scenario.turns.filter((t) => t.round === undefined);
   const candidates = pool.filter(
     (t) => t.role === request.role && (t.step ?? DEFAULT_STEP[t.role] ?? 'artifact') === request.step && (t.item === undefined || t.item === request.item),
   );

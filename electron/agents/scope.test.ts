@@ -39,7 +39,10 @@ describe('write scopes over a real worktree', () => {
       ['package.json', 'is protected'],
       ['src/shop.js', "is outside this role's write scope (test/**)"],
     ]);
-    await revertChanges(dir, judged.outOfScope.map((o) => o.change));
+    await revertChanges(
+      dir,
+      judged.outOfScope.map((o) => o.change),
+    );
     expect(await readFile(join(dir, 'src/shop.js'), 'utf8')).toBe('export const total = () => 0;\n');
     expect(await readFile(join(dir, 'package.json'), 'utf8')).toContain('node --test');
     expect(await readFile(join(dir, '.git'), 'utf8')).toBe('gitdir: /elsewhere\n');
@@ -54,7 +57,10 @@ describe('write scopes over a real worktree', () => {
     const judged = judgeScope(diffTrees(before, await snapshotTree(dir)), DRIVER);
     expect(judged.inScope).toEqual([]);
     expect(judged.outOfScope.map((o) => o.change.kind).sort()).toEqual(['added', 'deleted', 'renamed']);
-    await revertChanges(dir, judged.outOfScope.map((o) => o.change));
+    await revertChanges(
+      dir,
+      judged.outOfScope.map((o) => o.change),
+    );
     expect(diffTrees(before, await snapshotTree(dir))).toEqual([]);
   });
 });

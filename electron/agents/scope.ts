@@ -48,7 +48,8 @@ export function judgeScope(changes: readonly TreeChange[], rules: ScopeRules): S
       .find((reason) => reason !== null);
     // A symlink may point anywhere: allowed only when its target stays inside the allowed paths too.
     const link = change.kind !== 'deleted' && change.after.symlink !== null ? change.after.symlink : null;
-    const linkWhy = link !== null && (link.startsWith('/') || link.split('/').includes('..')) ? `${change.path} is a symlink leaving its folder (${link})` : null;
+    const linkWhy =
+      link !== null && (link.startsWith('/') || link.split('/').includes('..')) ? `${change.path} is a symlink leaving its folder (${link})` : null;
     if (why ?? linkWhy) outOfScope.push({ change, why: (why ?? linkWhy)! });
     else inScope.push(change);
   }

@@ -99,7 +99,11 @@ describe('scripted agent: writes and deletes stay inside the worktree', () => {
   });
 
   it('the scenario itself refuses `..` and absolute paths before any turn', () => {
-    expect(() => parseScenario(JSON.stringify({ turns: [{ role: 'driver', write: { '../x.js': 'x' } }] }), 's.json')).toThrow(/must be a relative path inside the worktree/);
-    expect(() => parseScenario(JSON.stringify({ turns: [{ role: 'driver', delete: ['/etc/passwd'] }] }), 's.json')).toThrow(/must be a relative path inside the worktree/);
+    expect(() => parseScenario(JSON.stringify({ turns: [{ role: 'driver', write: { '../x.js': 'x' } }] }), 's.json')).toThrow(
+      /must be a relative path inside the worktree/,
+    );
+    expect(() => parseScenario(JSON.stringify({ turns: [{ role: 'driver', delete: ['/etc/passwd'] }] }), 's.json')).toThrow(
+      /must be a relative path inside the worktree/,
+    );
   });
 });

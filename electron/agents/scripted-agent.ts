@@ -40,11 +40,19 @@ export function scriptedAgent(scenario: Scenario, options: ScriptedAgentOptions 
       const who = `${request.role} ${request.step}${request.item ? ` ${request.item}` : ''} attempt ${request.attempt}`;
       if (!turn) {
         say(`[scripted] no turn for ${who}: the agent does nothing.`);
-        return { exitCode: 0, transcript: lines.join('\n'), ms: Date.now() - started, review: request.step === 'review' ? { decision: 'accept', note: null } : null };
+        return {
+          exitCode: 0,
+          transcript: lines.join('\n'),
+          ms: Date.now() - started,
+          review: request.step === 'review' ? { decision: 'accept', note: null } : null,
+        };
       }
       // Decided before the turn touches anything: `required` without bubblewrap refuses the turn.
       const commands = turn.run ?? [];
-      const sandbox = commands.length > 0 ? await openSandbox(options.sandbox, [request.worktree], { hide: options.hide ?? [], ...(options.bwrap ? { binary: options.bwrap } : {}) }) : null;
+      const sandbox =
+        commands.length > 0
+          ? await openSandbox(options.sandbox, [request.worktree], { hide: options.hide ?? [], ...(options.bwrap ? { binary: options.bwrap } : {}) })
+          : null;
       say(`[scripted] ${who}`);
       if (sandbox) say(sandbox.note);
       if (turn.say) say(turn.say);
@@ -75,7 +83,14 @@ export function scriptedAgent(scenario: Scenario, options: ScriptedAgentOptions 
         const spawn = sandbox.spawnOptions(request.worktree, childEnv({ home, pass: options.passEnv ?? [], extra: { ...request.env } }));
         // Output streams to the live panel as it comes, and is kept in the transcript; whatever it
         // started is killed when it ends, even what left its process group.
-        const result = await runCommand(command, { cwd: request.worktree, ...spawn, timeoutMs: RUN_TIMEOUT_MS, signal: request.signal, onOutput: (text) => request.onOutput?.(text), reap: true });
+        const result = await runCommand(command, {
+          cwd: request.worktree,
+          ...spawn,
+          timeoutMs: RUN_TIMEOUT_MS,
+          signal: request.signal,
+          onOutput: (text) => request.onOutput?.(text),
+          reap: true,
+        });
         if (!sandbox.active) await rm(home, { recursive: true, force: true });
         for (const text of [result.stdout, result.stderr]) if (text.trim()) lines.push(text.trimEnd());
         say(`(exit ${result.code})`);
@@ -108,7 +123,13 @@ async function insideWorktree(worktree: string, path: string): Promise<string | 
       return inside === '' || leaves(inside) ? null : abs;
     }
     // There but not resolvable: a dangling link, whose target a write would create wherever it points.
-    if (await lstat(existing).then(() => true, () => false)) return null;
+    if (
+      await lstat(existing).then(
+        () => true,
+        () => false,
+      )
+    )
+      return null;
     rest = rest ? join(existing.slice(dirname(existing).length + 1), rest) : existing.slice(dirname(existing).length + 1);
     existing = dirname(existing);
   }

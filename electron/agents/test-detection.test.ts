@@ -68,13 +68,17 @@ describe('tellsIn: code that behaves differently under the test runner', () => {
 
   it('one tell per line (the first rule that matches), with the file, the 1-based line and the trimmed text', () => {
     const after = "const a = 1;\n  if (process.env.NODE_ENV === 'test' && process.argv.length) return 2;   \nexport { a };\n";
-    expect(tellsIn('src/b.ts', null, after)).toEqual([{ file: 'src/b.ts', line: 2, text: "if (process.env.NODE_ENV === 'test' && process.argv.length) return 2;", why: 'reads NODE_ENV' }]);
+    expect(tellsIn('src/b.ts', null, after)).toEqual([
+      { file: 'src/b.ts', line: 2, text: "if (process.env.NODE_ENV === 'test' && process.argv.length) return 2;", why: 'reads NODE_ENV' },
+    ]);
   });
 
   it('only added lines are scanned: a tell already in the file, or moved within it, is not the Driver’s', () => {
-    const before = "const a = 1;\nif (process.env.NODE_ENV) a = 2;\n";
-    expect(tellsIn('src/a.js', before, "if (process.env.NODE_ENV) a = 2;\nconst a = 1;\nexport { a };\n")).toEqual([]);
-    expect(tellsIn('src/a.js', before, `${before}if (process.env.NODE_ENV) a = 2;\n`)).toEqual([{ file: 'src/a.js', line: 3, text: 'if (process.env.NODE_ENV) a = 2;', why: 'reads NODE_ENV' }]);
+    const before = 'const a = 1;\nif (process.env.NODE_ENV) a = 2;\n';
+    expect(tellsIn('src/a.js', before, 'if (process.env.NODE_ENV) a = 2;\nconst a = 1;\nexport { a };\n')).toEqual([]);
+    expect(tellsIn('src/a.js', before, `${before}if (process.env.NODE_ENV) a = 2;\n`)).toEqual([
+      { file: 'src/a.js', line: 3, text: 'if (process.env.NODE_ENV) a = 2;', why: 'reads NODE_ENV' },
+    ]);
   });
 
   it('the text shown is at most 200 characters', () => {

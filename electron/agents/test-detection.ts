@@ -16,9 +16,15 @@ const TELLS: ReadonlyArray<readonly [RegExp, string]> = [
   [new RegExp(String.raw`\{[^}]*\b(?:${RUNNER_VAR})\b[^}]*\}\s*=\s*process\.env\b`), 'reads a test-runner environment variable'],
   [/=\s*process\.env\s*;|\bObject\.(?:keys|entries)\(\s*process\.env\s*\)/, 'reads the whole environment'],
   [/process\.(?:argv|execArgv)\b/, 'reads the command line'],
-  [/\bnew Error\(\)\.stack\b|Error\.captureStackTrace|Error\.prepareStackTrace|\.stack\b[^\n]*['"`/][^'"`/]*(?:test|spec)[^'"`/]*['"`/]/, 'inspects the call stack'],
+  [
+    /\bnew Error\(\)\.stack\b|Error\.captureStackTrace|Error\.prepareStackTrace|\.stack\b[^\n]*['"`/][^'"`/]*(?:test|spec)[^'"`/]*['"`/]/,
+    'inspects the call stack',
+  ],
   [/require\.main\b|process\.mainModule\b/, 'asks which module is running'],
-  [/typeof\s+(?:jest|vi|describe|it|expect|test)\s*[!=]==?|import\.meta\.vitest|__vitest_worker__|__VITEST\w*|\bglobalThis\.(?:jest|vi|expect)\b/, 'checks for the test runner'],
+  [
+    /typeof\s+(?:jest|vi|describe|it|expect|test)\s*[!=]==?|import\.meta\.vitest|__vitest_worker__|__VITEST\w*|\bglobalThis\.(?:jest|vi|expect)\b/,
+    'checks for the test runner',
+  ],
   [/['"`](?:node:test|vitest|jest|@jest\/globals|mocha|tap|ava)['"`]/, "names the test runner's module"],
   [/['"`]node:assert(?:\/strict)?['"`]|\bassert\.\w+\s*=(?!=)|expect\.extend\s*\(/, 'touches the assertion library'],
   [/\.(?:test|spec)\.[cm]?[jt]sx?\b|\/test\/|__tests__/, 'refers to test files'],

@@ -48,7 +48,13 @@ export async function snapshotTree(root: string, options: SnapshotOptions = {}):
       const info = await lstat(abs);
       if (info.isSymbolicLink()) {
         const target = await readlink(abs);
-        out.set(rel, { sha256: sha256(Buffer.from(target)), mode: 0o777, symlink: target, bytes: target.length, ...(options.content ? { content: Buffer.from(target) } : {}) });
+        out.set(rel, {
+          sha256: sha256(Buffer.from(target)),
+          mode: 0o777,
+          symlink: target,
+          bytes: target.length,
+          ...(options.content ? { content: Buffer.from(target) } : {}),
+        });
       } else if (info.isFile()) {
         const content = await readFile(abs);
         out.set(rel, { sha256: sha256(content), mode: info.mode & 0o777, symlink: null, bytes: content.length, ...(options.content ? { content } : {}) });

@@ -64,7 +64,12 @@ describe('surveyPairs', () => {
   });
 
   it("on a shared server, leaves another project's branches under a root of the same name alone", () => {
-    const pairs = surveyPairs(facts({ provider: 'postgres', databases: [db('main', null, 0), db('feature-a', 'main', 1), db('exp-1', 'feature-a', 2), db('theirs', 'main', 1), db('exp-2', 'feature-a', 2)] }));
+    const pairs = surveyPairs(
+      facts({
+        provider: 'postgres',
+        databases: [db('main', null, 0), db('feature-a', 'main', 1), db('exp-1', 'feature-a', 2), db('theirs', 'main', 1), db('exp-2', 'feature-a', 2)],
+      }),
+    );
     const names = pairs.map((p) => p.name);
     expect(names).not.toContain('theirs');
     // A database below one of our own pairs is ours even when unregistered.
@@ -76,7 +81,11 @@ describe('planGc', () => {
   it('removes orphans and expired pairs, children before parents', () => {
     const pairs = surveyPairs(
       facts({
-        entries: [entry('main', 'main', null), entry('feature-a', 'feature/a', 'main', { ttlHours: 0.5 }), entry('exp-1', 'exp/1', 'feature-a', { ttlHours: 0.5 })],
+        entries: [
+          entry('main', 'main', null),
+          entry('feature-a', 'feature/a', 'main', { ttlHours: 0.5 }),
+          entry('exp-1', 'exp/1', 'feature-a', { ttlHours: 0.5 }),
+        ],
         databases: [db('main', null, 0), db('feature-a', 'main', 1), db('exp-1', 'feature-a', 2), db('stray', 'main', 1)],
       }),
     );
@@ -92,7 +101,11 @@ describe('planGc', () => {
   it('never removes a tier or an active pair, nor the parent of a pair that stays', () => {
     const pairs = surveyPairs(
       facts({
-        entries: [entry('main', 'main', null), entry('feature-a', 'feature/a', 'main', { ttlHours: 0.5 }), entry('exp-1', 'exp/1', 'feature-a', { ttlHours: 0.5 })],
+        entries: [
+          entry('main', 'main', null),
+          entry('feature-a', 'feature/a', 'main', { ttlHours: 0.5 }),
+          entry('exp-1', 'exp/1', 'feature-a', { ttlHours: 0.5 }),
+        ],
         gitBranches: new Set(['feature/a', 'exp/1']),
         leased: new Set(['exp-1']),
       }),

@@ -40,20 +40,47 @@ export function surveyPairs(facts: PairFacts): BranchPairView[] {
   const drafts: Draft[] = facts.entries.map((entry) => {
     const db = dbs.get(entry.name) ?? null;
     const orphan = !facts.gitBranches.has(entry.gitBranch) ? 'git-missing' : db === null ? 'database-missing' : null;
-    return { name: entry.name, gitBranch: entry.gitBranch, worktree: entry.worktree, parent: entry.parent, db, entry, tier: facts.tiers[entry.gitBranch] ?? null, orphan };
+    return {
+      name: entry.name,
+      gitBranch: entry.gitBranch,
+      worktree: entry.worktree,
+      parent: entry.parent,
+      db,
+      entry,
+      tier: facts.tiers[entry.gitBranch] ?? null,
+      orphan,
+    };
   });
   const registered = new Set(facts.entries.map((e) => e.name));
   if (!registered.has(facts.rootName)) {
     // The root tier is paired lazily (first create or url): until then it is not an orphan.
     const db = dbs.get(facts.rootName) ?? null;
-    drafts.push({ name: facts.rootName, gitBranch: facts.defaultBranch, worktree: null, parent: null, db, entry: null, tier: facts.tiers[facts.defaultBranch] ?? 'production', orphan: null });
+    drafts.push({
+      name: facts.rootName,
+      gitBranch: facts.defaultBranch,
+      worktree: null,
+      parent: null,
+      db,
+      entry: null,
+      tier: facts.tiers[facts.defaultBranch] ?? 'production',
+      orphan: null,
+    });
     registered.add(facts.rootName);
   }
   for (const db of ownDatabases(facts, registered)) {
     if (registered.has(db.name)) continue;
     // A database named exactly like a tier's git branch is that tier's, registered or not.
     const tierGit = Object.keys(facts.tiers).find((git) => sanitizeBranchName(git) === db.name);
-    drafts.push({ name: db.name, gitBranch: null, worktree: null, parent: db.parent, db, entry: null, tier: tierGit ? facts.tiers[tierGit]! : null, orphan: 'git-missing' });
+    drafts.push({
+      name: db.name,
+      gitBranch: null,
+      worktree: null,
+      parent: db.parent,
+      db,
+      entry: null,
+      tier: tierGit ? facts.tiers[tierGit]! : null,
+      orphan: 'git-missing',
+    });
   }
   return treeOrder(drafts).map(({ draft, parentKind }) => toView(draft, parentKind, facts));
 }
@@ -70,7 +97,11 @@ function ownDatabases(facts: PairFacts, registered: ReadonlySet<string>): readon
   const ours = (db: DatabaseBranch): boolean => {
     if (registered.has(db.name)) return true;
     const seen = new Set<string>([db.name]);
-    for (let at = db.parent === null ? undefined : byName.get(db.parent); at && !seen.has(at.name); at = at.parent === null ? undefined : byName.get(at.parent)) {
+    for (
+      let at = db.parent === null ? undefined : byName.get(db.parent);
+      at && !seen.has(at.name);
+      at = at.parent === null ? undefined : byName.get(at.parent)
+    ) {
       if (at.name !== facts.rootName && registered.has(at.name)) return true;
       seen.add(at.name);
     }
@@ -150,7 +181,7 @@ export function planGc(pairs: readonly BranchPairView[], now: Date): GcPlan {
   }
   // A pair whose child stays must stay too (a database branch cannot lose its parent under it).
   const byName = new Map(pairs.map((p) => [p.name, p]));
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const pair of pairs) {
       if (removable.has(pair.name) || pair.parent === null || !removable.has(pair.parent)) continue;

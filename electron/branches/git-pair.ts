@@ -51,7 +51,11 @@ export async function addWorktree(root: string, dir: string, branch: string): Pr
   try {
     await git(root).raw(['worktree', 'add', '--quiet', dir, branch]);
   } catch (cause) {
-    throw new BranchError('failed', `git could not add a worktree for "${branch}" at ${dir}: ${gitMessage(cause)}. If the branch is checked out elsewhere, switch that checkout to another branch first.`, { cause });
+    throw new BranchError(
+      'failed',
+      `git could not add a worktree for "${branch}" at ${dir}: ${gitMessage(cause)}. If the branch is checked out elsewhere, switch that checkout to another branch first.`,
+      { cause },
+    );
   }
 }
 
@@ -62,7 +66,9 @@ export async function removeWorktree(root: string, dir: string): Promise<void> {
   } catch {
     // Not (or no longer) a registered worktree: remove what is left on disk and forget it in git.
     await fs.rm(dir, { recursive: true, force: true });
-    await git(root).raw(['worktree', 'prune']).catch(() => undefined);
+    await git(root)
+      .raw(['worktree', 'prune'])
+      .catch(() => undefined);
   }
 }
 

@@ -38,7 +38,10 @@ describe('leases', () => {
   it('ignores (and clears) a lease whose process has died', async () => {
     await mkdir(join(dir, 'leases'));
     const pid = await deadPid();
-    await writeFile(join(dir, 'leases', 'exp-2.stale.json'), JSON.stringify({ name: 'exp-2', holder: 'crashed cycle', pid, host: hostname(), at: new Date().toISOString() }));
+    await writeFile(
+      join(dir, 'leases', 'exp-2.stale.json'),
+      JSON.stringify({ name: 'exp-2', holder: 'crashed cycle', pid, host: hostname(), at: new Date().toISOString() }),
+    );
     expect(await activeLeases(dir)).toEqual([]);
     expect(await readdir(join(dir, 'leases'))).toEqual([]);
   });

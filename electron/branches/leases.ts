@@ -21,7 +21,6 @@ export interface Lease {
 
 const leasesDir = (dataDir: string) => path.join(dataDir, 'leases');
 
-
 /** Takes a lease on pair `name` for `holder` (e.g. `cycle F-1/S-2/T3`); call the result to release it. */
 export async function acquireLease(dataDir: string, name: string, holder: string): Promise<() => Promise<void>> {
   const dir = leasesDir(dataDir);

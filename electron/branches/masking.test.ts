@@ -85,6 +85,8 @@ c.connect().then(() => c.query("UPDATE users SET email = 'cmd' || id || '@exampl
     const error = await applyMasking(served.url, 'masking/absent.sql', root).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BranchError);
     expect((error as BranchError).code).toBe('invalid');
-    expect((error as Error).message).toBe(`The masking file "masking/absent.sql" was not found in ${root}. Create it, or change "masking" in .baton/project.json (null for none).`);
+    expect((error as Error).message).toBe(
+      `The masking file "masking/absent.sql" was not found in ${root}. Create it, or change "masking" in .baton/project.json (null for none).`,
+    );
   });
 });

@@ -62,7 +62,10 @@ async function runInTransaction(connectionUrl: string, label: string, sql: strin
     await client.connect();
   } catch (error) {
     const scrub = secretScrubber({ DATABASE_URL: connectionUrl });
-    throw new BranchError('unreachable', `Could not connect to ${redactUrl(connectionUrl)} to run masking: ${scrub((error as Error).message)}. Check that the branch's server is running.`);
+    throw new BranchError(
+      'unreachable',
+      `Could not connect to ${redactUrl(connectionUrl)} to run masking: ${scrub((error as Error).message)}. Check that the branch's server is running.`,
+    );
   }
   try {
     await client.query('BEGIN');
@@ -71,9 +74,13 @@ async function runInTransaction(connectionUrl: string, label: string, sql: strin
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     const info = describeSqlError(error, sql);
-    throw new BranchError('failed', `Masking with ${label} failed${whereInScript(info)}: ${info.message}. It was rolled back, so nothing was masked. Fix the masking SQL and try again.`, {
-      cause: error,
-    });
+    throw new BranchError(
+      'failed',
+      `Masking with ${label} failed${whereInScript(info)}: ${info.message}. It was rolled back, so nothing was masked. Fix the masking SQL and try again.`,
+      {
+        cause: error,
+      },
+    );
   } finally {
     await client.end().catch(() => undefined);
   }

@@ -57,17 +57,7 @@ export interface BranchProvider {
   close(): Promise<void>;
 }
 
-export type BranchErrorCode =
-  | 'exists'
-  | 'not-found'
-  | 'has-children'
-  | 'protected'
-  | 'busy'
-  | 'cancelled'
-  | 'unreachable'
-  | 'auth'
-  | 'invalid'
-  | 'failed';
+export type BranchErrorCode = 'exists' | 'not-found' | 'has-children' | 'protected' | 'busy' | 'cancelled' | 'unreachable' | 'auth' | 'invalid' | 'failed';
 
 /** A failure a person reads: what happened, on which branch, and what to do next. Never carries a password. */
 export class BranchError extends Error {

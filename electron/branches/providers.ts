@@ -39,7 +39,9 @@ export async function createProvider(kind: ProviderKind, context: ProviderContex
         throw new BranchError(
           'invalid',
           `The postgres provider needs an admin connection URL and none was given. Pass --url postgresql://USER:PASSWORD@HOST:PORT/postgres, or set the environment variable ${urlEnv}` +
-            (urlEnv === DEFAULT_POSTGRES_URL_ENV ? ' (another name can be set in .baton/project.json at branches.postgres.urlEnv).' : ' (named by branches.postgres.urlEnv in .baton/project.json).'),
+            (urlEnv === DEFAULT_POSTGRES_URL_ENV
+              ? ' (another name can be set in .baton/project.json at branches.postgres.urlEnv).'
+              : ' (named by branches.postgres.urlEnv in .baton/project.json).'),
         );
       }
       const { PostgresProvider } = await import('./postgres/postgres-provider');
@@ -69,7 +71,10 @@ export async function createProvider(kind: ProviderKind, context: ProviderContex
 }
 
 function missingSettings(kind: 'neon' | 'lakebase', example: string): BranchError {
-  return new BranchError('invalid', `The ${kind} provider is not configured: .baton/project.json has no branches.${kind} section. Add ${example} under "branches", then try again.`);
+  return new BranchError(
+    'invalid',
+    `The ${kind} provider is not configured: .baton/project.json has no branches.${kind} section. Add ${example} under "branches", then try again.`,
+  );
 }
 
 async function secret(service: 'neon' | 'lakebase', env: NodeJS.ProcessEnv): Promise<string> {

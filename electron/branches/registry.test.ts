@@ -13,7 +13,15 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const entry = (name: string): RegistryEntry => ({ name, gitBranch: `git/${name}`, parent: 'main', worktree: `/w/${name}`, createdAt: '2026-01-01T00:00:00.000Z', ttlHours: null, masked: false });
+const entry = (name: string): RegistryEntry => ({
+  name,
+  gitBranch: `git/${name}`,
+  parent: 'main',
+  worktree: `/w/${name}`,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  ttlHours: null,
+  masked: false,
+});
 
 describe('branch registry', () => {
   it('is empty before the first write', async () => {

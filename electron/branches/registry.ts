@@ -47,7 +47,10 @@ export async function readRegistry(dataDir: string): Promise<RegistryEntry[]> {
     parsed = { success: false } as z.ZodSafeParseResult<z.infer<typeof fileSchema>>;
   }
   if (!parsed.success) {
-    throw new BranchError('invalid', `The branch registry ${file} is not valid JSON of the expected shape. Move it aside and run \`baton branch list\` to see what remains; the database branches are not touched.`);
+    throw new BranchError(
+      'invalid',
+      `The branch registry ${file} is not valid JSON of the expected shape. Move it aside and run \`baton branch list\` to see what remains; the database branches are not touched.`,
+    );
   }
   return parsed.data.pairs;
 }
@@ -65,7 +68,11 @@ export async function updateRegistry<T>(dataDir: string, change: (entries: Regis
     try {
       lock = await acquireFileLock(lockPath, LOCK_TIMEOUT_MS);
     } catch (cause) {
-      throw new BranchError('busy', `The branch registry ${file} is locked by another baton process. Try again when it has finished; if none is running, delete ${lockPath}.`, { cause });
+      throw new BranchError(
+        'busy',
+        `The branch registry ${file} is locked by another baton process. Try again when it has finished; if none is running, delete ${lockPath}.`,
+        { cause },
+      );
     }
     try {
       const before = await readRegistry(dataDir);
@@ -86,4 +93,3 @@ export const removeEntry = (dataDir: string, name: string): Promise<boolean> =>
     const kept = entries.filter((e) => e.name !== name);
     return { entries: kept.length === entries.length ? entries : kept, value: kept.length !== entries.length };
   });
-

@@ -39,9 +39,7 @@ export async function readSecret(service: SecretService, env: NodeJS.ProcessEnv 
 export function secretHint(service: SecretService, platform: NodeJS.Platform = process.platform): string {
   if (platform === 'win32') return `set ${ENV_NAMES[service]} in the environment (Baton reads no keychain on Windows)`;
   const store =
-    platform === 'darwin'
-      ? `security add-generic-password -s baton -a ${service} -w`
-      : `secret-tool store --label=baton service baton account ${service}`;
+    platform === 'darwin' ? `security add-generic-password -s baton -a ${service} -w` : `secret-tool store --label=baton service baton account ${service}`;
   return `set ${ENV_NAMES[service]} or store it with \`${store}\``;
 }
 

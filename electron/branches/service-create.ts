@@ -58,7 +58,8 @@ async function resolveParent(ctx: PairContext, parent: string | undefined, optio
   if (wanted === ctx.settings.defaultBranch || wanted === ctx.rootName) return ensureRootPair(ctx, options);
   const entries = await readRegistry(ctx.dataDir);
   const found = entries.find((e) => e.name === wanted) ?? entries.find((e) => e.gitBranch === wanted);
-  if (!found) throw new BranchError('not-found', `The parent "${wanted}" is not a branch pair. Run \`baton branch list\` to see the pairs, or create "${wanted}" first.`);
+  if (!found)
+    throw new BranchError('not-found', `The parent "${wanted}" is not a branch pair. Run \`baton branch list\` to see the pairs, or create "${wanted}" first.`);
   return found;
 }
 
@@ -83,11 +84,23 @@ export async function createPair(ctx: PairContext, gitBranch: string, options: C
   // Reserve the name first, under the registry lock: two creates can never take one name.
   const entry = await updateRegistry(ctx.dataDir, (entries) => {
     const paired = entries.find((e) => e.gitBranch === gitBranch);
-    if (paired) throw new BranchError('exists', `The git branch "${gitBranch}" is already paired with the database branch "${paired.name}". Use it, or delete it first with \`baton branch delete ${paired.name} --yes\`.`);
+    if (paired)
+      throw new BranchError(
+        'exists',
+        `The git branch "${gitBranch}" is already paired with the database branch "${paired.name}". Use it, or delete it first with \`baton branch delete ${paired.name} --yes\`.`,
+      );
     const taken = new Map(databases.map((d) => [d.name, '\u0000database']));
     for (const e of entries) taken.set(e.name, e.gitBranch);
     const name = allocateDatabaseName(gitBranch, taken);
-    const reserved: RegistryEntry = { name, gitBranch, parent: parent.name, worktree: worktreePath(ctx.dataDir, name), createdAt, ttlHours: ttlFor(ctx, gitBranch, parent, options.ttlHours), masked: false };
+    const reserved: RegistryEntry = {
+      name,
+      gitBranch,
+      parent: parent.name,
+      worktree: worktreePath(ctx.dataDir, name),
+      createdAt,
+      ttlHours: ttlFor(ctx, gitBranch, parent, options.ttlHours),
+      masked: false,
+    };
     return { entries: [...entries, reserved], value: reserved };
   });
   const { name } = entry;
@@ -148,7 +161,12 @@ export async function createPair(ctx: PairContext, gitBranch: string, options: C
         migrations: prepared.result.migrations?.applied ?? [],
         migrationTool: prepared.result.migrations?.tool ?? 'none',
         ttlHours: entry.ttlHours,
-        ms: { total: createdMs, ...timings, ...(prepared.result.maskMs !== null ? { maskMs: prepared.result.maskMs } : {}), ...(prepared.result.migrateMs !== null ? { migrateMs: prepared.result.migrateMs } : {}) },
+        ms: {
+          total: createdMs,
+          ...timings,
+          ...(prepared.result.maskMs !== null ? { maskMs: prepared.result.maskMs } : {}),
+          ...(prepared.result.migrateMs !== null ? { migrateMs: prepared.result.migrateMs } : {}),
+        },
       },
     });
     onProgress?.({ kind: 'branch.done', op: 'create', name, ms: createdMs });
@@ -185,7 +203,10 @@ function createFailure(gitBranch: string, failedAt: string, cause: unknown, left
   const cleanup = leftovers.length
     ? ` Some steps could not be undone; remove these by hand (or run \`baton branch gc\`): ${leftovers.join(', ')}.`
     : ' Everything made before that step was removed again.';
-  const prefix = code === 'cancelled' ? `Creating the pair for "${gitBranch}" was cancelled.` : `Creating the pair for "${gitBranch}" failed while ${failedAt}: ${scrub(why)}`;
+  const prefix =
+    code === 'cancelled'
+      ? `Creating the pair for "${gitBranch}" was cancelled.`
+      : `Creating the pair for "${gitBranch}" failed while ${failedAt}: ${scrub(why)}`;
   return new BranchError(code, `${prefix}${cleanup}`, { cause });
 }
 

@@ -76,12 +76,21 @@ class PairService implements BranchService {
     this.refuseChange(pair, 'deleted');
     const children = pairs.filter((p) => p.parent === pair.name || p.database?.parent === pair.name);
     if (children.length) {
-      throw new BranchError('has-children', `"${pair.name}" has child branches (${children.map((c) => c.name).join(', ')}). Delete them first, then delete "${pair.name}".`);
+      throw new BranchError(
+        'has-children',
+        `"${pair.name}" has child branches (${children.map((c) => c.name).join(', ')}). Delete them first, then delete "${pair.name}".`,
+      );
     }
     throwIfCancelled(options.signal, `Deleting "${pair.name}"`);
     const started = performance.now();
     await this.removePair(pair, options);
-    await this.record(RECORD_TYPES.branchDeleted, { name: pair.name, gitBranch: pair.gitBranch, parent: pair.parent, provider: this.kind, ms: elapsed(started) });
+    await this.record(RECORD_TYPES.branchDeleted, {
+      name: pair.name,
+      gitBranch: pair.gitBranch,
+      parent: pair.parent,
+      provider: this.kind,
+      ms: elapsed(started),
+    });
     options.onProgress?.({ kind: 'branch.done', op: 'delete', name: pair.name, ms: elapsed(started) });
   }
 
@@ -135,7 +144,8 @@ class PairService implements BranchService {
     const removed = plan.remove.map(({ name, gitBranch, reason }) => ({ name, gitBranch, reason }));
     const leftovers = (await this.provider.collectLeftovers?.({ ...options, olderThanMs: LEFTOVER_AGE_MS })) ?? [];
     if (options.dryRun || removed.length === 0) {
-      if (!options.dryRun && leftovers.length) await this.record(RECORD_TYPES.branchCollected, { provider: this.kind, removed: [], kept: plan.kept, leftovers, ms: elapsed(started) });
+      if (!options.dryRun && leftovers.length)
+        await this.record(RECORD_TYPES.branchCollected, { provider: this.kind, removed: [], kept: plan.kept, leftovers, ms: elapsed(started) });
       return { dryRun: options.dryRun, removed, kept: plan.kept, leftovers };
     }
     const done: typeof removed = [];
@@ -156,7 +166,8 @@ class PairService implements BranchService {
         done.push({ name: item.name, gitBranch: item.gitBranch, reason: item.reason });
       }
     } finally {
-      if (done.length || leftovers.length) await this.record(RECORD_TYPES.branchCollected, { provider: this.kind, removed: done, kept, leftovers, ms: elapsed(started) });
+      if (done.length || leftovers.length)
+        await this.record(RECORD_TYPES.branchCollected, { provider: this.kind, removed: done, kept, leftovers, ms: elapsed(started) });
     }
     return { dryRun: false, removed: done, kept, leftovers };
   }
@@ -189,8 +200,13 @@ class PairService implements BranchService {
   }
 
   private refuseChange(pair: BranchPairView, verb: string): void {
-    if (pair.kind === 'tier') throw new BranchError('protected', `"${pair.name}" is a ${pair.tier ?? 'protected'} tier: tiers are never ${verb}. Pick a feature or experiment branch instead.`);
-    if (pair.active) throw new BranchError('busy', `"${pair.name}" is in use by a running cycle, so it cannot be ${verb} now. Try again when the cycle has finished.`);
+    if (pair.kind === 'tier')
+      throw new BranchError(
+        'protected',
+        `"${pair.name}" is a ${pair.tier ?? 'protected'} tier: tiers are never ${verb}. Pick a feature or experiment branch instead.`,
+      );
+    if (pair.active)
+      throw new BranchError('busy', `"${pair.name}" is in use by a running cycle, so it cannot be ${verb} now. Try again when the cycle has finished.`);
   }
 
   /** Database, worktree, git branch, registry entry: each only if present. */
@@ -209,7 +225,11 @@ class PairService implements BranchService {
     try {
       await this.ctx.ledger.append({ type, actor: this.ctx.actor, data });
     } catch (cause) {
-      throw new BranchError('failed', `The branch change was made but the ledger could not record it: ${scrub((cause as Error).message)}. Run \`baton verify\` on the project.`, { cause });
+      throw new BranchError(
+        'failed',
+        `The branch change was made but the ledger could not record it: ${scrub((cause as Error).message)}. Run \`baton verify\` on the project.`,
+        { cause },
+      );
     }
   }
 }

@@ -20,7 +20,23 @@ describe('baton bench branches', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'baton-bench-test-'));
     try {
       await seedPgliteTemplate(dataDir);
-      const run = await baton('bench', 'branches', '--provider', 'pglite', '--size-mb', '1', '--depth', '2', '--samples', '2', '--reads', '40', '--data-dir', dataDir, '--json');
+      const run = await baton(
+        'bench',
+        'branches',
+        '--provider',
+        'pglite',
+        '--size-mb',
+        '1',
+        '--depth',
+        '2',
+        '--samples',
+        '2',
+        '--reads',
+        '40',
+        '--data-dir',
+        dataDir,
+        '--json',
+      );
       expect(run.code, run.err).toBe(0);
       const result = JSON.parse(run.out) as Record<string, unknown>;
       const measured = expect.any(Number) as unknown;

@@ -18,7 +18,11 @@ import { baton, git, makePairDirectly, makeProject, pgliteDatabases, seedPgliteT
 let base: string;
 let project: TestProject;
 let releaseLease: (() => Promise<void>) | null = null;
-const saved = { BATON_DATA_DIR: process.env.BATON_DATA_DIR, BATON_CONFIG_DIR: process.env.BATON_CONFIG_DIR, GIT_CEILING_DIRECTORIES: process.env.GIT_CEILING_DIRECTORIES };
+const saved = {
+  BATON_DATA_DIR: process.env.BATON_DATA_DIR,
+  BATON_CONFIG_DIR: process.env.BATON_CONFIG_DIR,
+  GIT_CEILING_DIRECTORIES: process.env.GIT_CEILING_DIRECTORIES,
+};
 
 const branch = (...args: string[]) => baton('branch', ...args, '--project', project.root);
 const names = (entries: readonly { name: string; reason: string }[]) => entries.map((e) => `${e.name}:${e.reason}`).sort();
@@ -40,7 +44,10 @@ beforeAll(async () => {
   await makePairDirectly(project, 'staging');
   releaseLease = await acquireLease(project.dataDir, 'exp-busy', 'test cycle');
   // Orphans made by hand: git halves removed behind Baton's back, and one database dropped.
-  for (const [name, gitBranch] of [['feature-orphan', 'feature/orphan'], ['staging', 'staging']]) {
+  for (const [name, gitBranch] of [
+    ['feature-orphan', 'feature/orphan'],
+    ['staging', 'staging'],
+  ]) {
     await git('git', ['-C', project.root, 'worktree', 'remove', '--force', join(project.dataDir, 'worktrees', name!)]);
     await git('git', ['-C', project.root, 'branch', '-D', gitBranch!]);
   }

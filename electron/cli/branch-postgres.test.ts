@@ -19,7 +19,12 @@ const trunk = `trunk-${tag}`;
 let base: string;
 let project: TestProject;
 const outputs: BatonRun[] = [];
-const saved = { BATON_DATA_DIR: process.env.BATON_DATA_DIR, BATON_CONFIG_DIR: process.env.BATON_CONFIG_DIR, GIT_CEILING_DIRECTORIES: process.env.GIT_CEILING_DIRECTORIES, BATON_POSTGRES_URL: process.env.BATON_POSTGRES_URL };
+const saved = {
+  BATON_DATA_DIR: process.env.BATON_DATA_DIR,
+  BATON_CONFIG_DIR: process.env.BATON_CONFIG_DIR,
+  GIT_CEILING_DIRECTORIES: process.env.GIT_CEILING_DIRECTORIES,
+  BATON_POSTGRES_URL: process.env.BATON_POSTGRES_URL,
+};
 
 async function branch(...args: string[]): Promise<BatonRun> {
   const run = await baton('branch', ...args, '--project', project.root, '--provider', 'postgres', '--url', adminUrl!);

@@ -112,7 +112,15 @@ export async function makePairDirectly(project: TestProject, gitBranch: string, 
   try {
     if (parent === 'main') {
       await provider.ensureRoot('main');
-      await putEntry(project.dataDir, { name: 'main', gitBranch: 'main', parent: null, worktree: null, createdAt: new Date().toISOString(), ttlHours: null, masked: false });
+      await putEntry(project.dataDir, {
+        name: 'main',
+        gitBranch: 'main',
+        parent: null,
+        worktree: null,
+        createdAt: new Date().toISOString(),
+        ttlHours: null,
+        masked: false,
+      });
     }
     await createGitBranch(project.root, gitBranch, parentGit);
     await addWorktree(project.root, worktree, gitBranch);
@@ -120,7 +128,15 @@ export async function makePairDirectly(project: TestProject, gitBranch: string, 
   } finally {
     await provider.close();
   }
-  await putEntry(project.dataDir, { name, gitBranch, parent, worktree, createdAt: new Date().toISOString(), ttlHours: options.ttlHours ?? null, masked: false });
+  await putEntry(project.dataDir, {
+    name,
+    gitBranch,
+    parent,
+    worktree,
+    createdAt: new Date().toISOString(),
+    ttlHours: options.ttlHours ?? null,
+    masked: false,
+  });
   return name;
 }
 

@@ -66,7 +66,14 @@ describe('baton branch on pglite', () => {
     const run = await branch('create', 'feature/login', '--json');
     expect(run.code, run.err).toBe(0);
     const created = json<Record<string, unknown>>(run);
-    expect(created).toMatchObject({ name: 'feature-login', gitBranch: 'feature/login', database: 'feature-login', parent: 'main', masked: false, provider: 'pglite' });
+    expect(created).toMatchObject({
+      name: 'feature-login',
+      gitBranch: 'feature/login',
+      database: 'feature-login',
+      parent: 'main',
+      masked: false,
+      provider: 'pglite',
+    });
     expect(created.createdMs).toEqual(expect.any(Number));
     expect(created.connectionUrl).toMatch(/^postgresql:\/\/.*127\.0\.0\.1:\d+\//);
     expect(existsSync(join(created.worktree as string, 'migrations', '001_items.sql'))).toBe(true);
@@ -95,7 +102,9 @@ describe('baton branch on pglite', () => {
     await query('exp-login-1', 'create table audit (id int primary key)');
     const diff = await branch('diff', 'exp-login-1', '--json');
     expect(diff.code, diff.err).toBe(0);
-    expect(json<{ changes: { kind: string; table: string }[] }>(diff).changes).toEqual([expect.objectContaining({ kind: 'table-added', table: 'public.audit' })]);
+    expect(json<{ changes: { kind: string; table: string }[] }>(diff).changes).toEqual([
+      expect.objectContaining({ kind: 'table-added', table: 'public.audit' }),
+    ]);
 
     const unconfirmed = await branch('reset', 'exp-login-1');
     expect(unconfirmed.code).toBe(1);

@@ -211,7 +211,12 @@ describe('baton inspect', () => {
   });
 
   it('--json on a Consort project prints the report', async () => {
-    const root = await consortProject(JSON.stringify([{ id: 'T1', status: 'green', kind: 'behavior' }, { id: 'T2', status: 'red' }]));
+    const root = await consortProject(
+      JSON.stringify([
+        { id: 'T1', status: 'green', kind: 'behavior' },
+        { id: 'T2', status: 'red' },
+      ]),
+    );
     const { code, out } = await baton('inspect', root, '--json');
     expect(code).toBe(0);
     const report = JSON.parse(out) as Record<string, unknown>;

@@ -67,7 +67,9 @@ describe('baton approve / gates / log / verify', () => {
     expect(approved.code, approved.stderr).toBe(0);
     expect(approved.stdout).toContain('Approved spec');
 
-    const gates = json<{ features: { id: string; gates: { name: string; status: string; approver: string | null }[] }[] }>((await baton('gates', repo, '--json')).stdout);
+    const gates = json<{ features: { id: string; gates: { name: string; status: string; approver: string | null }[] }[] }>(
+      (await baton('gates', repo, '--json')).stdout,
+    );
     const spec = gates.features[0]!.gates.find((g) => g.name === 'spec');
     expect(spec).toMatchObject({ status: 'approved', approver: PERSON });
 

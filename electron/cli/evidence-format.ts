@@ -4,7 +4,9 @@ import type { EvidenceSummary } from '../../shared/ledger';
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function formatEvidence(summary: EvidenceSummary, indent = ''): string {
-  const statuses = Object.entries(summary.byStatus).map(([status, n]) => `${n} ${status}`).join(', ');
+  const statuses = Object.entries(summary.byStatus)
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ');
   const ledger = summary.source === 'ledger';
   const from = ledger ? 'from the ledger' : "from the project's own files, no Baton ledger";
   const counts = [
@@ -20,11 +22,17 @@ export function formatEvidence(summary: EvidenceSummary, indent = ''): string {
     const proven = summary.acs.filter((ac) => ac.proven).length;
     lines.push(`${indent}Acceptance criteria: ${proven} of ${summary.acs.length} ${ledger ? 'proven by GREEN records' : 'green by its test list'}`);
     for (const ac of summary.acs) {
-      lines.push(`${indent}  ${ac.proven ? '✓' : '·'} ${ac.storyId ? `${ac.storyId}/` : ''}${ac.id}${ac.title ? ` ${ac.title}` : ''}${ac.items.length ? '' : ' — no test covers it'}`);
+      lines.push(
+        `${indent}  ${ac.proven ? '✓' : '·'} ${ac.storyId ? `${ac.storyId}/` : ''}${ac.id}${ac.title ? ` ${ac.title}` : ''}${ac.items.length ? '' : ' — no test covers it'}`,
+      );
       for (const id of ac.items) {
         const item = summary.items.find((i) => i.id === id);
         if (!item) continue;
-        const proof = item.green ? `GREEN record #${item.green.seq} (${item.green.hash.slice(0, 12)}…${item.green.commit ? `, commit ${item.green.commit.slice(0, 10)}` : ''})` : summary.source === 'ledger' ? 'no GREEN record' : '';
+        const proof = item.green
+          ? `GREEN record #${item.green.seq} (${item.green.hash.slice(0, 12)}…${item.green.commit ? `, commit ${item.green.commit.slice(0, 10)}` : ''})`
+          : summary.source === 'ledger'
+            ? 'no GREEN record'
+            : '';
         lines.push(`${indent}      ${item.id} ${item.status}${proof ? ` · ${proof}` : ''}`);
       }
     }

@@ -64,9 +64,24 @@ describe('one refusal, every host', () => {
 
   it.each([
     ['run', ['run', FIXTURE], 'run:start', {}],
-    ['approve', ['approve', FIXTURE, ...GATE, '--yes', '--approver', approver], 'gates:approve', { feature: 'F-checkout', gate: 'deploy', approver, expect: {} }],
-    ['reject', ['reject', FIXTURE, ...GATE, '--reason', 'no', '--approver', approver], 'gates:reject', { feature: 'F-checkout', gate: 'deploy', approver, reason: 'no' }],
-    ['resolve', ['resolve', FIXTURE, '--feature', 'F-checkout', '--item', 'T5', '--decision', 'skip', '--approver', approver], 'escalations:decide', { feature: 'F-checkout', item: 'T5', decision: 'skip', approver }],
+    [
+      'approve',
+      ['approve', FIXTURE, ...GATE, '--yes', '--approver', approver],
+      'gates:approve',
+      { feature: 'F-checkout', gate: 'deploy', approver, expect: {} },
+    ],
+    [
+      'reject',
+      ['reject', FIXTURE, ...GATE, '--reason', 'no', '--approver', approver],
+      'gates:reject',
+      { feature: 'F-checkout', gate: 'deploy', approver, reason: 'no' },
+    ],
+    [
+      'resolve',
+      ['resolve', FIXTURE, '--feature', 'F-checkout', '--item', 'T5', '--decision', 'skip', '--approver', approver],
+      'escalations:decide',
+      { feature: 'F-checkout', item: 'T5', decision: 'skip', approver },
+    ],
   ])('%s: the CLI and the channel say the same', async (_name, args, name, payload) => {
     const viaChannel = await channel(name, payload);
     expect(viaChannel.code).toBe('read-only');

@@ -52,7 +52,8 @@ describe('branch requests: opId', () => {
   ])('refuses an opId %s on every branch channel, naming the field', async (_label, opId) => {
     const { handlers: recorded, calls } = recording();
     for (const channel of BRANCH_CHANNELS) {
-      const payload = channel === 'branches:create' ? { opId, gitBranch: 'feature/login' } : channel === 'branches:cancel' ? { opId } : { opId, name: 'feature-login' };
+      const payload =
+        channel === 'branches:create' ? { opId, gitBranch: 'feature/login' } : channel === 'branches:cancel' ? { opId } : { opId, name: 'feature-login' };
       const error = errorOf(await dispatch(recorded, channel, payload));
       expect(error.code).toBe('invalid-request');
       expect(error.message).toContain(channel);
@@ -85,7 +86,9 @@ describe('branch requests: names', () => {
 
   it('checks the parent like a git branch, and the name of delete, reset and diff', async () => {
     const { handlers: recorded, calls } = recording();
-    expect(errorOf(await dispatch(recorded, 'branches:create', { opId: 'op-1', gitBranch: 'a', parent: 'm\0' })).message).toMatch(/parent: contains a control character/);
+    expect(errorOf(await dispatch(recorded, 'branches:create', { opId: 'op-1', gitBranch: 'a', parent: 'm\0' })).message).toMatch(
+      /parent: contains a control character/,
+    );
     for (const channel of ['branches:delete', 'branches:reset', 'branches:diff'] as const) {
       expect(errorOf(await dispatch(recorded, channel, { opId: 'op-1', name: '' })).message).toMatch(/name: is empty/);
       expect(errorOf(await dispatch(recorded, channel, { opId: 'op-1' })).message).toMatch(/name: /);

@@ -16,8 +16,7 @@ export function redactText(text: string): string {
 }
 
 const isBranchError = (cause: unknown): cause is BranchError =>
-  cause instanceof BranchError ||
-  (cause instanceof Error && cause.name === 'BranchError' && typeof (cause as { code?: unknown }).code === 'string');
+  cause instanceof BranchError || (cause instanceof Error && cause.name === 'BranchError' && typeof (cause as { code?: unknown }).code === 'string');
 
 /** A thrown failure as a Result error: a BranchError keeps its code and words; anything else says what failed. */
 export function branchFailure(cause: unknown, what: string): AppError {

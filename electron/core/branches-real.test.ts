@@ -34,7 +34,12 @@ beforeAll(async () => {
   const settings = JSON.parse(await readFile(file, 'utf8'));
   // No warm copies (they would keep copying after the test); servers exit a minute after last use.
   await writeFile(file, JSON.stringify({ ...settings, branches: { poolSize: 0, pglite: { idleSeconds: 60 } } }));
-  workbench = new Workbench({ host: 'browser', version: '0.0.0', configDir: join(base, 'config'), env: { ...process.env, BATON_DATA_DIR: join(base, 'data') } });
+  workbench = new Workbench({
+    host: 'browser',
+    version: '0.0.0',
+    configDir: join(base, 'config'),
+    env: { ...process.env, BATON_DATA_DIR: join(base, 'data') },
+  });
   workbench.onEvent((event, payload) => {
     if (event === 'branches:progressed') events.push(payload as BranchProgressEvent);
   });
@@ -69,9 +74,18 @@ describe('branch channels on the real service (pglite)', () => {
     expect(git('branch', '--list', 'feature/login')).toContain('feature/login');
 
     const pairs = valueOf(await handlers['branches:list']({})).pairs;
-    expect(pairs.find((p) => p.name === 'feature-login')).toMatchObject({ gitBranch: 'feature/login', parent: 'main', kind: 'feature', database: { provider: 'pglite', depth: 1 } });
+    expect(pairs.find((p) => p.name === 'feature-login')).toMatchObject({
+      gitBranch: 'feature/login',
+      parent: 'main',
+      kind: 'feature',
+      database: { provider: 'pglite', depth: 1 },
+    });
 
-    expect(valueOf(await handlers['branches:diff']({ opId: 'op-diff', name: 'feature-login' }))).toMatchObject({ branch: 'feature-login', parent: 'main', changes: [] });
+    expect(valueOf(await handlers['branches:diff']({ opId: 'op-diff', name: 'feature-login' }))).toMatchObject({
+      branch: 'feature-login',
+      parent: 'main',
+      changes: [],
+    });
 
     const refused = await handlers['branches:delete']({ opId: 'op-del-main', name: 'main' });
     expect(refused).toMatchObject({ ok: false, error: { code: 'protected' } });

@@ -59,7 +59,13 @@ export class BranchSession {
     const provider = this.opened?.service.kind ?? loaded.value.settings.branchProvider;
     const state = this.opened ? 'ready' : this.openError ? 'failed' : 'idle';
     const warnings = this.opened?.service.provider.warnings?.() ?? [];
-    return { provider, experimental: EXPERIMENTAL_PROVIDERS.includes(provider), state, message: this.opened ? null : (this.openError?.message ?? null), warnings };
+    return {
+      provider,
+      experimental: EXPERIMENTAL_PROVIDERS.includes(provider),
+      state,
+      message: this.opened ? null : (this.openError?.message ?? null),
+      warnings,
+    };
   }
 
   list(): Promise<Result<BranchListView>> {

@@ -25,7 +25,10 @@ export async function loadBranchSettings(view: ProjectView): Promise<Result<Bran
     return err('unavailable', `${NEEDS_BATON_GIT}: ${view.bundle} is a review bundle, which has no branches. Open the project's own folder to manage them.`);
   }
   if (view.layout !== 'baton' || view.readOnly) {
-    return err('unavailable', `${NEEDS_BATON_GIT}: ${view.root} is a Consort project, which Baton only reads. Run \`baton init\` in a git repository to use branches.`);
+    return err(
+      'unavailable',
+      `${NEEDS_BATON_GIT}: ${view.root} is a Consort project, which Baton only reads. Run \`baton init\` in a git repository to use branches.`,
+    );
   }
   const read = await readSettings(view.artifactRoot);
   if (!read.ok) return read.error.code === 'no-settings' ? err('unavailable', `${NEEDS_BATON_GIT}: ${read.error.message}`) : read;
@@ -34,7 +37,10 @@ export async function loadBranchSettings(view: ProjectView): Promise<Result<Bran
     () => false,
   );
   if (!inGit) {
-    return err('unavailable', `${NEEDS_BATON_GIT}: ${view.root} is not inside a git repository. Run \`git init\` there and commit once, then open Branches again.`);
+    return err(
+      'unavailable',
+      `${NEEDS_BATON_GIT}: ${view.root} is not inside a git repository. Run \`git init\` there and commit once, then open Branches again.`,
+    );
   }
   return ok({ settings: read.value.settings, text: read.value.text });
 }

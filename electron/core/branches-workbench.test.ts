@@ -100,7 +100,9 @@ class ScriptedService implements BranchService {
   private async wait(signal?: AbortSignal): Promise<void> {
     await Promise.race([
       this.gate,
-      new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(new BranchError('cancelled', 'Creating was cancelled; nothing was left half-made.')))),
+      new Promise<never>((_, reject) =>
+        signal?.addEventListener('abort', () => reject(new BranchError('cancelled', 'Creating was cancelled; nothing was left half-made.'))),
+      ),
     ]);
   }
 }
@@ -188,17 +190,25 @@ describe('Workbench branches: opening', () => {
   });
 
   it.each([
-    ['a Consort project', async () => {
-      const root = join(base, `consort-${++count}`);
-      await mkdir(join(root, '.consort', 'features', 'F1'), { recursive: true });
-      await writeFile(join(root, '.consort', 'features', 'F1', 'feature-spec.json'), JSON.stringify({ feature_id: 'F1', name: 'x' }));
-      return root;
-    }, /Consort project/],
-    ['a Baton project outside git', async () => {
-      const root = await batonRepo();
-      await rm(join(root, '.git'), { recursive: true, force: true });
-      return root;
-    }, /not inside a git repository/],
+    [
+      'a Consort project',
+      async () => {
+        const root = join(base, `consort-${++count}`);
+        await mkdir(join(root, '.consort', 'features', 'F1'), { recursive: true });
+        await writeFile(join(root, '.consort', 'features', 'F1', 'feature-spec.json'), JSON.stringify({ feature_id: 'F1', name: 'x' }));
+        return root;
+      },
+      /Consort project/,
+    ],
+    [
+      'a Baton project outside git',
+      async () => {
+        const root = await batonRepo();
+        await rm(join(root, '.git'), { recursive: true, force: true });
+        return root;
+      },
+      /not inside a git repository/,
+    ],
   ])('refuses %s with a clear reason and never opens a service', async (_label, make, detail) => {
     const { workbench, opened } = bench();
     valueOf(await workbench.open(await make()));
@@ -220,7 +230,9 @@ describe('Workbench branches: operations', () => {
     const created = valueOf(await workbench.createBranch({ opId: 'op-1', gitBranch: 'feature/login', parent: 'main' }));
     expect(created.connectionUrl).toBe('postgresql://baton:***@127.0.0.1:5999/feature-login');
     expect(created.parent).toBe('main');
-    expect(events).toEqual([{ opId: 'op-1', event: { kind: 'branch.step', op: 'create', name: 'feature/login', step: 'copying from postgres://baton:***@127.0.0.1:5999/main' } }]);
+    expect(events).toEqual([
+      { opId: 'op-1', event: { kind: 'branch.step', op: 'create', name: 'feature/login', step: 'copying from postgres://baton:***@127.0.0.1:5999/main' } },
+    ]);
     expect(JSON.stringify(events)).not.toContain(SECRET);
     await workbench.close();
   });
@@ -253,7 +265,10 @@ describe('Workbench branches: operations', () => {
     const root = await batonRepo();
     const { workbench, services } = bench();
     valueOf(await workbench.open(root));
-    expect(errorOf(await workbench.resetBranch({ opId: 'op-1', name: 'main' }))).toEqual({ code: 'protected', message: '"main" is a production tier: tiers are never reset.' });
+    expect(errorOf(await workbench.resetBranch({ opId: 'op-1', name: 'main' }))).toEqual({
+      code: 'protected',
+      message: '"main" is a production tier: tiers are never reset.',
+    });
     services[0]!.failWith = new Error(`connect ECONNREFUSED postgres://u:${SECRET}@h/db password=${SECRET}`);
     const error = errorOf(await workbench.createBranch({ opId: 'op-2', gitBranch: 'feature/x' }));
     expect(error.code).toBe('failed');

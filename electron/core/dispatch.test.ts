@@ -40,15 +40,12 @@ const errorOf = (result: Result<unknown>) => {
 };
 
 describe('dispatch: channels', () => {
-  it.each([['fs:read'], ['toString'], ['__proto__'], [''], [42], [undefined]])(
-    'refuses %j as forbidden-channel',
-    async (channel) => {
-      const { handlers: recording, calls } = recordingOpen();
-      const error = errorOf(await dispatch(recording, channel, { path: '/tmp' }));
-      expect(error.code).toBe('forbidden-channel');
-      expect(calls).toHaveLength(0);
-    },
-  );
+  it.each([['fs:read'], ['toString'], ['__proto__'], [''], [42], [undefined]])('refuses %j as forbidden-channel', async (channel) => {
+    const { handlers: recording, calls } = recordingOpen();
+    const error = errorOf(await dispatch(recording, channel, { path: '/tmp' }));
+    expect(error.code).toBe('forbidden-channel');
+    expect(calls).toHaveLength(0);
+  });
 
   it('quotes a long unknown channel name only in part', async () => {
     const error = errorOf(await dispatch(handlers, 'x'.repeat(500), {}));

@@ -12,9 +12,7 @@ export async function dispatch(handlers: Handlers, channel: unknown, payload: un
   }
   const parsed = channels[channel].request.safeParse(payload ?? {});
   if (!parsed.success) {
-    const detail = parsed.error.issues
-      .map((issue) => `${issue.path.length ? issue.path.join('.') : 'request'}: ${issue.message}`)
-      .join('; ');
+    const detail = parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : 'request'}: ${issue.message}`).join('; ');
     return err('invalid-request', `Invalid request for ${channel}: ${detail}.`);
   }
   try {

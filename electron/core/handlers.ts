@@ -38,5 +38,4 @@ export function createHandlers(workbench: Workbench): Handlers {
   };
 }
 
-const hostKind = (workbench: Workbench): 'electron' | 'browser' =>
-  workbench.options.host === 'electron' ? 'electron' : 'browser';
+const hostKind = (workbench: Workbench): 'electron' | 'browser' => (workbench.options.host === 'electron' ? 'electron' : 'browser');

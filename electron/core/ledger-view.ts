@@ -17,9 +17,7 @@ const chainStates = new WeakMap<LoadedProject, Promise<ChainState>>();
 function chainState(project: LoadedProject): Promise<ChainState> {
   let state = chainStates.get(project);
   if (!state) {
-    state = project.ledger
-      ? verifyChain(join(project.view.artifactRoot, 'ledger'))
-      : Promise.resolve({ head: null, chain: { ok: true }, problems: [] });
+    state = project.ledger ? verifyChain(join(project.view.artifactRoot, 'ledger')) : Promise.resolve({ head: null, chain: { ok: true }, problems: [] });
     chainStates.set(project, state);
   }
   return state;

@@ -38,10 +38,7 @@ export async function loadProject(path: string): Promise<Result<LoadedProject>> 
   return loadFolder(target, { bundle: null, dispose: async () => undefined });
 }
 
-async function loadFolder(
-  root: string,
-  origin: { bundle: string | null; dispose: () => Promise<void> },
-): Promise<Result<LoadedProject>> {
+async function loadFolder(root: string, origin: { bundle: string | null; dispose: () => Promise<void> }): Promise<Result<LoadedProject>> {
   const read = await readProject(root);
   if (!read.ok) return read;
   let view: ProjectView = origin.bundle ? { ...read.value, readOnly: true, bundle: origin.bundle } : read.value;

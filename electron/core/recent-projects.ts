@@ -24,9 +24,7 @@ export async function loadRecent(configDir: string): Promise<RecentProject[]> {
 const writes = new Map<string, Promise<unknown>>();
 
 export function rememberRecent(configDir: string, path: string, now: Date): Promise<RecentProject[]> {
-  const next = (writes.get(configDir) ?? Promise.resolve())
-    .catch(() => undefined)
-    .then(() => writeRecent(configDir, path, now));
+  const next = (writes.get(configDir) ?? Promise.resolve()).catch(() => undefined).then(() => writeRecent(configDir, path, now));
   writes.set(configDir, next);
   return next;
 }

@@ -106,10 +106,23 @@ describe('batching the live events', () => {
   it('merges only output of the same stream and item that follow each other', () => {
     const out = (kind: 'turn.output' | 'runner.output', item: string, chunk: string) => ({ kind, item, chunk }) as RunFeedEvent;
     const batch = compactBatch(
-      [out('turn.output', 'T1', 'a'), out('turn.output', 'T1', 'b'), out('turn.output', 'T2', 'c'), out('runner.output', 'T2', 'd'), { kind: 'recorded', type: 'cycle.red', hash: 'h', item: 'T2' }, out('runner.output', 'T2', 'e')],
+      [
+        out('turn.output', 'T1', 'a'),
+        out('turn.output', 'T1', 'b'),
+        out('turn.output', 'T2', 'c'),
+        out('runner.output', 'T2', 'd'),
+        { kind: 'recorded', type: 'cycle.red', hash: 'h', item: 'T2' },
+        out('runner.output', 'T2', 'e'),
+      ],
       100,
     );
-    expect(batch).toEqual([out('turn.output', 'T1', 'ab'), out('turn.output', 'T2', 'c'), out('runner.output', 'T2', 'd'), { kind: 'recorded', type: 'cycle.red', hash: 'h', item: 'T2' }, out('runner.output', 'T2', 'e')]);
+    expect(batch).toEqual([
+      out('turn.output', 'T1', 'ab'),
+      out('turn.output', 'T2', 'c'),
+      out('runner.output', 'T2', 'd'),
+      { kind: 'recorded', type: 'cycle.red', hash: 'h', item: 'T2' },
+      out('runner.output', 'T2', 'e'),
+    ]);
   });
 
   it('answers run:state as of the last batch, so a client folding batches never counts an event twice', async () => {
@@ -222,7 +235,11 @@ describe('one run at a time, stopped by its AbortController', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(s.state).toMatchObject({ outcome: 'escalated', running: false });
     s.start({});
-    const blocked = { record: 'b', message: 'Stopped before PLAN of T2', gates: [{ gate: 'test_list', story: null, status: 'drifted', files: ['.baton/features/F-1/test-list.json'] }] };
+    const blocked = {
+      record: 'b',
+      message: 'Stopped before PLAN of T2',
+      gates: [{ gate: 'test_list', story: null, status: 'drifted', files: ['.baton/features/F-1/test-list.json'] }],
+    };
     run.finish({ ...SUMMARY, phase: 'building', blocked });
     await vi.advanceTimersByTimeAsync(0);
     expect(s.state).toMatchObject({ outcome: 'blocked', summary: { blocked } });

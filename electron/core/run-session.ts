@@ -10,7 +10,17 @@ import type { RunProgressedEvent } from '../../shared/contract';
 import type { GateName } from '../../shared/ledger';
 import type { ProjectView } from '../../shared/model';
 import { err, ok, type Result } from '../../shared/result';
-import { CYCLE_STATE_NAMES, LIFECYCLE_STATE_NAMES, type CycleStateName, type LifecycleStateName, type RunFeedEvent, type RunItemState, type RunOutcome, type RunStateView, type RunSummary } from '../../shared/run';
+import {
+  CYCLE_STATE_NAMES,
+  LIFECYCLE_STATE_NAMES,
+  type CycleStateName,
+  type LifecycleStateName,
+  type RunFeedEvent,
+  type RunItemState,
+  type RunOutcome,
+  type RunStateView,
+  type RunSummary,
+} from '../../shared/run';
 import { foldRunEvent, IDLE_RUN } from '../../shared/run-view';
 import type { RunOptions } from '../engine/run-feature';
 import { StateStore } from '../engine/state-store';

@@ -35,7 +35,13 @@ async function batonProject(extra: Record<string, string | object> = {}): Promis
 
 function bench(runFeature?: (options: RunOptions) => Promise<RunSummary>) {
   const dataDir = join(base, `data-${++count}`);
-  const workbench = new Workbench({ host: 'browser', version: '0.0.0', configDir: join(base, `config-${count}`), env: { BATON_DATA_DIR: dataDir }, ...(runFeature ? { runFeature } : {}) });
+  const workbench = new Workbench({
+    host: 'browser',
+    version: '0.0.0',
+    configDir: join(base, `config-${count}`),
+    env: { BATON_DATA_DIR: dataDir },
+    ...(runFeature ? { runFeature } : {}),
+  });
   const events: { event: EventName; payload: unknown }[] = [];
   workbench.onEvent((event, payload) => events.push({ event, payload }));
   const handlers = createHandlers(workbench);
@@ -86,7 +92,10 @@ describe('what cannot run says why', () => {
     const { workbench, call } = bench(async () => Promise.reject(new Error('must not run')));
     expect((await workbench.open(root)).ok).toBe(true);
     const error = errorOf(await call('run:start', {}));
-    expect(error).toMatchObject({ code: 'read-only', message: expect.stringContaining('Baton reads this Consort project and never writes it: run its enforced loop') });
+    expect(error).toMatchObject({
+      code: 'read-only',
+      message: expect.stringContaining('Baton reads this Consort project and never writes it: run its enforced loop'),
+    });
   });
 
   it('refuses a review bundle', async () => {
@@ -155,13 +164,21 @@ describe('a run from the workbench', () => {
     const state = await call('run:state', {});
     expect(state).toMatchObject({
       ok: true,
-      value: { runId: null, running: false, feature: 'F-1', lifecycle: 'building', items: [{ item: 'T1', state: 'green', counters: { repairs: 2, violations: 1 } }] },
+      value: {
+        runId: null,
+        running: false,
+        feature: 'F-1',
+        lifecycle: 'building',
+        items: [{ item: 'T1', state: 'green', counters: { repairs: 2, violations: 1 } }],
+      },
     });
   });
 
   it('stops a run when another project is opened', async () => {
     const calls: RunOptions[] = [];
-    const { workbench, call } = bench((options) => new Promise((_, reject) => (calls.push(options), options.signal!.addEventListener('abort', () => reject(new Error('stopped'))))));
+    const { workbench, call } = bench(
+      (options) => new Promise((_, reject) => (calls.push(options), options.signal!.addEventListener('abort', () => reject(new Error('stopped'))))),
+    );
     await workbench.open(await batonProject());
     expect((await call('run:start', {})).ok).toBe(true);
     const other = await batonProject();

@@ -8,16 +8,12 @@ import type { LoadedProject } from './load-project';
 export async function verifyProject(project: LoadedProject): Promise<VerifyReport> {
   const { view, records } = project;
   const ledgerDir = join(view.artifactRoot, 'ledger');
-  const chain = project.ledger
-    ? await verifyChain(ledgerDir)
-    : { records: 0, head: null, chain: { ok: true }, problems: [] };
+  const chain = project.ledger ? await verifyChain(ledgerDir) : { records: 0, head: null, chain: { ok: true }, problems: [] };
   const signature = project.ledger ? await checkSignature(ledgerDir, records) : { state: 'unsigned' as const };
   const gates = await verifyGates(view, project.ledger ? records : null);
   const problems = [
     ...chain.problems,
-    ...(signature.state === 'invalid'
-      ? [{ file: '.baton/ledger/head.sig.json', message: signature.message ?? 'the head signature does not verify' }]
-      : []),
+    ...(signature.state === 'invalid' ? [{ file: '.baton/ledger/head.sig.json', message: signature.message ?? 'the head signature does not verify' }] : []),
     ...gates.problems,
   ];
   return {

@@ -68,9 +68,7 @@ describe('Workbench.open', () => {
     const { bench, events } = await workbench();
     const view = valueOf(await bench.open(root));
     expect(view).toMatchObject({ root, name: root.split('/').pop(), layout: 'consort', readOnly: true });
-    expect(view.features.map((f) => [f.id, f.name, f.testList.map((t) => `${t.id}:${t.status}`)])).toEqual([
-      ['F1', 'Checkout', ['T1:green', 'T2:red']],
-    ]);
+    expect(view.features.map((f) => [f.id, f.name, f.testList.map((t) => `${t.id}:${t.status}`)])).toEqual([['F1', 'Checkout', ['T1:green', 'T2:red']]]);
     expect(bench.project).toEqual(view);
     expect(events).toEqual([{ event: 'project:changed', payload: view }]);
   });

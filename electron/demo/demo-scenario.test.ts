@@ -54,7 +54,16 @@ interface ItemPlan {
   readonly migrations: readonly string[];
 }
 
-const normal = { red: ['red'], green: ['green'], violations: 0, repairs: 0, refactor: 'kept', refactorChanges: false, review: 'accept', migrations: [] } as const;
+const normal = {
+  red: ['red'],
+  green: ['green'],
+  violations: 0,
+  repairs: 0,
+  refactor: 'kept',
+  refactorChanges: false,
+  review: 'accept',
+  migrations: [],
+} as const;
 const PLAN: Readonly<Record<string, ItemPlan>> = {
   T1: { ...normal, refactorChanges: true },
   T2: { ...normal, refactorChanges: true },
@@ -179,7 +188,14 @@ class Replay {
     await this.db.fresh(this.dir, this.settings.migrations!.path);
     // The orchestrator's own controlled run: the tree git would commit, in a clean run folder, with canaries.
     const site = { dir: path.join(this.dir, '..', 'run'), scratch: path.join(this.dir, '..', 'scratch') };
-    const prepared = await prepareRun({ worktree: this.dir, site, command: this.settings.testCommand!, testGlobs: this.settings.testGlobs, locked: [], order: 'as-given' });
+    const prepared = await prepareRun({
+      worktree: this.dir,
+      site,
+      command: this.settings.testCommand!,
+      testGlobs: this.settings.testGlobs,
+      locked: [],
+      order: 'as-given',
+    });
     const result = await executeRun(prepared, {
       command: this.settings.testCommand!,
       format: this.settings.reportFormat,
@@ -198,7 +214,18 @@ class Replay {
 
   /** One cycle, routed the way the cycle machine routes it (RED_ATTEMPTS 2, violations count as repair rounds). */
   async cycle(item: string, baseline: JudgedReport): Promise<{ trace: ItemTrace; accepted: JudgedReport }> {
-    const trace: ItemTrace = { red: [], green: [], violations: 0, repairs: 0, refactor: null, refactorChanges: false, review: null, migrations: [], failures: [], violated: [] };
+    const trace: ItemTrace = {
+      red: [],
+      green: [],
+      violations: 0,
+      repairs: 0,
+      refactor: null,
+      refactorChanges: false,
+      review: null,
+      migrations: [],
+      failures: [],
+      violated: [],
+    };
 
     // RED: the Navigator writes the test; not a RED → its changes are discarded and it tries once more.
     let lock: Lock | null = null;
@@ -293,7 +320,13 @@ describe('the demo project and its scripted scenario', () => {
   });
 
   it('has valid settings, a scenario that parses, and a project that reads without problems', async () => {
-    expect(settings).toMatchObject({ name: 'inventory-demo', branchProvider: 'pglite', reportFormat: 'junit', scenario: '.baton/scenario.json', migrations: { tool: 'sql', path: 'migrations' } });
+    expect(settings).toMatchObject({
+      name: 'inventory-demo',
+      branchProvider: 'pglite',
+      reportFormat: 'junit',
+      scenario: '.baton/scenario.json',
+      migrations: { tool: 'sql', path: 'migrations' },
+    });
     expect(Object.values(settings.agents).every((a) => a === 'scripted')).toBe(true);
     const pkg = JSON.parse(await readFile(path.join(work, 'package.json'), 'utf8')) as { type: string; scripts: { test: string } };
     expect(pkg.type).toBe('module');
@@ -339,7 +372,20 @@ describe('the demo project and its scripted scenario', () => {
         traces[item] = trace;
         const plan = PLAN[item]!;
         // On a mismatch, the message is the last run's output (what the runner saw).
-        expect({ item, red: trace.red, green: trace.green, violations: trace.violations, repairs: trace.repairs, refactor: trace.refactor, refactorChanges: trace.refactorChanges, review: trace.review, migrations: trace.migrations }, replay.outputs.at(-1)).toEqual({
+        expect(
+          {
+            item,
+            red: trace.red,
+            green: trace.green,
+            violations: trace.violations,
+            repairs: trace.repairs,
+            refactor: trace.refactor,
+            refactorChanges: trace.refactorChanges,
+            review: trace.review,
+            migrations: trace.migrations,
+          },
+          replay.outputs.at(-1),
+        ).toEqual({
           item,
           red: plan.red,
           green: plan.green,

@@ -55,7 +55,15 @@ export async function benchCycle(items: number): Promise<Record<string, unknown>
       goal: 'p50 ≤ 150 ms',
       // The determinism check: every RED, GREEN and REFACTOR is run a second time, files reversed.
       secondRunMs: { p50: percentile(second, 50), p95: percentile(second, 95) },
-      secondRunShareOfWall: Number((second.reduce((a, b) => a + b, 0) / Math.max(1, parts.reduce((a, p) => a + p.wallMs!, 0))).toFixed(2)),
+      secondRunShareOfWall: Number(
+        (
+          second.reduce((a, b) => a + b, 0) /
+          Math.max(
+            1,
+            parts.reduce((a, p) => a + p.wallMs!, 0),
+          )
+        ).toFixed(2),
+      ),
       // GREEN's re-run of the tree RED failed on (its locked tests must still fail there).
       recheckMs: { p50: percentile(rechecks, 50), p95: percentile(rechecks, 95) },
       totalRunMs: Date.now() - started,

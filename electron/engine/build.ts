@@ -41,10 +41,22 @@ async function parkEscalated(deps: CycleDeps, records: CycleRecords, input: Step
   } catch (error) {
     // Later commits touched the same files: leave the tests in place and say so in the ledger.
     await git(pair.worktree, ['revert', '--abort']).catch(() => undefined);
-    await records.once(CYCLE_RECORDS.finished, 'parking-failed', { reason: `The locked tests could not be taken off ${pair.gitBranch}: ${(error as Error).message}` });
+    await records.once(CYCLE_RECORDS.finished, 'parking-failed', {
+      reason: `The locked tests could not be taken off ${pair.gitBranch}: ${(error as Error).message}`,
+    });
     return;
   }
-  await git(pair.worktree, ['-c', 'user.name=Baton', '-c', 'user.email=orchestrator@baton.invalid', 'commit', '--no-verify', '-q', '-m', `revert(${input.item}): escalated, its locked tests wait for a person\n\nBaton-Evidence: ${evidence}`]);
+  await git(pair.worktree, [
+    '-c',
+    'user.name=Baton',
+    '-c',
+    'user.email=orchestrator@baton.invalid',
+    'commit',
+    '--no-verify',
+    '-q',
+    '-m',
+    `revert(${input.item}): escalated, its locked tests wait for a person\n\nBaton-Evidence: ${evidence}`,
+  ]);
 }
 
 export async function buildItems(deps: CycleDeps, store: StateStore, items: readonly TestItem[], repairBudget: number): Promise<BuildResult> {
@@ -87,7 +99,13 @@ export async function buildItems(deps: CycleDeps, store: StateStore, items: read
       signal: deps.signal,
       onState: (state, snapshot) => {
         const c = snapshot.context;
-        deps.emit({ kind: 'cycle.state', feature: deps.feature, item: item.id, state: state as never, counters: { repairs: c.repairs, violations: c.violations, rejectedRed: c.rejectedRed, refactors: c.refactors } });
+        deps.emit({
+          kind: 'cycle.state',
+          feature: deps.feature,
+          item: item.id,
+          state: state as never,
+          counters: { repairs: c.repairs, violations: c.violations, rejectedRed: c.rejectedRed, refactors: c.refactors },
+        });
       },
     });
     if (done.status !== 'done') break; // stopped: the snapshot on disk resumes it next time

@@ -16,7 +16,8 @@ import { makeTempDir, writeTree, type FileTree } from '../project/temp-project.f
 const exec = promisify(execFile);
 const BATON_ROOT = resolve(import.meta.dirname, '..', '..');
 
-export const TEST_COMMAND = 'node --test --test-concurrency=1 --test-reporter=junit --test-reporter-destination=reports/junit.xml --test-reporter=spec --test-reporter-destination=stdout';
+export const TEST_COMMAND =
+  'node --test --test-concurrency=1 --test-reporter=junit --test-reporter-destination=reports/junit.xml --test-reporter=spec --test-reporter-destination=stdout';
 
 export interface CycleProject {
   readonly root: string;

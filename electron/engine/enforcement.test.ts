@@ -16,19 +16,34 @@ import { calcSource, makeCycleProject, testFile, type CycleProject } from './cyc
 
 const exec = promisify(execFile);
 // Each item tests its own new function f<item>, which does not exist yet: a real RED every time.
-const failing = (item: string) => ({ role: 'navigator' as const, item, write: { [`test/${item}.test.js`]: testFile([[`${item} adds`, `assert.equal(calc.f${item}?.(2, 3), 5);`]]) } });
+const failing = (item: string) => ({
+  role: 'navigator' as const,
+  item,
+  write: { [`test/${item}.test.js`]: testFile([[`${item} adds`, `assert.equal(calc.f${item}?.(2, 3), 5);`]]) },
+});
 const CHEATS: Record<string, object[]> = {
   // A real item first: RED, GREEN, refactor, review.
   T1: [failing('T1'), { role: 'driver', item: 'T1', write: { 'src/calc.js': calcSource(['T1']) } }],
   T2: [failing('T2'), { role: 'driver', item: 'T2', write: { 'test/T2.test.js': testFile([['T2 adds', 'assert.ok(true);']]) } }],
   T3: [failing('T3'), { role: 'driver', item: 'T3', delete: ['test/T3.test.js'] }],
   T4: [failing('T4'), { role: 'driver', item: 'T4', run: ['mv test/T4.test.js test/T4.test.js.off'] }],
-  T5: [failing('T5'), { role: 'driver', item: 'T5', write: { 'test/T5.test.js': testFile([['T5 adds', 'assert.equal(calc.fT5?.(2, 3), 5);']]).replace('test("T5', 'test.skip("T5') } }],
+  T5: [
+    failing('T5'),
+    {
+      role: 'driver',
+      item: 'T5',
+      write: { 'test/T5.test.js': testFile([['T5 adds', 'assert.equal(calc.fT5?.(2, 3), 5);']]).replace('test("T5', 'test.skip("T5') },
+    },
+  ],
   T6: [failing('T6'), { role: 'driver', item: 'T6', write: { 'package.json': '{"name":"app","type":"module","scripts":{"test":"true"}}\n' } }],
   T7: [failing('T7'), { role: 'driver', item: 'T7', write: { '.baton/project.json': '{"repairBudget": 99}\n', 'src/other.js': 'export const x = 1;\n' } }],
   // The Navigator writes source that would make its own test pass: the source is reverted, the test is a RED.
   T8: [
-    { role: 'navigator', item: 'T8', write: { 'test/T8.test.js': testFile([['T8 adds', 'assert.equal(calc.fT8?.(4, 4), 8);']]), 'src/calc.js': calcSource(['T1', 'T8']) } },
+    {
+      role: 'navigator',
+      item: 'T8',
+      write: { 'test/T8.test.js': testFile([['T8 adds', 'assert.equal(calc.fT8?.(4, 4), 8);']]), 'src/calc.js': calcSource(['T1', 'T8']) },
+    },
   ],
   // Nobody writes anything: no RED, twice, then escalated.
   T9: [],
@@ -73,7 +88,7 @@ describe('enforcement with scripted cheating agents (one real run)', () => {
     expect(green.data.verdict).toBe('failing');
   });
 
-  it('T8: the Navigator\'s source change is reverted, so its test is a real RED', () => {
+  it("T8: the Navigator's source change is reverted, so its test is a real RED", () => {
     const red = of('T8', 'cycle.red')[0]!;
     expect(red.data.verdict).toBe('red');
     expect(red.data.outOfScope).toEqual([expect.objectContaining({ path: 'src/calc.js' })]);
@@ -84,7 +99,7 @@ describe('enforcement with scripted cheating agents (one real run)', () => {
     expect(of('T9', 'cycle.finished')[0]!.data.status).toBe('escalated');
   });
 
-  it('git holds the locked tests as locked; an escalated item\'s tests are parked off the branch', async () => {
+  it("git holds the locked tests as locked; an escalated item's tests are parked off the branch", async () => {
     expect(String(of('T5', 'cycle.planned')[0]!.data.experiment)).toBe('baton/f-1');
     const git = async (...args: string[]) => (await exec('git', args, { cwd: project.root })).stdout;
     const lockCommit = (await git('log', 'baton/f-1', '--format=%H', '--fixed-strings', `--grep=Baton-Evidence: ${of('T5', 'cycle.locked')[0]!.hash}`)).trim();

@@ -16,7 +16,11 @@ import { calcSource, makeCycleProject, testFile, type CycleProject } from './cyc
 
 const exec = promisify(execFile);
 const PERSON = 'Ada Lovelace <ada@example.com>';
-const failing = (item: string) => ({ role: 'navigator' as const, item, write: { [`test/${item}.test.js`]: testFile([[`${item} adds`, `assert.equal(calc.f${item}?.(2, 3), 5);`]]) } });
+const failing = (item: string) => ({
+  role: 'navigator' as const,
+  item,
+  write: { [`test/${item}.test.js`]: testFile([[`${item} adds`, `assert.equal(calc.f${item}?.(2, 3), 5);`]]) },
+});
 const SCENARIO = {
   turns: [
     // T1: the Driver gets it wrong in round 1 (no repair budget: escalated), right in round 2.
@@ -34,11 +38,18 @@ const SCENARIO = {
 async function resolve(root: string, item: string, decision: string, note?: string) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(['resolve', root, '--feature', 'F-1', '--item', item, '--decision', decision, '--approver', PERSON, ...(note ? ['--note', note] : []), '--json'], {
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-  });
-  return { code, json: out.length ? (JSON.parse(out.join('\n')) as { ok: boolean; record?: LedgerRecord; error?: { code: string; message: string } }) : null, err: err.join('\n') };
+  const code = await main(
+    ['resolve', root, '--feature', 'F-1', '--item', item, '--decision', decision, '--approver', PERSON, ...(note ? ['--note', note] : []), '--json'],
+    {
+      out: (t) => out.push(t),
+      err: (t) => err.push(t),
+    },
+  );
+  return {
+    code,
+    json: out.length ? (JSON.parse(out.join('\n')) as { ok: boolean; record?: LedgerRecord; error?: { code: string; message: string } }) : null,
+    err: err.join('\n'),
+  };
 }
 
 describe('escalations decided by a person, acted on by the next run (real runs)', () => {
@@ -73,7 +84,10 @@ describe('escalations decided by a person, acted on by the next run (real runs)'
   });
 
   it('retry runs the next round (green), skip sets the item aside, an escalation in the new round waits again', async () => {
-    expect(await resolve(project.root, 'T1', 'retry', 'fT1 must add, not subtract')).toMatchObject({ code: 0, json: { ok: true, record: { type: 'escalation.decided', actor: { kind: 'person', id: PERSON } } } });
+    expect(await resolve(project.root, 'T1', 'retry', 'fT1 must add, not subtract')).toMatchObject({
+      code: 0,
+      json: { ok: true, record: { type: 'escalation.decided', actor: { kind: 'person', id: PERSON } } },
+    });
     expect((await resolve(project.root, 'T2', 'skip', 'not needed for the first release')).code).toBe(0);
     expect((await resolve(project.root, 'T3', 'retry')).code).toBe(0);
     // Deciding twice is refused.

@@ -15,7 +15,11 @@ import { featureStatus } from './status';
 import { runFeature } from './run-feature';
 import { calcSource, makeCycleProject, testFile, type CycleProject } from './cycle-project.fixture';
 
-const red = (item: string) => ({ role: 'navigator' as const, item, write: { [`test/${item}.test.js`]: testFile([[`${item} adds`, `assert.equal(calc.f${item}?.(2, 3), 5);`]]) } });
+const red = (item: string) => ({
+  role: 'navigator' as const,
+  item,
+  write: { [`test/${item}.test.js`]: testFile([[`${item} adds`, `assert.equal(calc.f${item}?.(2, 3), 5);`]]) },
+});
 
 describe('the acceptance summary after a real run', () => {
   let project: CycleProject;
@@ -26,8 +30,10 @@ describe('the acceptance summary after a real run', () => {
   beforeAll(async () => {
     const scenario = {
       turns: [
-        red('T1'), { role: 'driver', item: 'T1', write: { 'src/calc.js': calcSource(['T1']) } },
-        red('T2'), { role: 'driver', item: 'T2', write: { 'src/calc.js': calcSource(['T1', 'T2']) } },
+        red('T1'),
+        { role: 'driver', item: 'T1', write: { 'src/calc.js': calcSource(['T1']) } },
+        red('T2'),
+        { role: 'driver', item: 'T2', write: { 'src/calc.js': calcSource(['T1', 'T2']) } },
         // T3's Navigator writes nothing: no RED twice, escalated.
       ],
     };
@@ -58,7 +64,11 @@ describe('the acceptance summary after a real run', () => {
   afterAll(() => removeDir(join(project.root, '..')));
 
   it('says what the Board says, item for item (and not what test-list.json says: every item is pending there)', () => {
-    expect(board.testList.map((t) => [t.id, t.status])).toEqual([['T1', expect.stringMatching(/^(green|refactored)$/)], ['T2', expect.stringMatching(/^(green|refactored)$/)], ['T3', 'escalated']]);
+    expect(board.testList.map((t) => [t.id, t.status])).toEqual([
+      ['T1', expect.stringMatching(/^(green|refactored)$/)],
+      ['T2', expect.stringMatching(/^(green|refactored)$/)],
+      ['T3', 'escalated'],
+    ]);
     expect(evidence.summary.items.map((i) => [i.id, i.status])).toEqual(board.testList.map((t) => [t.id, t.status]));
     expect(evidence.summary).toMatchObject({ source: 'ledger', story: 'S-1', testItems: 3, escalations: 1, rejectedRed: 2 });
     expect(evidence.summary.cycles).toBe(board.cycles);

@@ -10,7 +10,11 @@ import type { Lock, LockedFile } from '../runner/lock-set';
 import type { CycleDeps } from './cycle-deps';
 import type { CycleRecords } from './records';
 
-async function lockOf(deps: CycleDeps, entries: ReadonlyMap<string, { file: LockedFile; record: LedgerRecord }>, command: { testCommand: string; testCommandSha256: string }): Promise<Lock> {
+async function lockOf(
+  deps: CycleDeps,
+  entries: ReadonlyMap<string, { file: LockedFile; record: LedgerRecord }>,
+  command: { testCommand: string; testCommandSha256: string },
+): Promise<Lock> {
   const snapshot = new Map<string, FileState>();
   const files: LockedFile[] = [];
   for (const [path, { file, record }] of entries) {
@@ -29,7 +33,10 @@ export async function cycleLock(deps: CycleDeps, records: CycleRecords): Promise
   const record = await records.find(RECORD_TYPES.cycleLocked, 'lock');
   if (!record) throw new Error('No LOCK recorded for this cycle: GREEN cannot run before the tests are locked.');
   const entries = new Map(filesOf(record).map((file) => [file.path, { file, record }]));
-  return { record, lock: await lockOf(deps, entries, { testCommand: String(record.data.testCommand), testCommandSha256: String(record.data.testCommandSha256) }) };
+  return {
+    record,
+    lock: await lockOf(deps, entries, { testCommand: String(record.data.testCommand), testCommandSha256: String(record.data.testCommandSha256) }),
+  };
 }
 
 /** Every earlier item's locked files, as last locked (null before the first lock): what a later RED may not touch. */

@@ -15,9 +15,18 @@ import { loadProject } from '../core/load-project';
 import { runFeature } from './run-feature';
 import { calcSource, makeCycleProject, testFile, type CycleProject } from './cycle-project.fixture';
 
-const red = (item: string) => ({ role: 'navigator' as const, item, write: { [`test/${item}.test.js`]: testFile([[`${item} adds`, `assert.equal(calc.f${item}?.(2, 3), 5);`]]) } });
+const red = (item: string) => ({
+  role: 'navigator' as const,
+  item,
+  write: { [`test/${item}.test.js`]: testFile([[`${item} adds`, `assert.equal(calc.f${item}?.(2, 3), 5);`]]) },
+});
 const SCENARIO = {
-  turns: [red('T1'), { role: 'driver', item: 'T1', write: { 'src/calc.js': calcSource(['T1']) } }, red('T2'), { role: 'driver', item: 'T2', write: { 'src/calc.js': calcSource(['T1', 'T2']) } }],
+  turns: [
+    red('T1'),
+    { role: 'driver', item: 'T1', write: { 'src/calc.js': calcSource(['T1']) } },
+    red('T2'),
+    { role: 'driver', item: 'T2', write: { 'src/calc.js': calcSource(['T1', 'T2']) } },
+  ],
 };
 
 const FEATURE = '.baton/features/F-1';
@@ -55,7 +64,10 @@ describe('a drifted gate stops the run', () => {
     // The Inbox has it to resolve, with the gate as it is now.
     const loaded = await loadProject(project.root);
     if (!loaded.ok) throw new Error(loaded.error.message);
-    expect(loaded.value.view.features[0]!.runBlock).toMatchObject({ record: { hash: blocked[0]!.hash }, gates: [{ gate: 'test_list', status: 'drifted', files: [`${FEATURE}/test-list.json`] }] });
+    expect(loaded.value.view.features[0]!.runBlock).toMatchObject({
+      record: { hash: blocked[0]!.hash },
+      gates: [{ gate: 'test_list', status: 'drifted', files: [`${FEATURE}/test-list.json`] }],
+    });
 
     // The CLI says so and exits 1; running again on the same drift does not grow the ledger.
     const out: string[] = [];
@@ -85,7 +97,10 @@ describe('a drifted gate stops the run', () => {
         // As soon as T1 is locked, someone edits an approved story.
         if (!edited && e.kind === 'cycle.state' && e.item === 'T1' && e.state === 'green') {
           edited = true;
-          void writeFile(file('stories/S-1/story.json'), JSON.stringify({ id: 'S-1', title: 'Add, and also subtract', as_a: 'user', i_want: 'more', so_that: 'scope creeps' }));
+          void writeFile(
+            file('stories/S-1/story.json'),
+            JSON.stringify({ id: 'S-1', title: 'Add, and also subtract', as_a: 'user', i_want: 'more', so_that: 'scope creeps' }),
+          );
         }
       },
     });
@@ -97,7 +112,10 @@ describe('a drifted gate stops the run', () => {
     expect(block.data).toMatchObject({ phase: 'building', item: 'T1' });
 
     // Restored, the next run resumes mid-cycle and builds the rest.
-    await writeFile(file('stories/S-1/story.json'), `${JSON.stringify({ id: 'S-1', title: 'Add', as_a: 'user', i_want: 'to add', so_that: 'I know the sum' }, null, 2)}\n`);
+    await writeFile(
+      file('stories/S-1/story.json'),
+      `${JSON.stringify({ id: 'S-1', title: 'Add', as_a: 'user', i_want: 'to add', so_that: 'I know the sum' }, null, 2)}\n`,
+    );
     const resumed = await runFeature({ root: project.root, until: 'acceptance', dataDir: project.dataDir });
     expect(resumed.blocked).toBeNull();
     expect(resumed.phase).toBe('acceptance');

@@ -36,7 +36,10 @@ export async function addWorktree(root: string, path: string, ref: string): Prom
 /** Removes a turn's worktree and its registration (one git call when git can do it, else by hand). */
 export async function removeWorktree(root: string, path: string): Promise<void> {
   if (!existsSync(path)) return;
-  const removed = await git(root, ['worktree', 'remove', '--force', path]).then(() => true, () => false);
+  const removed = await git(root, ['worktree', 'remove', '--force', path]).then(
+    () => true,
+    () => false,
+  );
   if (removed) return;
   await rm(path, { recursive: true, force: true });
   await git(root, ['worktree', 'prune']).catch(() => undefined);
@@ -46,11 +49,21 @@ export async function removeWorktree(root: string, path: string): Promise<void> 
 export async function commitAll(worktree: string, subject: string, evidence: string): Promise<string> {
   await git(worktree, ['add', '-A', '--', '.']);
   // `diff --cached --quiet` exits 1 when something is staged.
-  const staged = await git(worktree, ['diff', '--cached', '--quiet']).then(() => false, () => true);
+  const staged = await git(worktree, ['diff', '--cached', '--quiet']).then(
+    () => false,
+    () => true,
+  );
   if (staged) {
     await git(worktree, [
-      '-c', 'user.name=Baton', '-c', 'user.email=orchestrator@baton.invalid',
-      'commit', '--no-verify', '-q', '-m', `${subject}\n\nBaton-Evidence: ${evidence}`,
+      '-c',
+      'user.name=Baton',
+      '-c',
+      'user.email=orchestrator@baton.invalid',
+      'commit',
+      '--no-verify',
+      '-q',
+      '-m',
+      `${subject}\n\nBaton-Evidence: ${evidence}`,
     ]);
   }
   return git(worktree, ['rev-parse', 'HEAD']);

@@ -32,9 +32,18 @@ export async function greenStep(deps: CycleDeps, input: StepInput): Promise<Gree
   const { record: lockRecord, lock } = await cycleLock(deps, records);
   await greenWorktree(deps, records, worktree, pair.gitBranch, input.attempt - 1);
   const redTree = typeof lockRecord.data.tree === 'string' ? lockRecord.data.tree : null;
-  const failingAtRed = casesOf(lockRecord).cases.filter((c) => c.status === 'failed').map((c) => c.id);
+  const failingAtRed = casesOf(lockRecord)
+    .cases.filter((c) => c.status === 'failed')
+    .map((c) => c.id);
   const recheck = redTree ? { tree: redTree, failing: failingAtRed } : undefined;
-  const { turn, run, test, fields, blobs } = await turnAndRun(deps, input, { role: 'driver', step: 'green', worktree, database: pair.database, lock, ...(recheck ? { recheck } : {}) });
+  const { turn, run, test, fields, blobs } = await turnAndRun(deps, input, {
+    role: 'driver',
+    step: 'green',
+    worktree,
+    database: pair.database,
+    lock,
+    ...(recheck ? { recheck } : {}),
+  });
   if (turn.violations.length) await recordViolation(deps, records, input, 'green', turn, 'the lock');
   const trust = trustOf(test!);
   // A run that cannot be trusted is a violation too: something the Driver wrote tampered with the verdict.
@@ -65,10 +74,16 @@ export async function greenStep(deps: CycleDeps, input: StepInput): Promise<Gree
 
 /** A compromised run, recorded as a violation of the Driver's (the code under test is the Driver's). */
 async function recordCompromised(deps: CycleDeps, records: CycleRecords, input: StepInput, step: string, detail: string): Promise<void> {
-  await records.once(CYCLE_RECORDS.violation, `compromised:${step}:${input.attempt}`, { attempt: input.attempt, step, files: [], against: 'the test run', detail }, [], {
-    kind: 'agent',
-    id: `driver:${deps.agent('driver').name}`,
-  });
+  await records.once(
+    CYCLE_RECORDS.violation,
+    `compromised:${step}:${input.attempt}`,
+    { attempt: input.attempt, step, files: [], against: 'the test run', detail },
+    [],
+    {
+      kind: 'agent',
+      id: `driver:${deps.agent('driver').name}`,
+    },
+  );
 }
 
 /** A fresh worktree at the experiment branch with the changes GREEN attempts 1..`through` kept. */
@@ -91,7 +106,14 @@ function greenOutcome(record: LedgerRecord): GreenOutcome {
 }
 
 /** Commit, attest, set the status and move the baseline; each part skips itself when already done. */
-async function finishGreen(deps: CycleDeps, records: CycleRecords, input: StepInput, verdict: LedgerRecord, worktree: string, pair: { gitBranch: string; worktree: string }): Promise<void> {
+async function finishGreen(
+  deps: CycleDeps,
+  records: CycleRecords,
+  input: StepInput,
+  verdict: LedgerRecord,
+  worktree: string,
+  pair: { gitBranch: string; worktree: string },
+): Promise<void> {
   // Exactly the tree the runs tested is committed; the worktree is not needed for it.
   const commit = await commitTested(deps, verdict.hash, treeOf(verdict), pair, `feat(${input.item}): GREEN`);
   await removeWorktree(deps.root, worktree);
@@ -117,7 +139,14 @@ export async function refactorStep(deps: CycleDeps, input: StepInput): Promise<R
   const worktree = turnPath(deps, input, `refactor-${input.attempt}`);
   await addWorktree(deps.root, worktree, pair.gitBranch);
   const { record: lockRecord, lock } = await cycleLock(deps, records);
-  const { turn, run, test, fields, blobs } = await turnAndRun(deps, input, { role: 'driver', step: 'refactor', worktree, database: pair.database, lock, runWhen: (t) => t.kept.length > 0 });
+  const { turn, run, test, fields, blobs } = await turnAndRun(deps, input, {
+    role: 'driver',
+    step: 'refactor',
+    worktree,
+    database: pair.database,
+    lock,
+    runWhen: (t) => t.kept.length > 0,
+  });
   if (turn.violations.length) await recordViolation(deps, records, input, 'refactor', turn, 'the lock');
   if (!run) {
     await removeWorktree(deps.root, worktree);
@@ -129,7 +158,13 @@ export async function refactorStep(deps: CycleDeps, input: StepInput): Promise<R
   const judged = trust ?? judgeGreen(casesOf(lockRecord), run.report);
   // A refactor that touched the lock, broke the suite or could not be trusted is undone as a whole.
   const verdict = judged.verdict === 'green' && turn.violations.length === 0 ? 'kept' : 'reverted';
-  const detail = trust ? trust.detail : judged.verdict === 'failing' ? judged.failure : turn.violations.length ? 'locked files were changed' : 'suite stayed green';
+  const detail = trust
+    ? trust.detail
+    : judged.verdict === 'failing'
+      ? judged.failure
+      : turn.violations.length
+        ? 'locked files were changed'
+        : 'suite stayed green';
   const record = await records.append(CYCLE_RECORDS.refactored, key, { ...fields, verdict, detail }, blobs);
   if (verdict === 'kept') {
     await commitTested(deps, record.hash, treeOf(record), pair, `refactor(${input.item}): suite stays green`);
@@ -178,9 +213,14 @@ export async function reviewStep(deps: CycleDeps, input: StepInput): Promise<Rev
   });
   await removeWorktree(deps.root, worktree);
   const review = turn.result.review ?? { decision: 'accept' as const, note: null };
-  const record = await records.append(CYCLE_RECORDS.reviewed, key, { attempt: input.attempt, decision: review.decision, note: review.note, head, turnMs: turn.result.ms, flagged }, [
-    { name: 'review/diff.patch', content: diff },
-    { name: 'agent/transcript.txt', content: turn.result.transcript },
-  ]);
+  const record = await records.append(
+    CYCLE_RECORDS.reviewed,
+    key,
+    { attempt: input.attempt, decision: review.decision, note: review.note, head, turnMs: turn.result.ms, flagged },
+    [
+      { name: 'review/diff.patch', content: diff },
+      { name: 'agent/transcript.txt', content: turn.result.transcript },
+    ],
+  );
   return { decision: review.decision, note: review.note, record: record.hash };
 }

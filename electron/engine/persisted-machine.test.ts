@@ -40,14 +40,27 @@ describe('a persisted machine', () => {
   it('saves { machine, version, snapshot } after each step, reports each state once, and resumes from disk', async () => {
     const states: string[] = [];
     const stopped = await runPersisted({
-      machine: counter, version: 3, store, name: 'm', input: {}, onState: (s) => states.push(s), stopAt: (s) => s === 'two',
+      machine: counter,
+      version: 3,
+      store,
+      name: 'm',
+      input: {},
+      onState: (s) => states.push(s),
+      stopAt: (s) => s === 'two',
       started: async (actor) => actor.send({ type: 'GO' } as never),
     });
     expect(String(stopped.value)).toBe('two');
     expect(states).toEqual(['one', 'two']);
     const saved = JSON.parse(await readFile(file(), 'utf8'));
     expect(saved).toMatchObject({ machine: 'counter', version: 3, snapshot: { value: 'two', context: { n: 1 } } });
-    const end = await runPersisted({ machine: counter, version: 3, store, name: 'm', input: {}, started: async (actor) => actor.send({ type: 'GO' } as never) });
+    const end = await runPersisted({
+      machine: counter,
+      version: 3,
+      store,
+      name: 'm',
+      input: {},
+      started: async (actor) => actor.send({ type: 'GO' } as never),
+    });
     expect(end.status).toBe('done');
     expect(end.context.n).toBe(2);
   });
@@ -55,11 +68,15 @@ describe('a persisted machine', () => {
   it('refuses a snapshot of another version, another machine or an unknown state, saying what to do', async () => {
     await mkdir(dir, { recursive: true });
     await writeFile(file(), JSON.stringify({ machine: 'counter', version: 2, snapshot: { value: 'two' } }));
-    await expect(readSnapshot(store, 'm', counter, 3)).rejects.toThrow(`${file()} was written by version 2 of the counter machine; this Baton runs version 3. Delete it to start that machine again`);
+    await expect(readSnapshot(store, 'm', counter, 3)).rejects.toThrow(
+      `${file()} was written by version 2 of the counter machine; this Baton runs version 3. Delete it to start that machine again`,
+    );
     await writeFile(file(), JSON.stringify({ machine: 'cycle', version: 3, snapshot: { value: 'two' } }));
     await expect(readSnapshot(store, 'm', counter, 3)).rejects.toThrow('holds a "cycle" machine\'s snapshot, not the "counter" machine\'s');
     await writeFile(file(), JSON.stringify({ machine: 'counter', version: 3, snapshot: { value: 'twoo' } }));
-    await expect(readSnapshot(store, 'm', counter, 3)).rejects.toThrow('is in state "twoo", which the counter machine does not have (its states: one, two, three)');
+    await expect(readSnapshot(store, 'm', counter, 3)).rejects.toThrow(
+      'is in state "twoo", which the counter machine does not have (its states: one, two, three)',
+    );
     // And a run never starts from it.
     await expect(runPersisted({ machine: counter, version: 3, store, name: 'm', input: {} })).rejects.toThrow('twoo');
   });

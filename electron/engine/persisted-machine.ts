@@ -31,7 +31,7 @@ interface Envelope {
   readonly snapshot: { readonly value?: unknown };
 }
 
-const stateOf = (value: unknown): string => (typeof value === 'string' ? value : value && typeof value === 'object' ? Object.keys(value)[0] ?? '' : '');
+const stateOf = (value: unknown): string => (typeof value === 'string' ? value : value && typeof value === 'object' ? (Object.keys(value)[0] ?? '') : '');
 
 /** The machine's top-level state names. */
 export const statesOf = (machine: AnyStateMachine): string[] => Object.keys(machine.root.states);
@@ -46,11 +46,14 @@ export async function readSnapshot<M extends AnyStateMachine>(store: StateStore,
   const envelope: Envelope = typeof saved.machine === 'string' ? (saved as Envelope) : { machine: machine.id, version: 1, snapshot: saved };
   const where = store.fileOf(name);
   const restart = 'Delete it to start that machine again from its beginning (the ledger keeps what already happened), or use the Baton version that wrote it.';
-  if (envelope.machine !== machine.id) throw new Error(`${where} holds a "${envelope.machine}" machine's snapshot, not the "${machine.id}" machine's. ${restart}`);
-  if (envelope.version !== version) throw new Error(`${where} was written by version ${envelope.version} of the ${machine.id} machine; this Baton runs version ${version}. ${restart}`);
+  if (envelope.machine !== machine.id)
+    throw new Error(`${where} holds a "${envelope.machine}" machine's snapshot, not the "${machine.id}" machine's. ${restart}`);
+  if (envelope.version !== version)
+    throw new Error(`${where} was written by version ${envelope.version} of the ${machine.id} machine; this Baton runs version ${version}. ${restart}`);
   const state = stateOf(envelope.snapshot?.value);
   const states = statesOf(machine);
-  if (!states.includes(state)) throw new Error(`${where} is in state "${state}", which the ${machine.id} machine does not have (its states: ${states.join(', ')}). ${restart}`);
+  if (!states.includes(state))
+    throw new Error(`${where} is in state "${state}", which the ${machine.id} machine does not have (its states: ${states.join(', ')}). ${restart}`);
   return envelope.snapshot as SnapshotFrom<M>;
 }
 
@@ -75,7 +78,9 @@ export async function runPersisted<M extends AnyStateMachine>(run: PersistedMach
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     await run.started?.(actor);
-    return (await waitFor(actor, (s: { status: string; value: unknown }) => s.status !== 'active' || (run.stopAt?.(stateOf(s.value)) ?? false), { timeout: Infinity })) as SnapshotFrom<M>;
+    return (await waitFor(actor, (s: { status: string; value: unknown }) => s.status !== 'active' || (run.stopAt?.(stateOf(s.value)) ?? false), {
+      timeout: Infinity,
+    })) as SnapshotFrom<M>;
   } catch {
     return actor.getSnapshot() as SnapshotFrom<M>;
   } finally {

@@ -84,7 +84,13 @@ export async function prepareDemo(parent: string = tmpdir(), variant: DemoVarian
     const evidence = await gateEvidence(view.value, ledger, { feature, gate });
     if (!evidence.ok) throw new Error(`The demo's ${gate} gate: ${evidence.error.message}`);
     const expect = Object.fromEntries(evidence.value.artifacts.filter((a) => a.sha256).map((a) => [a.name, a.sha256!]));
-    const approved = await approveGate(view.value, ledger, { feature, gate, approver: DEMO_APPROVER, expect, comment: 'Approved by the demo so the run can build; a real project waits for a person here.' });
+    const approved = await approveGate(view.value, ledger, {
+      feature,
+      gate,
+      approver: DEMO_APPROVER,
+      expect,
+      comment: 'Approved by the demo so the run can build; a real project waits for a person here.',
+    });
     if (!approved.ok) throw new Error(`The demo could not approve its ${gate} gate: ${approved.error.message}`);
   }
   const real = await realpath(root);

@@ -11,6 +11,8 @@ const TEXT: Record<string, string> = {
 
 export function promptFor(role: string, step: TurnStep, input: StepInput): string {
   const base = (TEXT[`${role}:${step}`] ?? `Do your part for {item} (${step}).`).replace('{item}', input.item);
-  const guided = input.guidance ? `${base}\n\nThis is round ${input.round} of ${input.item}: the last round escalated and a person asked for another try. Their note:\n${input.guidance}` : base;
+  const guided = input.guidance
+    ? `${base}\n\nThis is round ${input.round} of ${input.item}: the last round escalated and a person asked for another try. Their note:\n${input.guidance}`
+    : base;
   return input.failure ? `${guided}\n\nThe last run failed:\n${input.failure}` : guided;
 }

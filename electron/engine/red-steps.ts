@@ -33,8 +33,15 @@ export async function redStep(deps: CycleDeps, input: StepInput): Promise<RedOut
   const worktree = turnPath(deps, input, `red-${input.attempt}`);
   await addWorktree(deps.root, worktree, pair.gitBranch);
   const earlier = await earlierLock(deps, cycleIdFor(input.feature, input.item, input.round));
-  const { turn, run, test, fields, blobs } = await turnAndRun(deps, input, { role: 'navigator', step: 'red', worktree, database: pair.database, lock: earlier, newTests: true });
-  if (turn.violations.length) await recordViolation(deps, records, input, 'red', turn, earlier ? 'an earlier item\'s lock' : 'the lock');
+  const { turn, run, test, fields, blobs } = await turnAndRun(deps, input, {
+    role: 'navigator',
+    step: 'red',
+    worktree,
+    database: pair.database,
+    lock: earlier,
+    newTests: true,
+  });
+  if (turn.violations.length) await recordViolation(deps, records, input, 'red', turn, earlier ? "an earlier item's lock" : 'the lock');
   const testFiles = turn.kept.filter((c) => matchesAny(c.path, deps.settings.testGlobs)).length;
   const trust = trustOf(test!);
   const judged = trust ?? judgeRed(await deps.baseline.get(input.story), run!.report, testFiles);
@@ -51,7 +58,14 @@ export async function redStep(deps: CycleDeps, input: StepInput): Promise<RedOut
 }
 
 /** A turn's changes to locked files (or to Baton's bookkeeping), restored: recorded once per attempt, with what was written. */
-export async function recordViolation(deps: CycleDeps, records: CycleRecords, input: StepInput, step: string, turn: { violations: readonly { path: string; kind: string }[]; tampered: ReadonlyArray<{ path: string; content: Buffer | null }> }, against: string): Promise<void> {
+export async function recordViolation(
+  deps: CycleDeps,
+  records: CycleRecords,
+  input: StepInput,
+  step: string,
+  turn: { violations: readonly { path: string; kind: string }[]; tampered: ReadonlyArray<{ path: string; content: Buffer | null }> },
+  against: string,
+): Promise<void> {
   const role = step === 'red' || step === 'review' ? 'navigator' : 'driver';
   await records.once(
     CYCLE_RECORDS.violation,
@@ -81,7 +95,14 @@ export async function lockStep(deps: CycleDeps, input: StepInput): Promise<{ rec
     locked = await records.append(
       CYCLE_RECORDS.locked,
       'lock',
-      { files: lock.set.files, testCommand: lock.set.testCommand, testCommandSha256: lock.set.testCommandSha256, cases: casesOf(red).cases, red: red.hash, tree: red.data.tree ?? null },
+      {
+        files: lock.set.files,
+        testCommand: lock.set.testCommand,
+        testCommandSha256: lock.set.testCommandSha256,
+        cases: casesOf(red).cases,
+        red: red.hash,
+        tree: red.data.tree ?? null,
+      },
       [...lock.snapshot].map(([path, state]) => ({ name: `locked/${path}`, content: state.content ?? Buffer.alloc(0) })),
     );
   }
@@ -93,7 +114,8 @@ export async function lockStep(deps: CycleDeps, input: StepInput): Promise<{ rec
 
 /** The tree a verdict's run tested. */
 export const treeOf = (record: LedgerRecord): string => {
-  if (typeof record.data.tree !== 'string') throw new Error(`The ${record.type} record #${record.seq} names no tested tree: it was made by an older Baton. Reset the item's cycle to run it again.`);
+  if (typeof record.data.tree !== 'string')
+    throw new Error(`The ${record.type} record #${record.seq} names no tested tree: it was made by an older Baton. Reset the item's cycle to run it again.`);
   return record.data.tree;
 };
 
@@ -101,7 +123,13 @@ export const treeOf = (record: LedgerRecord): string => {
  * Commits exactly the tested tree on the experiment branch with the evidence trailer, unless that
  * commit exists already (a re-run), and fast-forwards the branch's worktree to it.
  */
-export async function commitTested(deps: CycleDeps, evidence: string, tree: string, pair: { gitBranch: string; worktree: string }, subject: string): Promise<string> {
+export async function commitTested(
+  deps: CycleDeps,
+  evidence: string,
+  tree: string,
+  pair: { gitBranch: string; worktree: string },
+  subject: string,
+): Promise<string> {
   const existing = await commitWithEvidence(deps.root, pair.gitBranch, evidence);
   if (existing) return existing;
   const parent = await git(deps.root, ['rev-parse', pair.gitBranch]);

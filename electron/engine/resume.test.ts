@@ -25,7 +25,10 @@ const ITEMS = KILL_AT.map((_, i) => `T${i + 1}`);
 const VIOLATOR = ITEMS.at(-1)!;
 
 /** Runs `baton run --events`; kills it with SIGKILL when `killWhen` matches an event. Resolves with the events seen and how it ended. */
-function runOnce(project: CycleProject, killWhen: ((e: RunEvent) => boolean) | null): Promise<{ events: RunEvent[]; killed: boolean; code: number | null; stderr: string }> {
+function runOnce(
+  project: CycleProject,
+  killWhen: ((e: RunEvent) => boolean) | null,
+): Promise<{ events: RunEvent[]; killed: boolean; code: number | null; stderr: string }> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [BIN, 'run', project.root, '--until', 'acceptance', '--events'], {
       env: { ...process.env, BATON_DATA_DIR: join(project.dataDir, '..', 'baton-data') },
@@ -62,7 +65,10 @@ describe('resume after a kill at every transition of a cycle', () => {
         role: 'driver',
         item,
         // The last item's Driver also weakens its locked test: a violation, restored; its code still passes.
-        write: { 'src/calc.js': calcSource(ITEMS.slice(0, i + 1)), ...(item === VIOLATOR ? { [`test/${item}.test.js`]: testFile([[`${item} adds`, 'assert.ok(true);']]) } : {}) },
+        write: {
+          'src/calc.js': calcSource(ITEMS.slice(0, i + 1)),
+          ...(item === VIOLATOR ? { [`test/${item}.test.js`]: testFile([[`${item} adds`, 'assert.ok(true);']]) } : {}),
+        },
       },
       { role: 'driver', item, step: 'refactor', write: { 'src/calc.js': calcSource(ITEMS.slice(0, i + 1), '/** Sums, one per item. */\n') } },
     ]);
@@ -74,7 +80,9 @@ describe('resume after a kill at every transition of a cycle', () => {
     for (const [i, state] of KILL_AT.entries()) {
       const item = ITEMS[i]!;
       const { killed, stderr } = await runOnce(project, (e) =>
-        state === 'violation' ? e.kind === 'recorded' && e.type === 'cycle.violation' && e.item === item : e.kind === 'cycle.state' && e.item === item && e.state === state,
+        state === 'violation'
+          ? e.kind === 'recorded' && e.type === 'cycle.violation' && e.item === item
+          : e.kind === 'cycle.state' && e.item === item && e.state === state,
       );
       expect(killed, `the run should reach ${item} ${state}; stderr:\n${stderr}`).toBe(true);
       kills.push(`${item}@${state}`);

@@ -3,16 +3,14 @@
  * The lifecycle waits at each gate until the ledger says approved or rejected; `until` stops the
  * run on reaching a gate (or done). Every machine snapshot is persisted after every transition.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, realpath, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fromPromise } from 'xstate';
 import type { GateName } from '../../shared/ledger';
 import type { ProviderKind } from '../../shared/branches';
 import type { RunBlocked, RunEvent, RunSummary, LifecycleStateName } from '../../shared/run';
 import { createAgent } from '../agents/adapters';
 import type { AgentAdapter, Role } from '../agents/agent-port';
-import { acquireFileLock, releaseFileLock } from '../platform/file-lock';
 import { openBranchService } from '../branches/service';
 import type { BranchService } from '../branches/service-api';
 import { foldGates, gateKey } from '../gates';
@@ -30,8 +28,9 @@ import type { TestItem } from '../../shared/model';
 import { escalationsOf, foldEscalations } from '../gates/escalations';
 import { buildItems } from './build';
 import type { CycleDeps, ExperimentPair } from './cycle-deps';
-import { excludeFromCommits, git } from './git';
+import { excludeFromCommits } from './git';
 import { readSnapshot, runPersisted } from './persisted-machine';
+import { cleanTurns, takeRunLock } from './run-housekeeping';
 import { StateStore } from './state-store';
 import { summarize } from './summary';
 import { removeLeftoverThrowaways } from './test-run';
@@ -77,7 +76,12 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
   const read = await readProject(root);
   if (!read.ok) throw new Error(read.error.message);
   const feature = options.feature ? read.value.features.find((f) => f.id === options.feature) : read.value.features[0];
-  if (!feature) throw new Error(options.feature ? `No feature "${options.feature}" in ${root}/.baton/features. Features: ${read.value.features.map((f) => f.id).join(', ') || 'none'}.` : `No feature in ${root}/.baton/features: write a feature spec first.`);
+  if (!feature)
+    throw new Error(
+      options.feature
+        ? `No feature "${options.feature}" in ${root}/.baton/features. Features: ${read.value.features.map((f) => f.id).join(', ') || 'none'}.`
+        : `No feature in ${root}/.baton/features: write a feature spec first.`,
+    );
   const releaseRunLock = await takeRunLock(root);
   const ledger = Ledger.forArtifactRoot(join(root, '.baton'));
   const store = StateStore.forProject(root, feature.id);
@@ -99,7 +103,13 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
     return summary;
   }
   const signal = options.signal ? AbortSignal.any([options.signal, frozen.signal]) : frozen.signal;
-  const branches = await openBranchService({ root, settings, ...(options.provider ? { provider: options.provider } : {}), ...(options.postgresUrl ? { postgresUrl: options.postgresUrl } : {}), ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
+  const branches = await openBranchService({
+    root,
+    settings,
+    ...(options.provider ? { provider: options.provider } : {}),
+    ...(options.postgresUrl ? { postgresUrl: options.postgresUrl } : {}),
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+  });
   try {
     await excludeFromCommits(root, ['/node_modules', ...(settings.reportPath ? [`/${settings.reportPath}`] : [])]);
     await removeLeftoverThrowaways(branches.provider);
@@ -188,7 +198,15 @@ function frozenGuard(root: string, feature: string, ledger: Ledger, emit: (event
   };
 }
 
-async function driveLifecycle(deps: CycleDeps, store: StateStore, items: Parameters<typeof buildItems>[2], settings: ProjectSettings, ledger: Ledger, options: RunOptions, frozen: FrozenGuard): Promise<LifecycleStateName> {
+async function driveLifecycle(
+  deps: CycleDeps,
+  store: StateStore,
+  items: Parameters<typeof buildItems>[2],
+  settings: ProjectSettings,
+  ledger: Ledger,
+  options: RunOptions,
+  frozen: FrozenGuard,
+): Promise<LifecycleStateName> {
   const pollMs = options.gatePollMs ?? 1000;
   const noop = fromPromise<void, WorkInput>(async () => undefined);
   const machine = lifecycleMachine.provide({
@@ -230,12 +248,18 @@ async function driveLifecycle(deps: CycleDeps, store: StateStore, items: Paramet
  * resumes (retried items run their next round, skipped ones are set aside). With any escalation
  * still undecided the run stays where it is.
  */
-async function resumeEscalated(actor: { send(event: { type: 'RESUME' } | { type: 'ABANDON'; reason: string }): void }, ledger: Ledger, feature: string, items: readonly TestItem[]): Promise<void> {
+async function resumeEscalated(
+  actor: { send(event: { type: 'RESUME' } | { type: 'ABANDON'; reason: string }): void },
+  ledger: Ledger,
+  feature: string,
+  items: readonly TestItem[],
+): Promise<void> {
   const fold = foldEscalations((await ledger.read()).records);
   const states = items.map((item) => ({ item: item.id, ...escalationsOf(fold, feature, item.id) }));
   if (states.some((s) => s.open)) return;
   const abandon = states.find((s) => s.decided?.decision === 'abandon');
-  if (abandon) actor.send({ type: 'ABANDON', reason: `Abandoned over ${abandon.item} by ${abandon.decided!.by}: ${abandon.decided!.note ?? 'no reason given'}` });
+  if (abandon)
+    actor.send({ type: 'ABANDON', reason: `Abandoned over ${abandon.item} by ${abandon.decided!.by}: ${abandon.decided!.note ?? 'no reason given'}` });
   else actor.send({ type: 'RESUME' });
 }
 
@@ -252,7 +276,12 @@ async function waitForGate(ledger: Ledger, wait: GateWait, pollMs: number, signa
     if (rejected) return { decision: 'rejected', reason: rejected.note };
     if (!told) {
       told = true;
-      deps.emit({ kind: 'waiting', feature: wait.feature, gate: wait.gate, message: `Waiting for the ${wait.gate} gate of ${wait.feature}: approve it in the Inbox or with \`baton approve --feature ${wait.feature} --gate ${wait.gate}\`.` });
+      deps.emit({
+        kind: 'waiting',
+        feature: wait.feature,
+        gate: wait.gate,
+        message: `Waiting for the ${wait.gate} gate of ${wait.feature}: approve it in the Inbox or with \`baton approve --feature ${wait.feature} --gate ${wait.gate}\`.`,
+      });
     }
     if (signal.aborted) throw new Error('stopped');
     await new Promise((resolve) => setTimeout(resolve, pollMs));
@@ -282,7 +311,12 @@ function experimentPairs(branches: BranchService, feature: string, defaultBranch
   };
 }
 
-async function agentsFor(root: string, settings: ProjectSettings, overrides: Readonly<Record<string, string>>, hide: readonly string[]): Promise<Map<Role, AgentAdapter>> {
+async function agentsFor(
+  root: string,
+  settings: ProjectSettings,
+  overrides: Readonly<Record<string, string>>,
+  hide: readonly string[],
+): Promise<Map<Role, AgentAdapter>> {
   const out = new Map<Role, AgentAdapter>();
   for (const role of ['navigator', 'driver'] as const) {
     const name = overrides[role] ?? settings.agents[role] ?? 'scripted';
@@ -297,25 +331,4 @@ function baselineStore(store: StateStore): CycleDeps['baseline'] {
     get: async () => (await store.read<JudgedReport>('baseline')) ?? { cases: [] },
     set: (_story, report) => store.write('baseline', report),
   };
-}
-
-/**
- * One run per project at a time: a second would fight over the same worktrees and snapshots. The
- * lock file is created exclusively, so of two runs started together exactly one takes it; a lock
- * whose process is gone is taken over.
- */
-async function takeRunLock(root: string): Promise<() => Promise<void>> {
-  const file = join(root, '.baton', 'state', 'run.lock');
-  await mkdir(dirname(file), { recursive: true });
-  const content = await acquireFileLock(file, 0, (_path, holder) =>
-    `Another Baton run (${holder.who}${holder.since}) is working on this project. Wait for it, or stop it, then run again.`,
-  );
-  return () => releaseFileLock(file, content);
-}
-
-/** Worktrees a killed run left: the steps that need them re-create them. */
-async function cleanTurns(root: string, turnsDir: string): Promise<void> {
-  if (!existsSync(turnsDir)) return;
-  for (const name of await readdir(turnsDir)) await rm(join(turnsDir, name), { recursive: true, force: true });
-  await git(root, ['worktree', 'prune']).catch(() => undefined);
 }

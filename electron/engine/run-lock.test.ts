@@ -36,7 +36,9 @@ describe('the run lock', () => {
     const done = outcomes.filter((o) => o.status === 'fulfilled');
     expect(refused).toHaveLength(1);
     expect(done).toHaveLength(1);
-    expect(String((refused[0] as PromiseRejectedResult).reason)).toMatch(new RegExp(`Another Baton run \\(pid ${process.pid} on .+\\) is working on this project`));
+    expect(String((refused[0] as PromiseRejectedResult).reason)).toMatch(
+      new RegExp(`Another Baton run \\(pid ${process.pid} on .+\\) is working on this project`),
+    );
     const { records } = await Ledger.forArtifactRoot(join(project.root, '.baton')).read();
     // One run's work, once: a single cycle for T1.
     expect(records.filter((r) => r.type === 'cycle.planned' && r.subject.item === 'T1')).toHaveLength(1);

@@ -25,7 +25,9 @@ export class StateStore {
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw new Error(`${this.path(name)} is not valid JSON. Delete it to start that machine again from its beginning (the ledger keeps what already happened).`);
+      throw new Error(
+        `${this.path(name)} is not valid JSON. Delete it to start that machine again from its beginning (the ledger keeps what already happened).`,
+      );
     }
   }
 
@@ -33,7 +35,10 @@ export class StateStore {
     const file = this.path(name);
     const previous = this.queues.get(file) ?? Promise.resolve();
     const next = previous.then(() => writeFileAtomic(file, JSON.stringify(value)));
-    this.queues.set(file, next.catch(() => undefined));
+    this.queues.set(
+      file,
+      next.catch(() => undefined),
+    );
     return next;
   }
 

@@ -16,8 +16,10 @@ import { addWorktree } from './git';
 import { CYCLE_RECORDS, CycleRecords, type Blob } from './records';
 
 export function recordsFor(deps: CycleDeps, input: StepInput): CycleRecords {
-  return new CycleRecords(deps.ledger, { feature: input.feature, story: input.story, item: input.item, cycle: cycleIdFor(input.feature, input.item, input.round) }, (r) =>
-    deps.emit({ kind: 'recorded', type: r.type, hash: r.hash, item: input.item }),
+  return new CycleRecords(
+    deps.ledger,
+    { feature: input.feature, story: input.story, item: input.item, cycle: cycleIdFor(input.feature, input.item, input.round) },
+    (r) => deps.emit({ kind: 'recorded', type: r.type, hash: r.hash, item: input.item }),
   );
 }
 

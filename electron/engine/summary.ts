@@ -5,7 +5,13 @@ import type { LifecycleStateName, RunBlocked, RunSummary } from '../../shared/ru
 import { annotateEscalations } from '../gates/escalations';
 import { evidenceSummary } from '../gates/proof';
 
-export async function summarize(root: string, featureId: string, phase: LifecycleStateName, ledger: Ledger, blocked: RunBlocked | null = null): Promise<RunSummary> {
+export async function summarize(
+  root: string,
+  featureId: string,
+  phase: LifecycleStateName,
+  ledger: Ledger,
+  blocked: RunBlocked | null = null,
+): Promise<RunSummary> {
   const { records } = await ledger.read();
   const read = await readProject(root);
   if (!read.ok) throw new Error(read.error.message);
@@ -22,7 +28,9 @@ export async function summarize(root: string, featureId: string, phase: Lifecycl
         ? escalations.length
           ? `escalated: ${escalations.map((e) => `${e.item} (${e.reason})`).join('; ')}. Decide in the Inbox or with \`baton resolve ${root} --feature ${featureId} --item ${escalations[0]!.item} --decision retry|skip|abandon\`, then run again`
           : 'escalated: every escalation is decided; run again to go on'
-        : phase.endsWith('Gate') || phase === 'acceptance' ? `waiting at ${phase === 'acceptance' ? 'the acceptance gate' : `the ${phase.replace('Gate', '')} gate`}: approve it in the Inbox or with \`baton approve\`` : phase;
+        : phase.endsWith('Gate') || phase === 'acceptance'
+          ? `waiting at ${phase === 'acceptance' ? 'the acceptance gate' : `the ${phase.replace('Gate', '')} gate`}: approve it in the Inbox or with \`baton approve\``
+          : phase;
   return {
     project: root,
     feature: featureId,

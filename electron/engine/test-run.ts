@@ -70,14 +70,31 @@ export async function runTwice(request: TestRunRequest): Promise<TestRunOutcome>
   const secondMs = Date.now() - started - firstMs;
   const { unexplained, recheckMs } = await recheckRed(request, first.run, integrity, flaky);
   const ms = Date.now() - started;
-  return { run: first.run, second: second?.run ?? null, flaky, integrity, flags, migrations: first.migrations, ms, secondMs: second ? secondMs : 0, unexplained, recheckMs };
+  return {
+    run: first.run,
+    second: second?.run ?? null,
+    flaky,
+    integrity,
+    flags,
+    migrations: first.migrations,
+    ms,
+    secondMs: second ? secondMs : 0,
+    unexplained,
+    recheckMs,
+  };
 }
 
 /** The RED re-check (see `recheck`), only when everything else says GREEN for the tests RED saw fail. */
-async function recheckRed(request: TestRunRequest, run: ControlledRunResult, integrity: string[], flaky: readonly string[]): Promise<{ unexplained: string[]; recheckMs: number }> {
+async function recheckRed(
+  request: TestRunRequest,
+  run: ControlledRunResult,
+  integrity: string[],
+  flaky: readonly string[],
+): Promise<{ unexplained: string[]; recheckMs: number }> {
   const recheck = request.recheck;
   const passing = new Set(run.report.cases.filter((c) => c.status === 'passed').map((c) => c.id));
-  if (!recheck || recheck.failing.length === 0 || integrity.length || flaky.length || !recheck.failing.every((id) => passing.has(id))) return { unexplained: [], recheckMs: 0 };
+  if (!recheck || recheck.failing.length === 0 || integrity.length || flaky.length || !recheck.failing.every((id) => passing.has(id)))
+    return { unexplained: [], recheckMs: 0 };
   const started = Date.now();
   const again = await runOnce(request, 'as-given', recheck.tree);
   integrity.push(...again.run.integrity.map((p) => `(RED re-check) ${p}`));
@@ -93,10 +110,24 @@ function differing(a: ControlledRunResult, b: ControlledRunResult): string[] {
   return [...ids].filter((id) => mine.get(id) !== other.get(id)).sort();
 }
 
-async function runOnce(request: TestRunRequest, order: 'as-given' | 'reversed', tree?: string): Promise<{ run: ControlledRunResult; migrations: MigrationReport | null }> {
+async function runOnce(
+  request: TestRunRequest,
+  order: 'as-given' | 'reversed',
+  tree?: string,
+): Promise<{ run: ControlledRunResult; migrations: MigrationReport | null }> {
   const { provider, settings, signal } = request;
-  if (!settings.testCommand) throw new Error('No testCommand in .baton/project.json: Baton cannot run the tests itself. Set it (for example "npm test") and run again.');
-  const prepared = await prepareRun({ worktree: request.worktree, site: request.site, command: settings.testCommand, testGlobs: settings.testGlobs, locked: request.locked, order, ...(tree ? { tree } : {}), ...(request.dependencies ? { dependencies: request.dependencies } : {}) });
+  if (!settings.testCommand)
+    throw new Error('No testCommand in .baton/project.json: Baton cannot run the tests itself. Set it (for example "npm test") and run again.');
+  const prepared = await prepareRun({
+    worktree: request.worktree,
+    site: request.site,
+    command: settings.testCommand,
+    testGlobs: settings.testGlobs,
+    locked: request.locked,
+    order,
+    ...(tree ? { tree } : {}),
+    ...(request.dependencies ? { dependencies: request.dependencies } : {}),
+  });
   const database = `${THROWAWAY_PREFIX}${randomBytes(5).toString('hex')}`;
   let migrations: MigrationReport | null = null;
   let migrationError: string | null = null;
@@ -105,7 +136,11 @@ async function runOnce(request: TestRunRequest, order: 'as-given' | 'reversed', 
     prepare: async (url) => {
       try {
         // The tree under test brings its own migrations.
-        migrations = await applyMigrations(url, await planMigrations(request.site.dir, settings), { cwd: request.site.dir, branch: database, ...(signal ? { signal } : {}) });
+        migrations = await applyMigrations(url, await planMigrations(request.site.dir, settings), {
+          cwd: request.site.dir,
+          branch: database,
+          ...(signal ? { signal } : {}),
+        });
       } catch (error) {
         // Keep the branch: the run below reports the failure as a suite that did not load.
         migrationError = error instanceof Error ? error.message : String(error);
@@ -118,8 +153,19 @@ async function runOnce(request: TestRunRequest, order: 'as-given' | 'reversed', 
       const report = noReport(settings.reportFormat, message);
       const errored = { ...report, cases: report.cases.map((c) => ({ ...c, id: '(migrations)', name: '(migrations)' })) };
       const run: ControlledRunResult = {
-        exitCode: null, stdout: '', stderr: message, reportText: null, report: errored, ms: 0, sandbox: '', tree: prepared.tree,
-        family: prepared.spec.family, files: prepared.files, integrity: [], flags: [], canaries: 0,
+        exitCode: null,
+        stdout: '',
+        stderr: message,
+        reportText: null,
+        report: errored,
+        ms: 0,
+        sandbox: '',
+        tree: prepared.tree,
+        family: prepared.spec.family,
+        files: prepared.files,
+        integrity: [],
+        flags: [],
+        canaries: 0,
       };
       return { run, migrations };
     }

@@ -11,7 +11,12 @@ export type Untrusted = { readonly verdict: 'compromised' | 'flaky'; readonly de
 
 export function trustOf(test: TestRunOutcome): Untrusted | null {
   if (test.integrity.length) return { verdict: 'compromised', detail: `the test run cannot be trusted: ${test.integrity.join('; ')}` };
-  if (test.flaky.length) return { verdict: 'flaky', detail: `these tests gave a different result when run again with the files in another order: ${test.flaky.join(', ')}` };
-  if (test.unexplained.length) return { verdict: 'flaky', detail: `these tests now pass on the very tree they failed on at RED, so it is not the Driver's code that makes them pass (they depend on time, chance or outside state): ${test.unexplained.join(', ')}` };
+  if (test.flaky.length)
+    return { verdict: 'flaky', detail: `these tests gave a different result when run again with the files in another order: ${test.flaky.join(', ')}` };
+  if (test.unexplained.length)
+    return {
+      verdict: 'flaky',
+      detail: `these tests now pass on the very tree they failed on at RED, so it is not the Driver's code that makes them pass (they depend on time, chance or outside state): ${test.unexplained.join(', ')}`,
+    };
   return null;
 }

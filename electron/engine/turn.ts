@@ -73,7 +73,8 @@ export async function enforcedTurn(request: EnforcedTurnRequest): Promise<Enforc
   if (request.lock) {
     const found = (await checkLock(request.worktree, request.lock.lock, request.lock.rules)).violations;
     violations = request.lock.newTests ? found.filter((v) => v.kind !== 'added') : [...found];
-    for (const v of violations) tampered.push({ path: v.path, content: v.kind === 'deleted' ? null : await readFile(join(request.worktree, v.path)).catch(() => null) });
+    for (const v of violations)
+      tampered.push({ path: v.path, content: v.kind === 'deleted' ? null : await readFile(join(request.worktree, v.path)).catch(() => null) });
     await restoreLock(request.worktree, violations);
   }
   const changes = diffTrees(before, await snapshotTree(request.worktree, { content: true }));
@@ -86,7 +87,14 @@ export async function enforcedTurn(request: EnforcedTurnRequest): Promise<Enforc
   for (const c of bookkeeping) tampered.push({ path: c.path, content: c.kind === 'deleted' ? null : (c.after.content ?? null) });
   await revertChanges(request.worktree, [...judged.outOfScope.map((o) => o.change), ...bookkeeping]);
   const kept = judged.inScope.filter((c) => !bookkeeping.includes(c));
-  const tells = request.role === 'driver' ? kept.flatMap((c) => (c.kind === 'deleted' || c.after.symlink !== null ? [] : tellsIn(c.path, c.kind === 'added' ? null : textOf(before.get(c.kind === 'renamed' ? c.from : c.path)?.content), textOf(c.after.content)))) : [];
+  const tells =
+    request.role === 'driver'
+      ? kept.flatMap((c) =>
+          c.kind === 'deleted' || c.after.symlink !== null
+            ? []
+            : tellsIn(c.path, c.kind === 'added' ? null : textOf(before.get(c.kind === 'renamed' ? c.from : c.path)?.content), textOf(c.after.content)),
+        )
+      : [];
   return { result, kept, outOfScope: judged.outOfScope, violations: [...violations, ...bookkeeping], tampered, tells };
 }
 
@@ -95,10 +103,12 @@ const textOf = (content: Buffer | undefined): string => (content ? content.toStr
 /** A readable account of a turn for the ledger: each change, and what was reverted and why. */
 export function describeTurn(turn: EnforcedTurn): string {
   const line = (c: TreeChange) => (c.kind === 'renamed' ? `renamed ${c.from} → ${c.path}` : `${c.kind} ${c.path}`);
-  return [
-    ...turn.kept.map((c) => `kept      ${line(c)}`),
-    ...turn.violations.map((c) => `VIOLATION ${line(c)} (locked, or Baton's bookkeeping: restored)`),
-    ...turn.tells.map((t) => `FLAG      ${t.file}:${t.line} ${t.why}: ${t.text}`),
-    ...turn.outOfScope.map((o) => `reverted  ${line(o.change)} (${o.why})`),
-  ].join('\n') || '(no changes)';
+  return (
+    [
+      ...turn.kept.map((c) => `kept      ${line(c)}`),
+      ...turn.violations.map((c) => `VIOLATION ${line(c)} (locked, or Baton's bookkeeping: restored)`),
+      ...turn.tells.map((t) => `FLAG      ${t.file}:${t.line} ${t.why}: ${t.text}`),
+      ...turn.outOfScope.map((o) => `reverted  ${line(o.change)} (${o.why})`),
+    ].join('\n') || '(no changes)'
+  );
 }

@@ -23,7 +23,13 @@ const codeOf = (result: { ok: boolean; error?: { code: string } }) => (result.ok
 describe('approveGate', () => {
   it('records who approved, the exact hashes shown and the frozen content of every artifact', async () => {
     const expectHashes = await shown('spec');
-    const result = await approveGate(await p.view(), p.ledger, { feature: 'F-1', gate: 'spec', approver: `  ${PERSON} `, expect: expectHashes, comment: 'looks right' });
+    const result = await approveGate(await p.view(), p.ledger, {
+      feature: 'F-1',
+      gate: 'spec',
+      approver: `  ${PERSON} `,
+      expect: expectHashes,
+      comment: 'looks right',
+    });
     if (!result.ok) throw new Error(result.error.message);
     const record = result.value;
     expect(record.type).toBe('gate.approved');
@@ -64,7 +70,12 @@ describe('approveGate', () => {
   it('refuses a gate whose required artifact is missing', async () => {
     expect((await p.approve('spec')).ok).toBe(true);
     await fs.rm(p.file('architecture.json'));
-    const result = await approveGate(await p.view(), p.ledger, { feature: 'F-1', gate: 'design', approver: PERSON, expect: { 'db-design.json': 'b'.repeat(64) } });
+    const result = await approveGate(await p.view(), p.ledger, {
+      feature: 'F-1',
+      gate: 'design',
+      approver: PERSON,
+      expect: { 'db-design.json': 'b'.repeat(64) },
+    });
     expect(codeOf(result)).toBe('missing-artifact');
     expect(!result.ok && result.error.message).toContain('.baton/features/F-1/architecture.json is missing');
   });
@@ -163,6 +174,10 @@ describe('approveGate', () => {
     const result = await p.approve('acceptance', 'S-1');
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.subject).toEqual({ feature: 'F-1', story: 'S-1', gate: 'acceptance' });
-    expect(Object.keys(result.value.data['artifacts'] as object).sort()).toEqual(['stories/S-1/acs/AC-1.json', 'stories/S-1/acs/AC-2.json', 'stories/S-1/story.json']);
+    expect(Object.keys(result.value.data['artifacts'] as object).sort()).toEqual([
+      'stories/S-1/acs/AC-1.json',
+      'stories/S-1/acs/AC-2.json',
+      'stories/S-1/story.json',
+    ]);
   });
 });

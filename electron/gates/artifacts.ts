@@ -33,8 +33,7 @@ export interface LocatedGate {
   readonly names: readonly string[];
 }
 
-export const describeRef = (ref: GateRef): string =>
-  `the ${ref.gate} gate of ${ref.feature}${ref.story ? `, story ${ref.story}` : ''}`;
+export const describeRef = (ref: GateRef): string => `the ${ref.gate} gate of ${ref.feature}${ref.story ? `, story ${ref.story}` : ''}`;
 
 /** Finds the feature and story a request names; a wrong combination is refused, never guessed. */
 export const locateGate = async (view: ProjectView, ref: GateRef): Promise<Result<LocatedGate>> => {
@@ -44,7 +43,10 @@ export const locateGate = async (view: ProjectView, ref: GateRef): Promise<Resul
     return err('not-found', `There is no feature "${ref.feature}" in ${view.root} (features: ${known}). Check the feature id.`);
   }
   if (ref.gate === 'acceptance' && !ref.story) {
-    return err('invalid-request', `The acceptance gate of ${ref.feature} is per story: name the story (one of ${feature.stories.map((s) => s.id).join(', ') || 'none'}).`);
+    return err(
+      'invalid-request',
+      `The acceptance gate of ${ref.feature} is per story: name the story (one of ${feature.stories.map((s) => s.id).join(', ') || 'none'}).`,
+    );
   }
   if (ref.gate !== 'acceptance' && ref.story) {
     return err('invalid-request', `The ${ref.gate} gate belongs to the whole feature ${ref.feature}, not to story ${ref.story}: leave the story out.`);
@@ -86,7 +88,10 @@ export const artifactError = (snapshots: readonly ArtifactSnapshot[], ref: GateR
   }
   const invalid = snapshots.filter((s) => s.problem !== null);
   if (invalid.length > 0) {
-    return { code: 'invalid-artifact', message: `Cannot approve ${describeRef(ref)}: ${invalid.map((s) => s.problem).join('; ')}. Fix the file, then review it again.` };
+    return {
+      code: 'invalid-artifact',
+      message: `Cannot approve ${describeRef(ref)}: ${invalid.map((s) => s.problem).join('; ')}. Fix the file, then review it again.`,
+    };
   }
   return null;
 };

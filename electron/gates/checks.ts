@@ -17,13 +17,19 @@ const prerequisiteError = async (located: LocatedGate, ref: GateRef, folds: Read
   if (pre === null) return null;
   const fold = folds.get(gateKey({ feature: ref.feature, gate: pre }));
   if (!fold || fold.status !== 'approved' || fold.approval === null) {
-    return fail('prerequisite', `Cannot approve ${describeRef(ref)}: the ${pre} gate comes first and is ${fold?.status ?? 'open'}. Approve the ${pre} gate of ${ref.feature} first.`);
+    return fail(
+      'prerequisite',
+      `Cannot approve ${describeRef(ref)}: the ${pre} gate comes first and is ${fold?.status ?? 'open'}. Approve the ${pre} gate of ${ref.feature} first.`,
+    );
   }
   // The prerequisite is a feature-level gate (acceptance is nobody's prerequisite), so no story folder.
   const covered = await artifactsIn(located.site.featureDir, pre, null);
   const drift = await approvalDrift(located.site.root, located.site.featureDir, fold.approval.artifacts, covered);
   if (drift.length > 0) {
-    return fail('prerequisite', `Cannot approve ${describeRef(ref)}: the ${pre} gate it builds on has drifted (${drift.map((d) => d.artifact).join(', ')} changed since it was approved). Re-approve or withdraw the ${pre} gate first.`);
+    return fail(
+      'prerequisite',
+      `Cannot approve ${describeRef(ref)}: the ${pre} gate it builds on has drifted (${drift.map((d) => d.artifact).join(', ')} changed since it was approved). Re-approve or withdraw the ${pre} gate first.`,
+    );
   }
   return null;
 };
@@ -34,13 +40,19 @@ const stateError = async (located: LocatedGate, ref: GateRef, fold: GateFold | u
     // A file the gate now covers that the approval did not (a new AC) is new content to approve.
     const drift = await approvalDrift(located.site.root, located.site.featureDir, fold.approval.artifacts, located.names);
     if (drift.length === 0) {
-      return fail('already-approved', `${describeRef(ref)} is already approved (by ${fold.approval.approver} at ${fold.approval.at}) and its artifacts have not changed; there is nothing new to approve.`);
+      return fail(
+        'already-approved',
+        `${describeRef(ref)} is already approved (by ${fold.approval.approver} at ${fold.approval.at}) and its artifacts have not changed; there is nothing new to approve.`,
+      );
     }
   }
   if (fold?.status === 'withdrawn' && fold.withdrawn) {
     const withdrawn = Object.fromEntries(fold.withdrawn.artifacts.map((a) => [a.name, a.sha256]));
     if (sameHashes(withdrawn, now)) {
-      return fail('withdrawn-unchanged', `${describeRef(ref)} was withdrawn${fold.note ? ` (${fold.note})` : ''} and its artifacts are exactly the ones withdrawn. Change the artifacts first, then approve the new version.`);
+      return fail(
+        'withdrawn-unchanged',
+        `${describeRef(ref)} was withdrawn${fold.note ? ` (${fold.note})` : ''} and its artifacts are exactly the ones withdrawn. Change the artifacts first, then approve the new version.`,
+      );
     }
   }
   return null;
@@ -68,5 +80,8 @@ export const staleError = (ref: GateRef, expect: Readonly<Record<string, string>
     unseen.length > 0 ? `not among what you reviewed: ${unseen.join(', ')}` : null,
     gone.length > 0 ? `reviewed but no longer part of the gate: ${gone.join(', ')}` : null,
   ].filter((part): part is string => part !== null);
-  return fail('stale-artifact', `Cannot approve ${describeRef(ref)}: what is on disk is not what you were shown (${parts.join('; ')}). Reload the evidence, review it again and approve what you see.`);
+  return fail(
+    'stale-artifact',
+    `Cannot approve ${describeRef(ref)}: what is on disk is not what you were shown (${parts.join('; ')}). Reload the evidence, review it again and approve what you see.`,
+  );
 };

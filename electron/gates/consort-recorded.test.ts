@@ -26,7 +26,14 @@ describe('the consort-recorded fixture', () => {
     const { view } = await open(FIXTURE);
     expect(view).toMatchObject({ name: 'StockFlow', layout: 'consort', readOnly: true, problems: [] });
     const [s1, s2] = feature(view).stories;
-    expect(s1).toMatchObject({ id: 'S1-file-stock', title: 'S1-file-stock', asA: 'warehouse team member', iWant: 'file a stock record for a SKU at a location', soThat: 'the system knows what is on the shelf', status: 'done' });
+    expect(s1).toMatchObject({
+      id: 'S1-file-stock',
+      title: 'S1-file-stock',
+      asA: 'warehouse team member',
+      iWant: 'file a stock record for a SKU at a location',
+      soThat: 'the system knows what is on the shelf',
+      status: 'done',
+    });
     // An older recording still carries a title and a status of its own.
     expect(s2).toMatchObject({ title: 'Stock by location', iWant: 'see stock by location', status: 'building' });
     expect(feature(view).testList.map((t) => [t.id, t.storyId, t.status])).toEqual([
@@ -42,17 +49,37 @@ describe('the consort-recorded fixture', () => {
     expect(feature(view).cycles).toBe(2);
     expect(feature(view).cycleRuns).toEqual([
       {
-        id: 'cycle-001', source: 'consort', items: ['T1', 'T2'], story: 'S1-file-stock', ac: 'AC1-file-stock-record',
-        redAt: '2026-08-01T05:05:00.000Z', greenAt: '2026-08-01T05:09:30.000Z', refactoredAt: '2026-08-01T05:12:00.000Z',
-        attempts: null, verdict: 'passed', review: 'refactor requested: extract the quantity check', outcome: 'refactored',
-        file: `.consort/cycles/${F}/S1-file-stock/AC1-file-stock-record/cycle-001.json`, record: null,
+        id: 'cycle-001',
+        source: 'consort',
+        items: ['T1', 'T2'],
+        story: 'S1-file-stock',
+        ac: 'AC1-file-stock-record',
+        redAt: '2026-08-01T05:05:00.000Z',
+        greenAt: '2026-08-01T05:09:30.000Z',
+        refactoredAt: '2026-08-01T05:12:00.000Z',
+        attempts: null,
+        verdict: 'passed',
+        review: 'refactor requested: extract the quantity check',
+        outcome: 'refactored',
+        file: `.consort/cycles/${F}/S1-file-stock/AC1-file-stock-record/cycle-001.json`,
+        record: null,
       },
       {
-        id: 'cycle-001', source: 'consort', items: ['T3'], story: 'S2-stock-by-location-table', ac: 'AC1-table-lists-stock-by-location',
-        redAt: '2026-08-01T05:15:00.000Z', greenAt: null, refactoredAt: null,
+        id: 'cycle-001',
+        source: 'consort',
+        items: ['T3'],
+        story: 'S2-stock-by-location-table',
+        ac: 'AC1-table-lists-stock-by-location',
+        redAt: '2026-08-01T05:15:00.000Z',
+        greenAt: null,
+        refactoredAt: null,
         // green-failure.json: two repair rounds so far, so this is the third GREEN attempt.
-        attempts: 3, verdict: null, review: null, outcome: 'red',
-        file: `.consort/cycles/${F}/S2-stock-by-location-table/AC1-table-lists-stock-by-location/cycle-001.json`, record: null,
+        attempts: 3,
+        verdict: null,
+        review: null,
+        outcome: 'red',
+        file: `.consort/cycles/${F}/S2-stock-by-location-table/AC1-table-lists-stock-by-location/cycle-001.json`,
+        record: null,
       },
     ]);
   });
@@ -104,7 +131,9 @@ describe('the consort-recorded fixture', () => {
       await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace('"status": "red"', '"status": "green"'));
       const { view } = await open(root);
       expect(feature(view).gates.find((g) => g.name === 'test_list')!.status).toBe('drifted');
-      expect(view.problems).toEqual([{ file: `.consort/features/${F}/test-list.json`, message: expect.stringMatching(/^changed after the test_list gate was approved/) }]);
+      expect(view.problems).toEqual([
+        { file: `.consort/features/${F}/test-list.json`, message: expect.stringMatching(/^changed after the test_list gate was approved/) },
+      ]);
     });
   });
 });

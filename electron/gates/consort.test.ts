@@ -22,7 +22,14 @@ describe('Consort gates', () => {
   it('verify the fixture with no drift: its hashes were made with the text algorithm', async () => {
     const view = await open(FIXTURE);
     const checkout = view.features.find((f) => f.id === 'F-checkout')!;
-    expect(checkout.gates.map((g) => `${g.name}:${g.status}`)).toEqual(['spec:approved', 'plan:approved', 'test_list:approved', 'deploy:open', 'promote:withdrawn', 'acceptance:open']);
+    expect(checkout.gates.map((g) => `${g.name}:${g.status}`)).toEqual([
+      'spec:approved',
+      'plan:approved',
+      'test_list:approved',
+      'deploy:open',
+      'promote:withdrawn',
+      'acceptance:open',
+    ]);
     expect(checkout.gates.every((g) => g.drift.length === 0)).toBe(true);
     // The superseded plan's hash is of an older text; superseded gates are not re-checked.
     expect(gateOf(view, 'plan', null, 'F-inventory').status).toBe('superseded');
@@ -51,9 +58,13 @@ describe('Consort gates', () => {
       const view = await open(root);
       const gate = gateOf(view, 'test_list', null, 'F-checkout');
       expect(gate.status).toBe('drifted');
-      expect(gate.drift).toEqual([{ artifact: 'test-list.json', expected: '370f414f1d7b7a29c6c447cdf88fd84197a2c54a76859c1c271f85af4df1d4e4', actual: textSha256(changed) }]);
+      expect(gate.drift).toEqual([
+        { artifact: 'test-list.json', expected: '370f414f1d7b7a29c6c447cdf88fd84197a2c54a76859c1c271f85af4df1d4e4', actual: textSha256(changed) },
+      ]);
       const { problems } = await verifyGates(view, null);
-      expect(problems).toEqual([{ file: '.consort/features/F-checkout/test-list.json', message: expect.stringContaining('changed after the test_list gate was approved') }]);
+      expect(problems).toEqual([
+        { file: '.consort/features/F-checkout/test-list.json', message: expect.stringContaining('changed after the test_list gate was approved') },
+      ]);
     });
 
     it('drifts when deploy-evidence.json changes after its deploy gate was approved', async () => {
@@ -61,7 +72,12 @@ describe('Consort gates', () => {
       await fs.writeFile(path.join(checkout, 'deploy-evidence.json'), evidence);
       const gatesFile = path.join(checkout, 'gates.json');
       const doc = JSON.parse(await fs.readFile(gatesFile, 'utf8'));
-      doc.gates.deploy = { status: 'approved', approver: 'ops@shop.example', approved_at: '2025-03-14T10:00:00Z', artifact_hashes: { 'deploy-evidence.json': textSha256(evidence) } };
+      doc.gates.deploy = {
+        status: 'approved',
+        approver: 'ops@shop.example',
+        approved_at: '2025-03-14T10:00:00Z',
+        artifact_hashes: { 'deploy-evidence.json': textSha256(evidence) },
+      };
       await fs.writeFile(gatesFile, JSON.stringify(doc, null, 2));
       expect(gateOf(await open(root), 'deploy', null, 'F-checkout')).toMatchObject({ status: 'approved', drift: [] });
 

@@ -103,7 +103,9 @@ export const approveGate = (view: ProjectView, ledger: Ledger, req: ApproveReque
   });
 
 const reasonError = (req: ReasonedRequest, verb: string): Result<never> | null =>
-  req.reason.trim() === '' ? err('no-reason', `To ${verb} ${describeRef(req)}, say why: the reason is recorded with the decision and shown to the team.`) : null;
+  req.reason.trim() === ''
+    ? err('no-reason', `To ${verb} ${describeRef(req)}, say why: the reason is recorded with the decision and shown to the team.`)
+    : null;
 
 export const rejectGate = (view: ProjectView, ledger: Ledger, req: ReasonedRequest): Promise<Result<LedgerRecord>> =>
   decideOnDisk(view, ledger, req, async (tx, located, current) => {
@@ -113,18 +115,21 @@ export const rejectGate = (view: ProjectView, ledger: Ledger, req: ReasonedReque
     if (fold?.status === 'approved' && fold.approval) {
       const { site, names } = located;
       const drift = await approvalDrift(site.root, site.featureDir, fold.approval.artifacts, names);
-      if (drift.length === 0) return err('already-approved', `${describeRef(req)} is approved and unchanged; to take the approval back, withdraw it (with a reason) instead.`);
+      if (drift.length === 0)
+        return err('already-approved', `${describeRef(req)} is approved and unchanged; to take the approval back, withdraw it (with a reason) instead.`);
     }
     const snapshots = await snapshotArtifacts(current, located);
     // The hashes of what was rejected, so a later approval can be compared with it.
     const artifacts = Object.fromEntries(snapshots.flatMap((s) => (s.hash ? [[s.name, { sha256: s.hash.sha256, algorithm: s.hash.algorithm }]] : [])));
     const approver = req.approver.trim();
-    return ok(await tx.append({
-      type: RECORD_TYPES.gateRejected,
-      actor: { kind: 'person', id: approver },
-      subject: subjectOf(req),
-      data: { gate: req.gate, approver, reason: req.reason.trim(), artifacts },
-    }));
+    return ok(
+      await tx.append({
+        type: RECORD_TYPES.gateRejected,
+        actor: { kind: 'person', id: approver },
+        subject: subjectOf(req),
+        data: { gate: req.gate, approver, reason: req.reason.trim(), artifacts },
+      }),
+    );
   });
 
 export const withdrawGate = async (view: ProjectView, ledger: Ledger, req: ReasonedRequest): Promise<Result<LedgerRecord>> => {
@@ -143,11 +148,13 @@ export const withdrawGate = async (view: ProjectView, ledger: Ledger, req: Reaso
       [...folds.values()].some((f) => f.feature === req.feature && f.gate === gate && f.status === 'approved'),
     );
     const approver = req.approver.trim();
-    return ok(await tx.append({
-      type: RECORD_TYPES.gateWithdrawn,
-      actor: { kind: 'person', id: approver },
-      subject: subjectOf(req),
-      data: { gate: req.gate, approver, reason: req.reason.trim(), reopened },
-    }));
+    return ok(
+      await tx.append({
+        type: RECORD_TYPES.gateWithdrawn,
+        actor: { kind: 'person', id: approver },
+        subject: subjectOf(req),
+        data: { gate: req.gate, approver, reason: req.reason.trim(), reopened },
+      }),
+    );
   });
 };

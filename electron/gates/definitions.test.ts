@@ -11,11 +11,19 @@ beforeEach(async () => {
 afterEach(() => removeDir(root));
 
 describe('gate definitions', () => {
-  it('names each gate\'s artifacts relative to the feature folder, sorted', async () => {
-    await writeTree(root, { ...batonFeature(), '.baton/features/F-1/ux-guide.md': '# UX\n', '.baton/features/F-1/stories/S-10/story.json': { id: 'S-10', title: 'Later' } });
+  it("names each gate's artifacts relative to the feature folder, sorted", async () => {
+    await writeTree(root, {
+      ...batonFeature(),
+      '.baton/features/F-1/ux-guide.md': '# UX\n',
+      '.baton/features/F-1/stories/S-10/story.json': { id: 'S-10', title: 'Later' },
+    });
     const art = path.join(root, '.baton');
     expect(await gateArtifacts(art, 'F-1', 'spec')).toEqual([
-      'feature.json', 'stories/S-1/acs/AC-1.json', 'stories/S-1/acs/AC-2.json', 'stories/S-1/story.json', 'stories/S-10/story.json',
+      'feature.json',
+      'stories/S-1/acs/AC-1.json',
+      'stories/S-1/acs/AC-2.json',
+      'stories/S-1/story.json',
+      'stories/S-10/story.json',
     ]);
     expect(await gateArtifacts(art, 'F-1', 'design')).toEqual(['architecture.json', 'db-design.json', 'ux-guide.md']);
     expect(await gateArtifacts(art, 'F-1', 'test_list')).toEqual(['test-list.json']);

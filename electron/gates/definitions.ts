@@ -32,8 +32,7 @@ export const isGateName = (name: string): name is GateName => (GATE_NAMES as rea
 /** Consort calls the design gate `plan`; other Consort names match Baton's. */
 export const batonGateName = (name: string): GateName | null => (name === 'plan' ? 'design' : isGateName(name) ? name : null);
 
-const exists = async (dir: string, name: string): Promise<boolean> =>
-  (await listEntries(dir)).some((entry) => entry.name === name && entry.isFile);
+const exists = async (dir: string, name: string): Promise<boolean> => (await listEntries(dir)).some((entry) => entry.name === name && entry.isFile);
 
 /** `stories/<folder>/story.json` (required) and every `acs/*.json` of that story. */
 const storyArtifacts = async (featureDir: string, folder: string): Promise<string[]> => {
@@ -45,9 +44,7 @@ const storyArtifacts = async (featureDir: string, folder: string): Promise<strin
 
 const specArtifacts = async (featureDir: string): Promise<string[]> => {
   // feature-spec.json wins when both exist, as in the reader; when neither does it is the one reported.
-  const spec = (await exists(featureDir, 'feature-spec.json')) || !(await exists(featureDir, 'feature.json'))
-    ? 'feature-spec.json'
-    : 'feature.json';
+  const spec = (await exists(featureDir, 'feature-spec.json')) || !(await exists(featureDir, 'feature.json')) ? 'feature-spec.json' : 'feature.json';
   const stories = (await listEntries(path.join(featureDir, 'stories')))
     .filter((entry) => entry.isDirectory && !entry.name.startsWith('.'))
     .map((entry) => entry.name);
@@ -89,8 +86,7 @@ export const artifactsIn = async (featureDir: string, gate: GateName, storyFolde
 };
 
 /** The story's folder under `stories/`: by the id in story.json, else a folder of that name. */
-export const storyFolderOf = async (featureDir: string, story: string): Promise<string> =>
-  (await storyFolders(featureDir)).get(story) ?? story;
+export const storyFolderOf = async (featureDir: string, story: string): Promise<string> => (await storyFolders(featureDir)).get(story) ?? story;
 
 /**
  * `gateArtifacts(artifactRoot, feature, gate, story?)`: the artifacts a gate covers, relative to the

@@ -61,7 +61,9 @@ describe('drift in a Baton project', () => {
     expect(report.problems).toEqual([
       {
         file: '.baton/features/F-1/stories/S-1/acs/AC-1.json',
-        message: expect.stringContaining(`changed after the spec gate was approved (expected ${jcsSha256(JSON.parse(original))}, found ${jcsSha256(JSON.parse(changed))})`),
+        message: expect.stringContaining(
+          `changed after the spec gate was approved (expected ${jcsSha256(JSON.parse(original))}, found ${jcsSha256(JSON.parse(changed))})`,
+        ),
       },
     ]);
 
@@ -81,7 +83,9 @@ describe('drift in a Baton project', () => {
     await p.write('ux-guide.md', '# UX\n\nButtons say what they mean.\n');
     const design = gateOf(await p.view(), 'design');
     expect(design.status).toBe('drifted');
-    expect(design.drift).toEqual([{ artifact: 'ux-guide.md', expected: textSha256('# UX\n\nButtons say what they do.\n'), actual: textSha256('# UX\n\nButtons say what they mean.\n') }]);
+    expect(design.drift).toEqual([
+      { artifact: 'ux-guide.md', expected: textSha256('# UX\n\nButtons say what they do.\n'), actual: textSha256('# UX\n\nButtons say what they mean.\n') },
+    ]);
   });
 
   it('reports a deleted approved artifact as missing, naming when it was approved', async () => {

@@ -11,11 +11,7 @@ export interface ApprovedArtifact {
 }
 
 /** Re-hashes each approved artifact; a changed, missing or unreadable one is a DriftEntry. */
-export const driftOf = async (
-  root: string,
-  featureDir: string | null,
-  approved: readonly ApprovedArtifact[],
-): Promise<DriftEntry[]> => {
+export const driftOf = async (root: string, featureDir: string | null, approved: readonly ApprovedArtifact[]): Promise<DriftEntry[]> => {
   const entries = await Promise.all(
     approved.map(async (artifact): Promise<DriftEntry | null> => {
       // A feature whose folder is gone has lost every artifact it had approved.

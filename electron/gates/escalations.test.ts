@@ -49,10 +49,20 @@ describe('escalations from the ledger', () => {
     expect(open).toHaveLength(1);
     expect(open[0]).toMatchObject({ item: 'T2', story: 'S-1', round: 1, reason: 'repair budget spent', record: finished.hash, repairs: 3, violations: 1 });
 
-    const decided = await decideEscalation(await view(), p.ledger, { feature: 'F-1', item: 'T2', decision: 'retry', note: 'Use integer cents', approver: PERSON });
+    const decided = await decideEscalation(await view(), p.ledger, {
+      feature: 'F-1',
+      item: 'T2',
+      decision: 'retry',
+      note: 'Use integer cents',
+      approver: PERSON,
+    });
     expect(decided.ok).toBe(true);
     if (!decided.ok) return;
-    expect(decided.value).toMatchObject({ type: 'escalation.decided', actor: { kind: 'person', id: PERSON }, subject: { feature: 'F-1', item: 'T2', cycle: 'F-1/T2' } });
+    expect(decided.value).toMatchObject({
+      type: 'escalation.decided',
+      actor: { kind: 'person', id: PERSON },
+      subject: { feature: 'F-1', item: 'T2', cycle: 'F-1/T2' },
+    });
     expect(decided.value.data).toMatchObject({ decision: 'retry', round: 1, note: 'Use integer cents', escalation: finished.hash });
     expect((await view()).features[0]!.escalations).toEqual([]);
     const state = escalationsOf(foldEscalations(await p.records()), 'F-1', 'T2');

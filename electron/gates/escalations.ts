@@ -55,7 +55,13 @@ export function foldEscalations(records: readonly LedgerRecord[]): Map<string, I
       escalated.set(key(feature, item), byRound);
     } else if (r.type === RECORD_TYPES.escalationDecided && (ESCALATION_DECISIONS as readonly unknown[]).includes(r.data.decision)) {
       const list = decisions.get(key(feature, item)) ?? [];
-      list.push({ round: Number(r.data.round ?? 1), decision: r.data.decision as EscalationDecision, note: (r.data.note as string | null) ?? null, by: r.actor.id, record: r.hash });
+      list.push({
+        round: Number(r.data.round ?? 1),
+        decision: r.data.decision as EscalationDecision,
+        note: (r.data.note as string | null) ?? null,
+        by: r.actor.id,
+        record: r.hash,
+      });
       decisions.set(key(feature, item), list);
     }
   }
@@ -125,16 +131,23 @@ export async function decideEscalation(view: ProjectView, ledger: Ledger, req: D
   const what = `the escalation of ${req.item} in ${req.feature}`;
   const writable = writableProject(view, 'escalations');
   if (!writable.ok) return writable;
-  if (req.approver.trim() === '') return err('no-identity', `A decision on ${what} must say who makes it: give your name and email, e.g. "Ada Lovelace <ada@example.com>".`);
-  if (!(ESCALATION_DECISIONS as readonly string[]).includes(req.decision)) return err('invalid-request', `"${req.decision}" is not a decision on an escalation: use ${ESCALATION_DECISIONS.join(', ')}.`);
+  if (req.approver.trim() === '')
+    return err('no-identity', `A decision on ${what} must say who makes it: give your name and email, e.g. "Ada Lovelace <ada@example.com>".`);
+  if (!(ESCALATION_DECISIONS as readonly string[]).includes(req.decision))
+    return err('invalid-request', `"${req.decision}" is not a decision on an escalation: use ${ESCALATION_DECISIONS.join(', ')}.`);
   const note = req.note?.trim() ?? '';
-  if (req.decision === 'abandon' && note === '') return err('no-reason', `To abandon ${req.feature} over ${req.item}, say why: the reason is recorded with the decision.`);
+  if (req.decision === 'abandon' && note === '')
+    return err('no-reason', `To abandon ${req.feature} over ${req.item}, say why: the reason is recorded with the decision.`);
   const feature = view.features.find((f) => f.id === req.feature);
   if (!feature) return err('not-found', `No feature "${req.feature}" in ${view.root}. Features: ${view.features.map((f) => f.id).join(', ') || 'none'}.`);
   try {
     return await ledger.transaction(async (tx) => {
       const open = escalationsOf(foldEscalations(tx.records), req.feature, req.item).open;
-      if (!open) return err('not-escalated', `${req.item} in ${req.feature} has no escalation waiting for a decision (it was never escalated, or someone already decided). Reload to see its state.`);
+      if (!open)
+        return err(
+          'not-escalated',
+          `${req.item} in ${req.feature} has no escalation waiting for a decision (it was never escalated, or someone already decided). Reload to see its state.`,
+        );
       const record = await tx.append({
         type: RECORD_TYPES.escalationDecided,
         actor: { kind: 'person', id: req.approver.trim() },
@@ -145,6 +158,9 @@ export async function decideEscalation(view: ProjectView, ledger: Ledger, req: D
       return ok(record);
     });
   } catch (error) {
-    return err('ledger-error', `The decision was not recorded: the ledger could not be written (${error instanceof Error ? error.message : String(error)}). Nothing changed; try again.`);
+    return err(
+      'ledger-error',
+      `The decision was not recorded: the ledger could not be written (${error instanceof Error ? error.message : String(error)}). Nothing changed; try again.`,
+    );
   }
 }

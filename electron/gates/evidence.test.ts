@@ -25,7 +25,10 @@ describe('gateEvidence', () => {
     expect(spec.text).toBe(await fs.readFile(p.file('feature.json'), 'utf8'));
     // T1 says "green" in the file, but no run proved it: a Baton test list only plans.
     expect(evidence.summary).toMatchObject({ source: 'ledger', testItems: 2, byStatus: { pending: 2 }, cycles: 0, records: 0, lastRecordAt: null });
-    expect(evidence.summary.acs.map((ac) => [ac.id, ac.items, ac.proven])).toEqual([['AC-1', ['T1'], false], ['AC-2', ['T2'], false]]);
+    expect(evidence.summary.acs.map((ac) => [ac.id, ac.items, ac.proven])).toEqual([
+      ['AC-1', ['T1'], false],
+      ['AC-2', ['T2'], false],
+    ]);
   });
 
   it('shows the previously approved text after approve, withdraw and change', async () => {

@@ -54,7 +54,14 @@ const batonEvidence = async (view: ProjectView, ledger: Ledger | null, ref: Gate
   );
   // An artifact approved before but no longer covered (a deleted AC) is shown, so its removal is seen.
   for (const gone of last?.artifacts.filter((a) => !located.value.names.includes(a.name)) ?? []) {
-    artifacts.push({ name: gone.name, algorithm: gone.algorithm, sha256: null, text: null, problem: 'was approved before but is no longer part of this gate (removed)', approved: await frozen(ledger, last!, gone.name) });
+    artifacts.push({
+      name: gone.name,
+      algorithm: gone.algorithm,
+      sha256: null,
+      text: null,
+      problem: 'was approved before but is no longer part of this gate (removed)',
+      approved: await frozen(ledger, last!, gone.name),
+    });
   }
   const gate = await batonGate(located.value.site, ref.gate, located.value.story, fold);
   const blocker = view.readOnly ? null : await approvalBlocker(located.value, ref, folds, snapshots);
@@ -84,9 +91,10 @@ const foreignEvidence = async (view: ProjectView, ref: GateRef): Promise<Result<
   const stored = findForeign(feature, ref);
   const story = ref.story ?? null;
   // An open Consort gate lists no hashes yet; what it will cover comes from Baton's definitions.
-  const names = stored && stored.artifacts.length > 0
-    ? stored.artifacts.map((a) => a.name)
-    : await artifactsIn(site.featureDir, ref.gate, story === null ? null : (site.stories.get(story) ?? story));
+  const names =
+    stored && stored.artifacts.length > 0
+      ? stored.artifacts.map((a) => a.name)
+      : await artifactsIn(site.featureDir, ref.gate, story === null ? null : (site.stories.get(story) ?? story));
   const located: LocatedGate = { feature, story, site: { ...site, featureDir: site.featureDir }, names };
   const snapshots = await snapshotArtifacts(view, located);
   const artifacts = snapshots.map((s) => {

@@ -39,7 +39,12 @@ export const batonFeature = (feature = 'F-1'): FileTree => {
     [`${base}/stories/S-1/acs/AC-2.json`]: { id: 'AC-2', given: 'a declined card', when: 'I pay', then: 'I see why' },
     [`${base}/architecture.json`]: { components: ['checkout-service'] },
     [`${base}/db-design.json`]: { tables: ['orders'] },
-    [`${base}/test-list.json`]: { items: [{ id: 'T1', description: 'pays', ac_id: 'AC-1', status: 'green' }, { id: 'T2', description: 'declines', ac_id: 'AC-2', status: 'pending' }] },
+    [`${base}/test-list.json`]: {
+      items: [
+        { id: 'T1', description: 'pays', ac_id: 'AC-1', status: 'green' },
+        { id: 'T2', description: 'declines', ac_id: 'AC-2', status: 'pending' },
+      ],
+    },
     [`${base}/deploy-evidence.json`]: DEPLOY_EVIDENCE,
   };
 };

@@ -17,8 +17,7 @@ import { gateKey, type GateFold } from './state';
 /** Statuses that wait for a person: these carry `pendingSince`. */
 const WAITING: readonly GateStatus[] = ['open', 'rejected', 'withdrawn', 'drifted'];
 
-const storyFolder = (site: FeatureSite, story: string | null): string | null =>
-  story === null ? null : (site.stories.get(story) ?? story);
+const storyFolder = (site: FeatureSite, story: string | null): string | null => (story === null ? null : (site.stories.get(story) ?? story));
 
 /** Drift of the approved artifacts, and when the gate started waiting (its artifacts' latest change). */
 const judge = async (
@@ -30,15 +29,21 @@ const judge = async (
   layoutIsBaton = false,
 ): Promise<Pick<Gate, 'status' | 'drift' | 'pendingSince'>> => {
   // Only Baton gates know every file they cover; a Consort gates.json may hash a subset on purpose.
-  const covered =
-    layoutIsBaton && gate && site.featureDir !== null ? await artifactsIn(site.featureDir, gate, storyFolder(site, story)) : null;
+  const covered = layoutIsBaton && gate && site.featureDir !== null ? await artifactsIn(site.featureDir, gate, storyFolder(site, story)) : null;
   const drift = stored === 'approved' && approved.length > 0 ? await approvalDrift(site.root, site.featureDir, approved, covered) : [];
   const status: GateStatus = drift.length > 0 ? 'drifted' : stored;
   let pendingSince: string | null = null;
   if (WAITING.includes(status) && site.featureDir !== null) {
     // A drifted gate waits since its changed artifacts changed (a deleted one leaves no time, so
     // then the gate's other files speak); any other gate since its artifacts last changed.
-    const changed = status === 'drifted' ? await newestMtime(site.root, site.featureDir, drift.map((d) => d.artifact)) : null;
+    const changed =
+      status === 'drifted'
+        ? await newestMtime(
+            site.root,
+            site.featureDir,
+            drift.map((d) => d.artifact),
+          )
+        : null;
     const names = changed === null && gate ? await artifactsIn(site.featureDir, gate, storyFolder(site, story)) : [];
     pendingSince = changed ?? (await newestMtime(site.root, site.featureDir, names));
   }
@@ -74,7 +79,13 @@ const blockOf = (gate: GateName, error: AppError): GateBlock => {
  * Whether a waiting Baton gate could be approved now, by the very checks an approval runs, so the
  * Inbox never lists as "ready to decide" what the backend would refuse.
  */
-const blockedBy = async (view: ProjectView, site: FeatureSite, feature: Feature, gate: Gate, folds: ReadonlyMap<string, GateFold>): Promise<GateBlock | null> => {
+const blockedBy = async (
+  view: ProjectView,
+  site: FeatureSite,
+  feature: Feature,
+  gate: Gate,
+  folds: ReadonlyMap<string, GateFold>,
+): Promise<GateBlock | null> => {
   if (!WAITING.includes(gate.status) || !isGateName(gate.name)) return null;
   const readOnly = readOnlyReason(view, 'gates');
   if (readOnly) return { kind: 'read-only', gate: null, message: readOnly };
@@ -99,7 +110,9 @@ const isReference = async (site: FeatureSite, name: string): Promise<boolean> =>
 
 /** A Consort/sftdd gate as the reader found it; Consort hashes every artifact as text. Baton never decides it. */
 export const foreignGate = async (view: ProjectView, site: FeatureSite, gate: Gate): Promise<Gate> => {
-  const artifacts = await Promise.all(gate.artifacts.map(async (a) => ({ ...a, kind: (await isReference(site, a.name)) ? ('reference' as const) : ('file' as const) })));
+  const artifacts = await Promise.all(
+    gate.artifacts.map(async (a) => ({ ...a, kind: (await isReference(site, a.name)) ? ('reference' as const) : ('file' as const) })),
+  );
   const approved = artifacts.filter((a) => a.kind === 'file').map((a) => ({ name: a.name, sha256: a.sha256, algorithm: 'text-sha256' as const }));
   // A view annotated before (as the Workbench holds it) says drifted; the file says approved.
   const stored = gate.status === 'drifted' ? 'approved' : gate.status;

@@ -49,7 +49,10 @@ export const featureFolders = async (artifactRoot: string): Promise<Map<string, 
     const keys = ['feature_id', 'featureId', 'id'];
     // Baton writes feature.json; the reader accepts it only when feature-spec.json is absent.
     const spec = path.join(dir, 'feature-spec.json');
-    const hasSpec = await fs.stat(spec).then(() => true, () => false);
+    const hasSpec = await fs.stat(spec).then(
+      () => true,
+      () => false,
+    );
     const id = (await idIn(hasSpec ? spec : path.join(dir, 'feature.json'), keys)) ?? folder;
     if (!map.has(id)) map.set(id, dir);
   }
@@ -68,5 +71,4 @@ export const storyFolders = async (featureDir: string): Promise<Map<string, stri
 };
 
 /** The feature's folder, found by id exactly as the reader names features; null when none. */
-export const featureFolder = async (artifactRoot: string, feature: string): Promise<string | null> =>
-  (await featureFolders(artifactRoot)).get(feature) ?? null;
+export const featureFolder = async (artifactRoot: string, feature: string): Promise<string | null> => (await featureFolders(artifactRoot)).get(feature) ?? null;

@@ -101,7 +101,9 @@ export function evidenceSummary(feature: Feature, records: readonly LedgerRecord
   } else {
     const statuses = itemStatuses(records);
     const mine = byItem(feature.id, records);
-    items = testList.map((item) => itemProof(item, effectiveStatus('baton', item.status, statuses.get(JSON.stringify([feature.id, item.id]))), mine.get(item.id) ?? []));
+    items = testList.map((item) =>
+      itemProof(item, effectiveStatus('baton', item.status, statuses.get(JSON.stringify([feature.id, item.id]))), mine.get(item.id) ?? []),
+    );
     about = records.filter((r) => r.subject.feature === feature.id && (story === null || r.subject.story === story));
     const fold = foldEscalations(records);
     escalations = testList.filter((item) => fold.get(JSON.stringify([feature.id, item.id]))?.open).length;
@@ -129,7 +131,6 @@ export function evidenceSummary(feature: Feature, records: readonly LedgerRecord
     acs: acsOf(feature, story, items, source),
   };
 }
-
 
 /** Each Baton cycle (one per item and round) from the ledger, in the order they started. */
 export function cycleRunsFromLedger(feature: Feature, records: readonly LedgerRecord[]): CycleRun[] {

@@ -45,14 +45,19 @@ describe('whether a waiting gate can be decided now', () => {
       expect(refused.ok).toBe(false);
       if (!refused.ok) {
         expect(refused.error.code).toBe('invalid-artifact');
-        expect(refused.error.message).toContain('deploy-evidence.json is not valid deploy evidence: missing ran, target, url, health, verify, started_at, finished_at');
+        expect(refused.error.message).toContain(
+          'deploy-evidence.json is not valid deploy evidence: missing ran, target, url, health, verify, started_at, finished_at',
+        );
       }
     });
 
     it('no evidence file at all: waiting on evidence, not ready', async () => {
       const { rm } = await import('node:fs/promises');
       await rm(p.file('deploy-evidence.json'));
-      expect(gateOf(await p.view(), 'deploy').blockedBy).toMatchObject({ kind: 'evidence', message: expect.stringContaining('deploy-evidence.json is missing') });
+      expect(gateOf(await p.view(), 'deploy').blockedBy).toMatchObject({
+        kind: 'evidence',
+        message: expect.stringContaining('deploy-evidence.json is missing'),
+      });
     });
 
     it('evidence of a failed health check or verify run is valid evidence of a failure, never approvable', async () => {
@@ -79,8 +84,9 @@ describe('whether a waiting gate can be decided now', () => {
   it('a withdrawn gate whose artifacts did not change waits for a change', async () => {
     expect((await p.approve('spec')).ok).toBe(true);
     const { withdrawGate } = await import('./decide');
-    expect((await withdrawGate(await p.view(), p.ledger, { feature: 'F-1', gate: 'spec', approver: 'Ada <ada@example.com>', reason: 'not yet' })).ok).toBe(true);
+    expect((await withdrawGate(await p.view(), p.ledger, { feature: 'F-1', gate: 'spec', approver: 'Ada <ada@example.com>', reason: 'not yet' })).ok).toBe(
+      true,
+    );
     expect(gateOf(await p.view(), 'spec').blockedBy).toMatchObject({ kind: 'unchanged' });
   });
 });
-

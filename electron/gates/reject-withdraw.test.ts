@@ -104,9 +104,11 @@ describe('read-only projects', () => {
 
 const listTree = async (dir: string): Promise<string[]> => {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
-  return Promise.all(entries.map(async (e) => {
-    const abs = path.join(e.parentPath, e.name);
-    const stat = await fs.stat(abs);
-    return `${path.relative(dir, abs)} ${stat.size} ${stat.mtimeMs}`;
-  })).then((list) => list.sort());
+  return Promise.all(
+    entries.map(async (e) => {
+      const abs = path.join(e.parentPath, e.name);
+      const stat = await fs.stat(abs);
+      return `${path.relative(dir, abs)} ${stat.size} ${stat.mtimeMs}`;
+    }),
+  ).then((list) => list.sort());
 };

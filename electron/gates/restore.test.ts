@@ -32,8 +32,15 @@ describe('restoreGate', () => {
     await expect(fs.stat(p.file('stories/S-1/acs/AC-3.json'))).rejects.toThrow();
     expect(gateOf(await p.view(), 'spec')).toMatchObject({ status: 'approved', drift: [] });
 
-    expect(result.value).toMatchObject({ type: 'gate.restored', actor: { kind: 'person', id: PERSON }, data: { gate: 'spec', removed: ['stories/S-1/acs/AC-3.json'] } });
-    expect((result.value.data.restored as { artifact: string }[]).map((r) => r.artifact).sort()).toEqual(['stories/S-1/acs/AC-1.json', 'stories/S-1/story.json']);
+    expect(result.value).toMatchObject({
+      type: 'gate.restored',
+      actor: { kind: 'person', id: PERSON },
+      data: { gate: 'spec', removed: ['stories/S-1/acs/AC-3.json'] },
+    });
+    expect((result.value.data.restored as { artifact: string }[]).map((r) => r.artifact).sort()).toEqual([
+      'stories/S-1/acs/AC-1.json',
+      'stories/S-1/story.json',
+    ]);
     // Nothing is lost: the edited story and the added AC are blobs of the record.
     const names = result.value.blobs.map((b) => b.name).sort();
     expect(names).toEqual(['removed/stories/S-1/acs/AC-3.json', 'replaced/stories/S-1/story.json']);
@@ -53,9 +60,20 @@ describe('restoreGate', () => {
 
   it('refuses a gate that has not drifted, one never approved, a nameless person and a read-only project', async () => {
     const view = await p.view();
-    expect(await restoreGate(view, p.ledger, { feature: 'F-1', gate: 'spec', approver: PERSON, expect: {} })).toMatchObject({ ok: false, error: { code: 'not-drifted' } });
-    expect(await restoreGate(view, p.ledger, { feature: 'F-1', gate: 'design', approver: PERSON, expect: {} })).toMatchObject({ ok: false, error: { code: 'not-approved' } });
-    expect(await restoreGate(view, p.ledger, { feature: 'F-1', gate: 'spec', approver: ' ', expect: {} })).toMatchObject({ ok: false, error: { code: 'no-identity' } });
-    expect(await restoreGate({ ...view, readOnly: true, bundle: '/tmp/review.baton' }, p.ledger, { feature: 'F-1', gate: 'spec', approver: PERSON, expect: {} })).toMatchObject({ ok: false, error: { code: 'read-only' } });
+    expect(await restoreGate(view, p.ledger, { feature: 'F-1', gate: 'spec', approver: PERSON, expect: {} })).toMatchObject({
+      ok: false,
+      error: { code: 'not-drifted' },
+    });
+    expect(await restoreGate(view, p.ledger, { feature: 'F-1', gate: 'design', approver: PERSON, expect: {} })).toMatchObject({
+      ok: false,
+      error: { code: 'not-approved' },
+    });
+    expect(await restoreGate(view, p.ledger, { feature: 'F-1', gate: 'spec', approver: ' ', expect: {} })).toMatchObject({
+      ok: false,
+      error: { code: 'no-identity' },
+    });
+    expect(
+      await restoreGate({ ...view, readOnly: true, bundle: '/tmp/review.baton' }, p.ledger, { feature: 'F-1', gate: 'spec', approver: PERSON, expect: {} }),
+    ).toMatchObject({ ok: false, error: { code: 'read-only' } });
   });
 });

@@ -53,12 +53,17 @@ export const restoreGate = (view: ProjectView, ledger: Ledger, req: RestoreReque
   decideOnDisk(view, ledger, req, async (tx, located) => {
     const fold = foldGates(tx.records).get(gateKey(req));
     const approval = fold?.status === 'approved' ? fold.approval : null;
-    if (!approval) return err('not-approved', `${describeRef(req)} is ${fold?.status ?? 'open'}: only an approved gate's files can be restored to what was approved.`);
+    if (!approval)
+      return err('not-approved', `${describeRef(req)} is ${fold?.status ?? 'open'}: only an approved gate's files can be restored to what was approved.`);
     const { site, names } = located;
     const drift = await approvalDrift(site.root, site.featureDir, approval.artifacts, names);
-    if (drift.length === 0) return err('not-drifted', `${describeRef(req)} has not drifted: its files are exactly what was approved, so there is nothing to restore.`);
+    if (drift.length === 0)
+      return err('not-drifted', `${describeRef(req)} has not drifted: its files are exactly what was approved, so there is nothing to restore.`);
     if (!sameDrift(drift, req.expect)) {
-      return err('stale-artifact', `The files of ${describeRef(req)} changed again since you were shown them; nothing was restored. Review what changed and restore again.`);
+      return err(
+        'stale-artifact',
+        `The files of ${describeRef(req)} changed again since you were shown them; nothing was restored. Review what changed and restore again.`,
+      );
     }
     const kept: { name: string; content: Uint8Array }[] = [];
     const writes: { abs: string; content: Buffer | null }[] = [];
@@ -73,7 +78,10 @@ export const restoreGate = (view: ProjectView, ledger: Ledger, req: RestoreReque
       const blob = approval.blobs.find((b) => b.name === d.artifact);
       const content = blob ? await ledger.readBlob(blob.sha256) : null;
       if (content === null) {
-        return err('missing-blob', `The ledger no longer holds the approved content of ${projectPath(site.root, site.featureDir, d.artifact)}, so it cannot be restored. Withdraw the ${req.gate} gate and approve the files as they are instead.`);
+        return err(
+          'missing-blob',
+          `The ledger no longer holds the approved content of ${projectPath(site.root, site.featureDir, d.artifact)}, so it cannot be restored. Withdraw the ${req.gate} gate and approve the files as they are instead.`,
+        );
       }
       writes.push({ abs, content });
     }
@@ -83,17 +91,19 @@ export const restoreGate = (view: ProjectView, ledger: Ledger, req: RestoreReque
     }
     const plan = planOf(drift);
     const approver = req.approver.trim();
-    return ok(await tx.append({
-      type: RECORD_TYPES.gateRestored,
-      actor: { kind: 'person', id: approver },
-      subject: subjectOf(req),
-      data: {
-        gate: req.gate,
-        approver,
-        approval: approval.seq,
-        restored: drift.filter((d) => d.expected !== null).map((d) => ({ artifact: d.artifact, from: d.actual, to: d.expected })),
-        removed: plan.remove,
-      },
-      blobs: kept,
-    }));
+    return ok(
+      await tx.append({
+        type: RECORD_TYPES.gateRestored,
+        actor: { kind: 'person', id: approver },
+        subject: subjectOf(req),
+        data: {
+          gate: req.gate,
+          approver,
+          approval: approval.seq,
+          restored: drift.filter((d) => d.expected !== null).map((d) => ({ artifact: d.artifact, from: d.actual, to: d.expected })),
+          removed: plan.remove,
+        },
+        blobs: kept,
+      }),
+    );
   });

@@ -22,4 +22,3 @@ export const featureSites = async (view: ProjectView): Promise<(feature: string)
     return { root: view.root, featureDir, expectedDir, stories: featureDir ? await storyFolders(featureDir) : new Map() };
   };
 };
-

@@ -9,7 +9,11 @@ const record = (type: string, subject: LedgerRecord['subject'], data: Record<str
   return { seq, at: `2025-01-01T00:00:0${seq % 10}Z`, type, actor: { kind: 'person', id: 'po' }, subject, data, blobs: [], prev: H, hash: H };
 };
 const approval = (gate: string, story?: string) =>
-  record('gate.approved', { feature: 'F-1', gate, ...(story ? { story } : {}) }, { gate, approver: 'po', artifacts: { 'a.json': { sha256: H, algorithm: 'jcs-sha256' } } });
+  record(
+    'gate.approved',
+    { feature: 'F-1', gate, ...(story ? { story } : {}) },
+    { gate, approver: 'po', artifacts: { 'a.json': { sha256: H, algorithm: 'jcs-sha256' } } },
+  );
 const statusOf = (records: LedgerRecord[], gate: string, story?: string) => foldGates(records).get(gateKey({ feature: 'F-1', gate, story }))?.status;
 
 describe('foldGates', () => {

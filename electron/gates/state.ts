@@ -63,7 +63,15 @@ const approvedArtifacts = (value: unknown): ApprovedArtifact[] | null => {
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 
 const blank = (feature: string, story: string | null, gate: GateName): GateFold => ({
-  feature, story, gate, status: 'open', approval: null, lastApproval: null, withdrawn: null, note: null, seq: null,
+  feature,
+  story,
+  gate,
+  status: 'open',
+  approval: null,
+  lastApproval: null,
+  withdrawn: null,
+  note: null,
+  seq: null,
 });
 
 /** Key → fold for every gate any gate.* record names. Gates never decided are simply absent (open). */

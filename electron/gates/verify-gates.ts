@@ -22,8 +22,8 @@ const problemsOf = (site: FeatureSite, feature: string, gate: Gate): VerifyProbl
       d.expected === null
         ? `added after the ${label} was approved and never approved itself; approve the gate again to cover it, or remove the file`
         : d.actual === null
-        ? `missing; it was approved at ${gate.approvedAt ?? 'an unknown time'} by ${gate.approver ?? 'an unknown approver'} in the ${label} (expected ${d.expected}); restore it, or withdraw the gate`
-        : `changed after the ${label} was approved (expected ${d.expected}, found ${d.actual}); restore the approved content, or withdraw and re-approve the gate`,
+          ? `missing; it was approved at ${gate.approvedAt ?? 'an unknown time'} by ${gate.approver ?? 'an unknown approver'} in the ${label} (expected ${d.expected}); restore it, or withdraw the gate`
+          : `changed after the ${label} was approved (expected ${d.expected}, found ${d.actual}); restore the approved content, or withdraw and re-approve the gate`,
   }));
   if (gate.status === 'approved' && gate.artifacts.length === 0) {
     // Fail closed: an approval that names no hashes binds nothing and cannot be checked.
@@ -63,9 +63,7 @@ export const judgeGates = async (view: ProjectView, records: readonly LedgerReco
   const found: JudgedFeature[] = [];
   for (const feature of view.features) {
     const site = await siteOf(feature.id);
-    const gates = folds
-      ? await batonFeatureGates(view, site, feature, folds)
-      : await Promise.all(feature.gates.map((gate) => foreignGate(view, site, gate)));
+    const gates = folds ? await batonFeatureGates(view, site, feature, folds) : await Promise.all(feature.gates.map((gate) => foreignGate(view, site, gate)));
     found.push({ feature: feature.id, site, gates, shown: true });
   }
   // A feature deleted after its gates were approved: its approvals still stand, against nothing.
@@ -84,7 +82,5 @@ export const gateReport = (judged: readonly JudgedFeature[]): { gates: GateRepor
   problems: judged.flatMap(({ feature, site, gates }) => gates.flatMap((gate) => problemsOf(site, feature, gate))),
 });
 
-export const verifyGates = async (
-  view: ProjectView,
-  records: readonly LedgerRecord[] | null,
-): Promise<{ gates: GateReport[]; problems: VerifyProblem[] }> => gateReport(await judgeGates(view, records));
+export const verifyGates = async (view: ProjectView, records: readonly LedgerRecord[] | null): Promise<{ gates: GateReport[]; problems: VerifyProblem[] }> =>
+  gateReport(await judgeGates(view, records));

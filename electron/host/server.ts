@@ -39,8 +39,7 @@ const SECURITY_HEADERS = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
-const REFUSED =
-  'Refused: this request has no valid Baton token. Open the exact URL that `baton serve` printed (it ends in ?token=...).';
+const REFUSED = 'Refused: this request has no valid Baton token. Open the exact URL that `baton serve` printed (it ends in ?token=...).';
 
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const token = options.token ?? newToken();
@@ -116,8 +115,6 @@ function serveSocket(ws: WebSocket, options: HostOptions): void {
       ws.close(1008, 'malformed frame');
       return;
     }
-    void dispatch(options.handlers, frame.channel, frame.request).then((result) =>
-      post({ kind: 'result', id: frame.id, result }),
-    );
+    void dispatch(options.handlers, frame.channel, frame.request).then((result) => post({ kind: 'result', id: frame.id, result }));
   });
 }

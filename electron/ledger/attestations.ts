@@ -17,8 +17,7 @@ export const TEST_RESULT_PREDICATE = 'https://in-toto.io/attestation/test-result
 
 const GIT_COMMIT = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
-const strings = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
 
 export interface GreenAttestation {
   readonly seq: number;
@@ -65,5 +64,4 @@ export const greenAttestationsWithSeq = (records: readonly LedgerRecord[]): Gree
     return statement ? [{ seq: record.seq, statement }] : [];
   });
 
-export const greenAttestations = (records: readonly LedgerRecord[]): object[] =>
-  greenAttestationsWithSeq(records).map((attestation) => attestation.statement);
+export const greenAttestations = (records: readonly LedgerRecord[]): object[] => greenAttestationsWithSeq(records).map((attestation) => attestation.statement);

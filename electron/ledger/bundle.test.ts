@@ -59,7 +59,15 @@ describe('exportBundle and openBundle', () => {
     if (!bundle.ok) throw new Error(bundle.error.message);
     const { root, manifest } = bundle.value;
     expect(path.dirname(root)).toBe(t.root);
-    expect(manifest).toMatchObject({ format: 'baton-bundle', version: 1, project: 'shop', layout: 'baton', artifactDir: '.baton', head: records[3]!.hash, records: 4 });
+    expect(manifest).toMatchObject({
+      format: 'baton-bundle',
+      version: 1,
+      project: 'shop',
+      layout: 'baton',
+      artifactDir: '.baton',
+      head: records[3]!.hash,
+      records: 4,
+    });
     expect(manifest.files.map((f) => f.path)).toContain('.baton/ledger/events.jsonl');
     expect(manifest.files.some((f) => f.path.includes('state/') || f.path.endsWith('.lock'))).toBe(false);
     expect(manifest.files.filter((f) => f.path.includes('/blobs/'))).toHaveLength(2);
@@ -107,7 +115,13 @@ describe('exportBundle and openBundle', () => {
     const lines = await readLines(t.events);
     await writeLines(t.events, [lines[0]!, lines[2]!]);
     const result = await exportBaton();
-    expect(result).toMatchObject({ ok: false, error: { code: 'ledger-broken', message: expect.stringMatching(/^Not exporting: the ledger is broken at record #3 \(\.baton\/ledger\/events\.jsonl: record #3/) } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: 'ledger-broken',
+        message: expect.stringMatching(/^Not exporting: the ledger is broken at record #3 \(\.baton\/ledger\/events\.jsonl: record #3/),
+      },
+    });
     await expect(fs.stat(out)).rejects.toThrow(/ENOENT/);
   });
 
@@ -118,20 +132,29 @@ describe('exportBundle and openBundle', () => {
     const middle = Math.floor(bytes.length / 2);
     bytes[middle] = bytes[middle]! ^ 0xff;
     await fs.writeFile(out, bytes);
-    expect(await open()).toMatchObject({ ok: false, error: { code: 'bundle-damaged', message: expect.stringMatching(/is not a usable review bundle: it does not unpack/) } });
+    expect(await open()).toMatchObject({
+      ok: false,
+      error: { code: 'bundle-damaged', message: expect.stringMatching(/is not a usable review bundle: it does not unpack/) },
+    });
   });
 
   it('refuses a bundle whose file was changed after export, naming the file', async () => {
     await exportBaton();
     await rewrite((entries) => entries.map((e) => (e.path.endsWith('AC-1.json') ? { ...e, content: Buffer.from('{"id":"AC-1","then":"forged"}') } : e)));
-    expect(await open()).toMatchObject({ ok: false, error: { message: expect.stringMatching(/\.baton\/features\/F-1\/stories\/S-1\/acs\/AC-1\.json does not match its manifest/) } });
+    expect(await open()).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/\.baton\/features\/F-1\/stories\/S-1\/acs\/AC-1\.json does not match its manifest/) },
+    });
   });
 
   it('refuses entries that climb out with .., links, and files the manifest does not list', async () => {
     await exportBaton();
     const original = await fs.readFile(out);
     await rewrite((entries) => [...entries, { path: '.baton/../../evil.sh', typeflag: '0', content: Buffer.from('rm -rf ~') }]);
-    expect(await open()).toMatchObject({ ok: false, error: { message: expect.stringMatching(/"\.baton\/\.\.\/\.\.\/evil\.sh" that cannot be unpacked safely: it climbs out/) } });
+    expect(await open()).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/"\.baton\/\.\.\/\.\.\/evil\.sh" that cannot be unpacked safely: it climbs out/) },
+    });
 
     await fs.writeFile(out, original);
     const tar = gunzipSync(original);
@@ -139,7 +162,14 @@ describe('exportBundle and openBundle', () => {
     const link = tarFile('.baton/link', Buffer.alloc(0), new Date(0));
     link.write('2', 156, 'latin1'); // typeflag: symbolic link
     link.fill(0x20, 148, 156);
-    link.write(`${link.reduce((sum, b) => sum + b, 0).toString(8).padStart(6, '0')}\0 `, 148, 'latin1');
+    link.write(
+      `${link
+        .reduce((sum, b) => sum + b, 0)
+        .toString(8)
+        .padStart(6, '0')}\0 `,
+      148,
+      'latin1',
+    );
     await fs.writeFile(out, gzipSync(Buffer.concat([...entries.map((e) => tarFile(e.path, e.content, new Date(0))), link, tarEnd()])));
     expect(await open()).toMatchObject({ ok: false, error: { message: expect.stringMatching(/\.baton\/link, which is a link or special file/) } });
 

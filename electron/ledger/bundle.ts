@@ -60,8 +60,7 @@ const walk = async (dir: string, rel: string, out: PackedFile[], prefix: string,
   }
 };
 
-const readOptional = (file: string): Promise<Buffer | null> =>
-  fs.readFile(file).catch((error: unknown) => (isMissing(error) ? null : Promise.reject(error)));
+const readOptional = (file: string): Promise<Buffer | null> => fs.readFile(file).catch((error: unknown) => (isMissing(error) ? null : Promise.reject(error)));
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -105,7 +104,10 @@ export const exportBundle = async (opts: ExportOptions): Promise<Result<ExportSu
       if (signature !== null) {
         const check = await checkSignature(ledgerDir, report.recordList);
         if (check.state === 'invalid') {
-          return err('signature-invalid', `Not exporting: the ledger's head signature is invalid: ${check.message} Run \`baton verify\`, then \`baton sign\` again if the chain is intact.`);
+          return err(
+            'signature-invalid',
+            `Not exporting: the ledger's head signature is invalid: ${check.message} Run \`baton verify\`, then \`baton sign\` again if the chain is intact.`,
+          );
         }
         signed = check.state === 'signed';
         files.push({ path: `${artifactDir}/ledger/${SIGNATURE_FILE}`, content: signature });

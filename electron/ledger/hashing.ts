@@ -70,8 +70,7 @@ export const normalizeBytes = (input: Uint8Array): Uint8Array => {
 
 const encoder = new TextEncoder();
 
-export const textSha256 = (text: string | Uint8Array): string =>
-  sha256Hex(normalizeBytes(typeof text === 'string' ? encoder.encode(text) : text));
+export const textSha256 = (text: string | Uint8Array): string => sha256Hex(normalizeBytes(typeof text === 'string' ? encoder.encode(text) : text));
 
 /** The RFC 8785 text of a JSON value; throws (with the reason) for values JSON cannot carry. */
 export const canonicalJson = (value: unknown): string => {

@@ -18,9 +18,7 @@ const LF = 0x0a;
 export const isSha256 = (value: unknown): value is string => typeof value === 'string' && SHA256.test(value);
 
 /** One line of the file: a record, or what is wrong with it. `line` counts from 1. */
-export type LedgerEntry =
-  | { readonly line: number; readonly record: LedgerRecord }
-  | { readonly line: number; readonly seq?: number; readonly problem: string };
+export type LedgerEntry = { readonly line: number; readonly record: LedgerRecord } | { readonly line: number; readonly seq?: number; readonly problem: string };
 
 export interface ParsedLedger {
   readonly entries: LedgerEntry[];
@@ -34,8 +32,7 @@ export interface ParsedLedger {
   readonly lines: number;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Why `value` is not a ledger record, or null when it is one. Extra fields are allowed: the hash covers them. */
 export const recordShapeProblem = (value: unknown): string | null => {
@@ -63,8 +60,7 @@ export const recordShapeProblem = (value: unknown): string | null => {
   return null;
 };
 
-const readableSeq = (value: unknown): number | undefined =>
-  isObject(value) && Number.isInteger(value['seq']) ? (value['seq'] as number) : undefined;
+const readableSeq = (value: unknown): number | undefined => (isObject(value) && Number.isInteger(value['seq']) ? (value['seq'] as number) : undefined);
 
 const parseLine = (text: string, line: number): LedgerEntry => {
   if (text.trim() === '') return { line, problem: `line ${line} is empty; a ledger line must hold one record` };
@@ -120,7 +116,10 @@ export const parseLedger = (bytes: Buffer, firstLine = 1, baseOffset = 0): Parse
  */
 export const displayPath = (ledgerDir: string, displayRoot: string | undefined, ...parts: string[]): string => {
   const root = displayRoot ?? path.dirname(path.dirname(path.resolve(ledgerDir)));
-  return path.relative(root, path.join(path.resolve(ledgerDir), ...parts)).split(path.sep).join('/');
+  return path
+    .relative(root, path.join(path.resolve(ledgerDir), ...parts))
+    .split(path.sep)
+    .join('/');
 };
 
 export const tornTailMessage = (torn: { offset: number; bytes: number; line: number }): string =>

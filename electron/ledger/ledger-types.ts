@@ -24,8 +24,7 @@ export interface LedgerTx {
 
 const ACTOR_KINDS: readonly string[] = ['orchestrator', 'agent', 'person'];
 
-const isPlainObject = (value: unknown): boolean =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+const isPlainObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 
 /** Throws (before anything is written) when `input` would make a record the reader rejects. */
 export const checkAppendInput = (input: AppendInput): void => {

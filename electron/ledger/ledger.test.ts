@@ -99,7 +99,14 @@ describe('blobs', () => {
   it('gzips a blob on disk when that is smaller, and always one that itself starts like gzip', async () => {
     const big = 'the same line again\n'.repeat(500);
     const looksGzipped = Buffer.from([0x1f, 0x8b, 1, 2, 3]);
-    const record = await t.ledger.append({ type: 'x', actor: ORCHESTRATOR, blobs: [{ name: 'log', content: big }, { name: 'gz', content: looksGzipped }] });
+    const record = await t.ledger.append({
+      type: 'x',
+      actor: ORCHESTRATOR,
+      blobs: [
+        { name: 'log', content: big },
+        { name: 'gz', content: looksGzipped },
+      ],
+    });
     const stored = await fs.readFile(path.join(t.dir, 'blobs', sha256Hex(big)));
     expect(stored.length).toBeLessThan(big.length / 10);
     expect([stored[0], stored[1]]).toEqual([0x1f, 0x8b]);

@@ -49,7 +49,11 @@ export class Ledger {
       const file = displayPath(this.dir, undefined, EVENTS_FILE);
       return { records: [], problems: [{ file, message: `cannot be read (${(error as Error).message}); check the file's permissions` }], tornTail: null };
     }
-    return { records: [...state.records], problems: [...state.problems], tornTail: state.tornTail && { offset: state.tornTail.offset, bytes: state.tornTail.bytes } };
+    return {
+      records: [...state.records],
+      problems: [...state.problems],
+      tornTail: state.tornTail && { offset: state.tornTail.offset, bytes: state.tornTail.bytes },
+    };
   }
 
   append(input: AppendInput): Promise<LedgerRecord> {
@@ -146,7 +150,10 @@ export class Ledger {
   }
 
   private async ensureDir(): Promise<void> {
-    const existed = await fs.stat(this.dir).then(() => true, () => false);
+    const existed = await fs.stat(this.dir).then(
+      () => true,
+      () => false,
+    );
     if (existed) return;
     await fs.mkdir(this.dir, { recursive: true });
     await fsyncDir(path.dirname(this.dir));
@@ -200,7 +207,8 @@ export class Ledger {
     try {
       const { bytesWritten } = await handle.write(line);
       // One write keeps a record whole; a short one (disk full) leaves a torn tail that verify reports.
-      if (bytesWritten !== line.length) throw new Error(`only ${bytesWritten} of ${line.length} bytes of record #${record.seq} reached ${this.eventsPath} (is the disk full?)`);
+      if (bytesWritten !== line.length)
+        throw new Error(`only ${bytesWritten} of ${line.length} bytes of record #${record.seq} reached ${this.eventsPath} (is the disk full?)`);
       await handle.sync();
       stat = await handle.stat();
     } finally {

@@ -32,8 +32,7 @@ export interface HeadSignature {
   readonly signature: string;
 }
 
-const signedBytes = (seq: number, head: string): Buffer =>
-  Buffer.from(canonicalJson({ format: 'baton-head-signature', version: 1, seq, head }), 'utf8');
+const signedBytes = (seq: number, head: string): Buffer => Buffer.from(canonicalJson({ format: 'baton-head-signature', version: 1, seq, head }), 'utf8');
 
 const publicText = (key: KeyObject): string => String(key.export({ format: 'jwk' }).x);
 

@@ -58,5 +58,4 @@ export const readLines = async (events: string): Promise<string[]> => {
   return (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
 };
 
-export const writeLines = (events: string, lines: readonly string[]): Promise<void> =>
-  fs.writeFile(events, lines.map((line) => `${line}\n`).join(''));
+export const writeLines = (events: string, lines: readonly string[]): Promise<void> => fs.writeFile(events, lines.map((line) => `${line}\n`).join(''));

@@ -33,18 +33,28 @@ describe('verifyChain', () => {
   });
 
   it('finds one changed field, at that record only', async () => {
-    await writeLines(t.events, lines.map((line, i) => (i === 2 ? line.replace('"i":3', '"i":33') : line)));
+    await writeLines(
+      t.events,
+      lines.map((line, i) => (i === 2 ? line.replace('"i":3', '"i":33') : line)),
+    );
     const report = await verifyChain(t.dir);
     expect(report.chain).toEqual({ ok: false, brokenAt: 3 });
     expect(report.problems).toEqual([
-      { file: EVENTS, seq: 3, message: expect.stringMatching(/^record #3 \(line 3\): its content was changed after it was written \(it hashes to [0-9a-f]{12}…, but its hash says/) },
+      {
+        file: EVENTS,
+        seq: 3,
+        message: expect.stringMatching(/^record #3 \(line 3\): its content was changed after it was written \(it hashes to [0-9a-f]{12}…, but its hash says/),
+      },
     ]);
   });
 
   it('finds a changed record whose hash was recomputed, at the next record (its prev no longer matches)', async () => {
     const forged = { ...(JSON.parse(lines[2]!) as LedgerRecord), data: { i: 33 } };
     const line = JSON.stringify({ ...forged, hash: recordHash(forged) });
-    await writeLines(t.events, lines.map((l, i) => (i === 2 ? line : l)));
+    await writeLines(
+      t.events,
+      lines.map((l, i) => (i === 2 ? line : l)),
+    );
     const report = await verifyChain(t.dir);
     expect(report.chain).toEqual({ ok: false, brokenAt: 4 });
     expect(report.problems).toHaveLength(1);
@@ -52,7 +62,10 @@ describe('verifyChain', () => {
   });
 
   it('finds a deleted record where the gap is', async () => {
-    await writeLines(t.events, lines.filter((_line, i) => i !== 2));
+    await writeLines(
+      t.events,
+      lines.filter((_line, i) => i !== 2),
+    );
     const report = await verifyChain(t.dir);
     expect(report.records).toBe(5);
     expect(report.chain).toEqual({ ok: false, brokenAt: 4 });
@@ -75,7 +88,9 @@ describe('verifyChain', () => {
     const report = await verifyChain(t.dir);
     expect(report.records).toBe(5);
     expect(report.chain).toEqual({ ok: false, brokenAt: 6 });
-    expect(report.problems).toEqual([{ file: EVENTS, message: expect.stringMatching(/^the file ends with an incomplete line \(line 6: \d+ bytes .*--repair-tail/) }]);
+    expect(report.problems).toEqual([
+      { file: EVENTS, message: expect.stringMatching(/^the file ends with an incomplete line \(line 6: \d+ bytes .*--repair-tail/) },
+    ]);
   });
 
   it('finds one changed byte in a blob, at the record that names it', async () => {
@@ -98,7 +113,9 @@ describe('verifyChain', () => {
     await fs.rm(blobFile(records[5]!));
     const report = await verifyChain(t.dir);
     expect(report.chain).toEqual({ ok: false, brokenAt: 6 });
-    expect(report.problems).toEqual([{ file: expect.stringContaining('.baton/ledger/blobs/'), seq: 6, message: expect.stringMatching(/^blob "stdout" of record #6 .* is missing/) }]);
+    expect(report.problems).toEqual([
+      { file: expect.stringContaining('.baton/ledger/blobs/'), seq: 6, message: expect.stringMatching(/^blob "stdout" of record #6 .* is missing/) },
+    ]);
   });
 
   it('reads a blob larger than one read whole, and finds a change in its last byte', async () => {
@@ -120,7 +137,10 @@ describe('verifyChain', () => {
 
   it('reports the first damage in file order and every later one', async () => {
     await fs.rm(blobFile(records[1]!));
-    await writeLines(t.events, lines.map((line, i) => (i === 4 ? '{"broken": ' : line)));
+    await writeLines(
+      t.events,
+      lines.map((line, i) => (i === 4 ? '{"broken": ' : line)),
+    );
     const report = await verifyChain(t.dir, { displayRoot: t.artifactRoot });
     expect(report.chain).toEqual({ ok: false, brokenAt: 2 });
     expect(report.problems.map((p) => [p.file.slice(0, 13), p.seq])).toEqual([

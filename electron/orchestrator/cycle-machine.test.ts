@@ -50,7 +50,10 @@ describe('the cycle machine, every path (model-based)', () => {
   it('no path ends done without a GREEN, and none after a second lock violation', () => {
     for (const p of finals) {
       const ctx = p.state.context;
-      const greens = p.steps.map((s) => s.event).filter((e) => e.type === 'xstate.done.actor.green').map((e) => (e as unknown as { output: GreenOutcome }).output);
+      const greens = p.steps
+        .map((s) => s.event)
+        .filter((e) => e.type === 'xstate.done.actor.green')
+        .map((e) => (e as unknown as { output: GreenOutcome }).output);
       if (p.state.value === 'done') {
         expect(greens.at(-1)?.verdict).toBe('green');
         expect(ctx.violations).toBeLessThan(2);
@@ -105,7 +108,13 @@ function scripted(red: RedOutcome[], green: GreenOutcome[], review: ReviewOutcom
 
 describe('the cycle machine driven by scripted ports', () => {
   it('a step that throws escalates with its message', async () => {
-    const machine = scripted([RED[0]!], [], [], []).provide({ actors: { lock: fromPromise<{ record: string }, StepInput>(async () => { throw new Error('ledger is locked'); }) } });
+    const machine = scripted([RED[0]!], [], [], []).provide({
+      actors: {
+        lock: fromPromise<{ record: string }, StepInput>(async () => {
+          throw new Error('ledger is locked');
+        }),
+      },
+    });
     const snap = await waitFor(createActor(machine, { input }).start(), (s) => s.status === 'done');
     expect(snap.output).toMatchObject({ status: 'escalated', reason: 'The lock step failed: ledger is locked' });
   });

@@ -97,7 +97,13 @@ export const cycleMachine = setup({
   initial: 'plan',
   states: {
     plan: {
-      invoke: { id: 'plan', src: 'plan', input: ({ context }) => step(context, 1), onDone: 'red', onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'plan' } } } },
+      invoke: {
+        id: 'plan',
+        src: 'plan',
+        input: ({ context }) => step(context, 1),
+        onDone: 'red',
+        onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'plan' } } },
+      },
     },
     red: {
       entry: assign({ redAttempts: ({ context }) => context.redAttempts + 1 }),
@@ -118,14 +124,21 @@ export const cycleMachine = setup({
             target: 'escalated',
             actions: assign({
               rejectedRed: ({ context }) => context.rejectedRed + 1,
-              reason: ({ event }) => `No RED after ${RED_ATTEMPTS} Navigator turns (${event.output.verdict}${'detail' in event.output ? `: ${event.output.detail}` : ''}).`,
+              reason: ({ event }) =>
+                `No RED after ${RED_ATTEMPTS} Navigator turns (${event.output.verdict}${'detail' in event.output ? `: ${event.output.detail}` : ''}).`,
             }),
           },
         ],
       },
     },
     lock: {
-      invoke: { id: 'lock', src: 'lock', input: ({ context }) => step(context, 1), onDone: 'green', onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'lock' } } } },
+      invoke: {
+        id: 'lock',
+        src: 'lock',
+        input: ({ context }) => step(context, 1),
+        onDone: 'green',
+        onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'lock' } } },
+      },
     },
     green: {
       invoke: {
@@ -193,7 +206,13 @@ export const cycleMachine = setup({
     },
     refactor: {
       entry: assign({ refactors: ({ context }) => context.refactors + 1 }),
-      invoke: { id: 'refactor', src: 'refactor', input: ({ context }) => step(context, context.refactors), onDone: 'review', onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'refactor' } } } },
+      invoke: {
+        id: 'refactor',
+        src: 'refactor',
+        input: ({ context }) => step(context, context.refactors),
+        onDone: 'review',
+        onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'refactor' } } },
+      },
     },
     review: {
       invoke: {
@@ -203,7 +222,10 @@ export const cycleMachine = setup({
         input: ({ context }) => step(context, context.refactors),
         onDone: [
           { guard: { type: 'wantsRefactor', params: ({ event }) => event.output }, target: 'refactor' },
-          { target: 'done', actions: assign({ smell: ({ event }) => (event.output.decision === 'smell' ? (event.output.note ?? 'flagged without a note') : null) }) },
+          {
+            target: 'done',
+            actions: assign({ smell: ({ event }) => (event.output.decision === 'smell' ? (event.output.note ?? 'flagged without a note') : null) }),
+          },
         ],
       },
     },

@@ -12,10 +12,16 @@ describe('RED', () => {
     expect(judgeRed(base, { cases: [...base.cases, c('t3', 'passed')] }, 1).verdict).toBe('passed-at-once');
   });
   it('a suite that does not load is not, even if something fails', () => {
-    expect(judgeRed(base, { cases: [c('test/x.test.js', 'errored', 'SyntaxError: Unexpected token')] }, 1)).toMatchObject({ verdict: 'load-error', detail: expect.stringContaining('SyntaxError') });
+    expect(judgeRed(base, { cases: [c('test/x.test.js', 'errored', 'SyntaxError: Unexpected token')] }, 1)).toMatchObject({
+      verdict: 'load-error',
+      detail: expect.stringContaining('SyntaxError'),
+    });
   });
   it('breaking a test that passed before is not', () => {
-    expect(judgeRed(base, { cases: [c('a', 'failed'), c('b', 'passed'), c('t3', 'failed')] }, 1)).toMatchObject({ verdict: 'regressed', detail: expect.stringContaining('a') });
+    expect(judgeRed(base, { cases: [c('a', 'failed'), c('b', 'passed'), c('t3', 'failed')] }, 1)).toMatchObject({
+      verdict: 'regressed',
+      detail: expect.stringContaining('a'),
+    });
     expect(judgeRed(base, { cases: [c('b', 'passed'), c('t3', 'failed')] }, 1).verdict).toBe('regressed');
   });
   it('no new test is not', () => {

@@ -21,7 +21,8 @@ export type RedJudgement = { readonly verdict: 'red'; readonly failing: string[]
  */
 export function judgeRed(baseline: JudgedReport, after: JudgedReport, testFilesChanged: number): RedJudgement {
   const loadErrors = after.cases.filter((c) => c.status === 'errored');
-  if (loadErrors.length) return { verdict: 'load-error', detail: `${loadErrors.map((c) => c.id).join(', ')} did not load: ${firstLine(loadErrors[0]!.message)}` };
+  if (loadErrors.length)
+    return { verdict: 'load-error', detail: `${loadErrors.map((c) => c.id).join(', ')} did not load: ${firstLine(loadErrors[0]!.message)}` };
   const before = new Map(baseline.cases.map((c) => [c.id, c.status]));
   const now = new Map(after.cases.map((c) => [c.id, c]));
   const regressed = [...before].filter(([id, status]) => status === 'passed' && now.get(id)?.status !== 'passed').map(([id]) => id);
@@ -50,7 +51,12 @@ export function judgeGreen(locked: JudgedReport, after: JudgedReport): GreenJudg
 }
 
 function firstLine(text: string | null): string {
-  return (text ?? '').split('\n').find((l) => l.trim())?.trim() ?? 'no message';
+  return (
+    (text ?? '')
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim() ?? 'no message'
+  );
 }
 
 function indent(text: string): string {

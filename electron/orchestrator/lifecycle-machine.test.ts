@@ -8,8 +8,7 @@ import { lifecycleMachine, type BuildOutcome, type GateDecision, type GateWait, 
 function harness(build: BuildOutcome[] = [{ escalated: 0 }]) {
   const waiting = new Map<GateName, (d: GateDecision) => void>();
   const calls: string[] = [];
-  const step = (name: string) =>
-    fromPromise<void, WorkInput>(async ({ input }) => void calls.push(input.feedback ? `${name}(${input.feedback})` : name));
+  const step = (name: string) => fromPromise<void, WorkInput>(async ({ input }) => void calls.push(input.feedback ? `${name}(${input.feedback})` : name));
   const machine = lifecycleMachine.provide({
     actors: {
       intake: step('intake'),
@@ -17,7 +16,9 @@ function harness(build: BuildOutcome[] = [{ escalated: 0 }]) {
       design: step('design'),
       listTests: step('listTests'),
       promote: step('promote'),
-      build: fromPromise<BuildOutcome, WorkInput>(async ({ input }) => (calls.push(input.feedback ? `build(${input.feedback})` : 'build'), build.shift() ?? { escalated: 0 })),
+      build: fromPromise<BuildOutcome, WorkInput>(
+        async ({ input }) => (calls.push(input.feedback ? `build(${input.feedback})` : 'build'), build.shift() ?? { escalated: 0 }),
+      ),
       awaitGate: fromPromise<GateDecision, GateWait>(({ input }) => new Promise((resolve) => waiting.set(input.gate, resolve))),
     },
   });
@@ -84,7 +85,10 @@ describe('the feature lifecycle', () => {
     const toDone = paths.filter((p) => p.state.value === 'done');
     expect(toDone.length).toBeGreaterThan(0);
     for (const p of toDone) {
-      const approved = p.steps.map((s) => s.event as { type: string; output?: GateDecision }).filter((e) => e.type.startsWith('xstate.done.actor.gate-') && e.output?.decision === 'approved').map((e) => e.type.replace('xstate.done.actor.gate-', ''));
+      const approved = p.steps
+        .map((s) => s.event as { type: string; output?: GateDecision })
+        .filter((e) => e.type.startsWith('xstate.done.actor.gate-') && e.output?.decision === 'approved')
+        .map((e) => e.type.replace('xstate.done.actor.gate-', ''));
       expect(approved).toEqual(gates);
     }
     expect(paths.some((p) => p.state.value === 'abandoned')).toBe(true);

@@ -42,34 +42,33 @@ const unprovided = <T, I>(name: string) =>
     throw new Error(`The lifecycle's ${name} step was not provided; start the machine through the engine.`);
   });
 
-type Next = 'specifying' | 'specGate' | 'designing' | 'designGate' | 'testListing' | 'testListGate' | 'building' | 'acceptance' | 'deployGate' | 'promoting' | 'done';
+type Next =
+  'specifying' | 'specGate' | 'designing' | 'designGate' | 'testListing' | 'testListGate' | 'building' | 'acceptance' | 'deployGate' | 'promoting' | 'done';
 
 /** A work step: runs its actor with the feature and any feedback, then goes to `next`; a failure escalates. */
-const work = <S extends 'intake' | 'specify' | 'design' | 'listTests' | 'promote'>(id: string, src: S, next: Next) =>
-  ({
-    invoke: {
-      id,
-      src,
-      input: ({ context }: { context: LifecycleContext }) => ({ feature: context.feature, feedback: context.feedback }),
-      onDone: { target: next, actions: 'clearFeedback' as const },
-      onError: { target: 'escalated' as const, actions: { type: 'stepFailed' as const, params: { step: id } } },
-    },
-  });
+const work = <S extends 'intake' | 'specify' | 'design' | 'listTests' | 'promote'>(id: string, src: S, next: Next) => ({
+  invoke: {
+    id,
+    src,
+    input: ({ context }: { context: LifecycleContext }) => ({ feature: context.feature, feedback: context.feedback }),
+    onDone: { target: next, actions: 'clearFeedback' as const },
+    onError: { target: 'escalated' as const, actions: { type: 'stepFailed' as const, params: { step: id } } },
+  },
+});
 
 /** Every gate state, from one definition: wait for the decision; approved goes on, rejected sends the work back with the reason. */
-const gate = (name: GateName, approved: Next, rejected: Next) =>
-  ({
-    invoke: {
-      id: `gate-${name}`,
-      src: 'awaitGate' as const,
-      input: ({ context }: { context: LifecycleContext }) => ({ feature: context.feature, gate: name }),
-      onDone: [
-        { guard: 'approved' as const, target: approved },
-        { target: rejected, actions: { type: 'gateRejected' as const, params: { gate: name } } },
-      ],
-      onError: { target: 'escalated' as const, actions: { type: 'stepFailed' as const, params: { step: `${name} gate` } } },
-    },
-  });
+const gate = (name: GateName, approved: Next, rejected: Next) => ({
+  invoke: {
+    id: `gate-${name}`,
+    src: 'awaitGate' as const,
+    input: ({ context }: { context: LifecycleContext }) => ({ feature: context.feature, gate: name }),
+    onDone: [
+      { guard: 'approved' as const, target: approved },
+      { target: rejected, actions: { type: 'gateRejected' as const, params: { gate: name } } },
+    ],
+    onError: { target: 'escalated' as const, actions: { type: 'stepFailed' as const, params: { step: `${name} gate` } } },
+  },
+});
 
 /** The persisted snapshot's version: bump it when a state is renamed or removed or the context changes shape. */
 export const LIFECYCLE_VERSION = 1;
@@ -91,7 +90,8 @@ export const lifecycleMachine = setup({
   actions: {
     clearFeedback: assign({ feedback: null }),
     gateRejected: assign({
-      feedback: ({ event }, params: { gate: GateName }) => (event as unknown as { output: GateDecision }).output.reason ?? `The ${params.gate} gate was rejected.`,
+      feedback: ({ event }, params: { gate: GateName }) =>
+        (event as unknown as { output: GateDecision }).output.reason ?? `The ${params.gate} gate was rejected.`,
     }),
     stepFailed: assign({
       reason: ({ event }, params: { step: string }) => {
@@ -119,7 +119,11 @@ export const lifecycleMachine = setup({
         src: 'build',
         input: ({ context }) => ({ feature: context.feature, feedback: context.feedback }),
         onDone: [
-          { guard: ({ event }) => event.output.escalated > 0, target: 'escalated', actions: assign({ reason: ({ event }) => `${event.output.escalated} item${event.output.escalated === 1 ? '' : 's'} escalated: see the inbox.` }) },
+          {
+            guard: ({ event }) => event.output.escalated > 0,
+            target: 'escalated',
+            actions: assign({ reason: ({ event }) => `${event.output.escalated} item${event.output.escalated === 1 ? '' : 's'} escalated: see the inbox.` }),
+          },
           { target: 'acceptance', actions: 'clearFeedback' },
         ],
         onError: { target: 'escalated', actions: { type: 'stepFailed', params: { step: 'build' } } },

@@ -35,7 +35,18 @@ describe('childEnv: an allow-list and a private HOME', () => {
 
   it('from process.env: secrets, Baton’s variables and anything unlisted are dropped; PATH and the locale are kept', () => {
     const env = childEnv({ home: '/tmp/private-home' });
-    for (const name of ['NEON_API_KEY', 'DATABRICKS_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'AWS_ACCESS_KEY_ID', 'BATON_SIGNING_KEY', 'BATON_DATA_DIR', 'GITHUB_TOKEN', 'DATABASE_URL', 'NODE_OPTIONS', 'SOME_RANDOM_VAR']) {
+    for (const name of [
+      'NEON_API_KEY',
+      'DATABRICKS_TOKEN',
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_ACCESS_KEY_ID',
+      'BATON_SIGNING_KEY',
+      'BATON_DATA_DIR',
+      'GITHUB_TOKEN',
+      'DATABASE_URL',
+      'NODE_OPTIONS',
+      'SOME_RANDOM_VAR',
+    ]) {
       expect(env[name], name).toBeUndefined();
     }
     expect(env.PATH).toBe('/usr/local/bin:/usr/bin:/bin');
@@ -47,8 +58,27 @@ describe('childEnv: an allow-list and a private HOME', () => {
   });
 
   it('exactly the allow-list and the fixed variables, from a given source', () => {
-    const from = { PATH: '/bin', USER: 'me', SHELL: '/bin/sh', TERM: 'xterm', LC_ALL: 'C', HOME: '/home/me', TMPDIR: '/home/me/tmp', SSH_AUTH_SOCK: '/run/agent' };
-    expect(childEnv({ home: '/h', from })).toEqual({ PATH: '/bin', USER: 'me', SHELL: '/bin/sh', TERM: 'xterm', LC_ALL: 'C', HOME: '/h', CI: '1', FORCE_COLOR: '0', NO_COLOR: '1' });
+    const from = {
+      PATH: '/bin',
+      USER: 'me',
+      SHELL: '/bin/sh',
+      TERM: 'xterm',
+      LC_ALL: 'C',
+      HOME: '/home/me',
+      TMPDIR: '/home/me/tmp',
+      SSH_AUTH_SOCK: '/run/agent',
+    };
+    expect(childEnv({ home: '/h', from })).toEqual({
+      PATH: '/bin',
+      USER: 'me',
+      SHELL: '/bin/sh',
+      TERM: 'xterm',
+      LC_ALL: 'C',
+      HOME: '/h',
+      CI: '1',
+      FORCE_COLOR: '0',
+      NO_COLOR: '1',
+    });
   });
 
   it('`pass` lets a named variable through, and only that one; a missing one stays absent', () => {
@@ -60,7 +90,11 @@ describe('childEnv: an allow-list and a private HOME', () => {
 
   it('`pass` cannot bring back the real HOME; `extra` wins over everything', () => {
     expect(childEnv({ home: '/h', pass: ['HOME'] }).HOME).toBe('/h');
-    const env = childEnv({ home: '/h', pass: ['NEON_API_KEY'], extra: { DATABASE_URL: 'postgres://app@branch/db', NEON_API_KEY: 'override', CI: '0', PATH: '/only' } });
+    const env = childEnv({
+      home: '/h',
+      pass: ['NEON_API_KEY'],
+      extra: { DATABASE_URL: 'postgres://app@branch/db', NEON_API_KEY: 'override', CI: '0', PATH: '/only' },
+    });
     expect([env.DATABASE_URL, env.NEON_API_KEY, env.CI, env.PATH]).toEqual(['postgres://app@branch/db', 'override', '0', '/only']);
   });
 

@@ -29,7 +29,11 @@ function realTmpdir(): string {
 
 /** `<data>/projects/<name>-<8 hex of the root's path>`; pass the project's real (resolved) root. */
 export function projectDataDir(root: string, dataDir: string = defaultDataDir(process.env, process.platform, root)): string {
-  const slug = basename(root).toLowerCase().replace(/[^a-z0-9_-]+/g, '-').slice(0, 40) || 'project';
+  const slug =
+    basename(root)
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, '-')
+      .slice(0, 40) || 'project';
   const hash = createHash('sha256').update(root).digest('hex').slice(0, 8);
   return join(dataDir, 'projects', `${slug}-${hash}`);
 }

@@ -85,7 +85,9 @@ describe('runCommand', () => {
     const result = await runCommand(echo, { cwd: dir, env });
     expect(result.stdout).toContain('postgresql://app:***@127.0.0.1:5/db');
     expect(result.stdout + result.stderr).not.toMatch(/w0rd/);
-    const failed = await runCommand(`node -e "setTimeout(() => {}, 5000)" postgresql://app:p%40ss-w0rd-9@h/db`, { cwd: dir, env, timeoutMs: 300 }).catch((e: Error) => e);
+    const failed = await runCommand(`node -e "setTimeout(() => {}, 5000)" postgresql://app:p%40ss-w0rd-9@h/db`, { cwd: dir, env, timeoutMs: 300 }).catch(
+      (e: Error) => e,
+    );
     expect(String(failed)).toMatch(/ran longer than/);
     expect(String(failed)).not.toMatch(/w0rd/);
   });
@@ -93,7 +95,8 @@ describe('runCommand', () => {
   it('streams output a whole line at a time while it runs, scrubbed, with a partial last line at the end', async () => {
     const env = { ...process.env, DATABASE_URL: 'postgresql://app:s3cret-pw@127.0.0.1:5/db' };
     const chunks: Array<{ text: string; at: number }> = [];
-    const script = "process.stdout.write('one\\ntw'); setTimeout(() => { process.stdout.write('o s3cret-pw\\n'); setTimeout(() => process.stdout.write('tail'), 300); }, 300)";
+    const script =
+      "process.stdout.write('one\\ntw'); setTimeout(() => { process.stdout.write('o s3cret-pw\\n'); setTimeout(() => process.stdout.write('tail'), 300); }, 300)";
     const started = Date.now();
     const result = await runCommand(`node -e "${script}"`, { cwd: dir, env, onOutput: (text) => chunks.push({ text, at: Date.now() - started }) });
     expect(chunks.map((c) => c.text)).toEqual(['one\n', 'two ***\n', 'tail\n']);

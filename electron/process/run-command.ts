@@ -101,7 +101,12 @@ export async function runCommand(command: string, options: RunCommandOptions): P
 
     child.on('error', (error) => {
       finish();
-      reject(new BranchError('failed', `Could not start ${shown} in ${options.cwd}: ${scrub(error.message)}. Check that the command exists and the folder is right.`));
+      reject(
+        new BranchError(
+          'failed',
+          `Could not start ${shown} in ${options.cwd}: ${scrub(error.message)}. Check that the command exists and the folder is right.`,
+        ),
+      );
     });
     child.on('exit', () => {
       timers.push(setTimeout(() => killTree(child.pid, 'SIGKILL'), LINGER_MS));
@@ -114,7 +119,12 @@ export async function runCommand(command: string, options: RunCommandOptions): P
       if (marker) reapMarked(marker);
       const seconds = Math.round(timeoutMs / 100) / 10;
       if (stopped === 'timeout') {
-        reject(new BranchError('failed', `${shown} ran longer than ${seconds} s in ${options.cwd} and was stopped with all its child processes. If it waits for input, make it non-interactive; otherwise raise the timeout.`));
+        reject(
+          new BranchError(
+            'failed',
+            `${shown} ran longer than ${seconds} s in ${options.cwd} and was stopped with all its child processes. If it waits for input, make it non-interactive; otherwise raise the timeout.`,
+          ),
+        );
       } else if (stopped === 'cancelled') {
         reject(new BranchError('cancelled', `${shown} was cancelled and stopped with all its child processes.`));
       } else {

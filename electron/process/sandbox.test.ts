@@ -65,7 +65,10 @@ describe('bubblewrap: only the worktree is writable', () => {
     const sandbox = await openSandbox('required', [worktree]);
     expect(sandbox.active).toBe(true);
     expect(sandbox.note).toBe('[sandbox] bubblewrap: only the worktree is writable');
-    const result = await sh(sandbox, `echo inside > made.txt && mkdir -p src && echo code > src/a.js; cat ../project/.baton/ledger.jsonl; echo forged > ../project/.baton/ledger.jsonl; echo x > ../project/.baton/new.txt; echo x > ../outside.txt; echo done`);
+    const result = await sh(
+      sandbox,
+      `echo inside > made.txt && mkdir -p src && echo code > src/a.js; cat ../project/.baton/ledger.jsonl; echo forged > ../project/.baton/ledger.jsonl; echo x > ../project/.baton/new.txt; echo x > ../outside.txt; echo done`,
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('done');
     expect(result.stdout).toContain('the ledger'); // readable
@@ -79,7 +82,10 @@ describe('bubblewrap: only the worktree is writable', () => {
 
   it.skipIf(noBwrap)('no capabilities inside: even as root, remounting or unmounting the read-only / does not open it', async () => {
     const sandbox = await openSandbox('required', [worktree]);
-    const result = await sh(sandbox, 'grep CapEff /proc/self/status; mount -o remount,rw / 2>&1; mount --bind / /tmp 2>&1; umount -l / 2>&1; echo x > ../outside.txt');
+    const result = await sh(
+      sandbox,
+      'grep CapEff /proc/self/status; mount -o remount,rw / 2>&1; mount --bind / /tmp 2>&1; umount -l / 2>&1; echo x > ../outside.txt',
+    );
     expect(result.stdout).toMatch(/CapEff:\s+0+\n/);
     expect(existsSync(join(worktree, '..', 'outside.txt'))).toBe(false);
   });
@@ -87,7 +93,10 @@ describe('bubblewrap: only the worktree is writable', () => {
   it.skipIf(noBwrap)('a project under /tmp is not even visible: a write beside the worktree lands in the private /tmp and is gone', async () => {
     await useCase(hiddenBase);
     const sandbox = await openSandbox('required', [worktree]);
-    const result = await sh(sandbox, 'ls ../project/.baton 2>&1; echo x > ../outside.txt && echo wrote; mkdir -p ../project/.baton && echo x > ../project/.baton/new.txt && echo wrote-baton');
+    const result = await sh(
+      sandbox,
+      'ls ../project/.baton 2>&1; echo x > ../outside.txt && echo wrote; mkdir -p ../project/.baton && echo x > ../project/.baton/new.txt && echo wrote-baton',
+    );
     expect(result.stdout).toMatch(/No such file or directory/);
     expect(existsSync(join(worktree, '..', 'outside.txt'))).toBe(false);
     expect(existsSync(join(project, '.baton', 'new.txt'))).toBe(false);
@@ -106,7 +115,10 @@ describe('bubblewrap: only the worktree is writable', () => {
   it.skipIf(noBwrap)('/tmp inside is private: writes there do not reach the real /tmp, and TMPDIR points at it', async () => {
     const name = `baton-sandbox-leak-${randomBytes(6).toString('hex')}`;
     const sandbox = await openSandbox('auto', [worktree]);
-    const result = await sh(sandbox, `echo secret > /tmp/${name} && cat /tmp/${name} && echo "tmpdir=$TMPDIR"`, { ...process.env, TMPDIR: join(base, 'elsewhere') });
+    const result = await sh(sandbox, `echo secret > /tmp/${name} && cat /tmp/${name} && echo "tmpdir=$TMPDIR"`, {
+      ...process.env,
+      TMPDIR: join(base, 'elsewhere'),
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('secret');
     expect(result.stdout).toContain('tmpdir=/tmp');
@@ -120,7 +132,10 @@ describe('bubblewrap: only the worktree is writable', () => {
       const port = (server.address() as { port: number }).port;
       const sandbox = await openSandbox('required', [worktree]);
       const client = `require('net').connect(${port}, '127.0.0.1').on('data', (d) => process.stdout.write(d)).on('error', (e) => { console.error(e.message); process.exit(3); })`;
-      const result = await sh(sandbox, `"${process.execPath}" -e "${client}"`, { ...process.env, DATABASE_URL: `postgresql://app:s3cret@127.0.0.1:${port}/db` });
+      const result = await sh(sandbox, `"${process.execPath}" -e "${client}"`, {
+        ...process.env,
+        DATABASE_URL: `postgresql://app:s3cret@127.0.0.1:${port}/db`,
+      });
       expect(result.stderr).toBe('');
       expect(result.stdout).toBe('pong from the host\n');
       expect(result.code).toBe(0);
@@ -215,7 +230,9 @@ describe('the sandbox setting', () => {
   it('"required" without bubblewrap refuses with what is missing and what to do', async () => {
     const refused = openSandbox('required', [worktree], { binary: MISSING });
     await expect(refused).rejects.toBeInstanceOf(SandboxUnavailableError);
-    await expect(refused).rejects.toThrow(`The sandbox is "required" ("sandbox" in .baton/project.json) but bubblewrap cannot be used: ${MISSING} not found on PATH.`);
+    await expect(refused).rejects.toThrow(
+      `The sandbox is "required" ("sandbox" in .baton/project.json) but bubblewrap cannot be used: ${MISSING} not found on PATH.`,
+    );
     await expect(refused).rejects.toThrow(/apt-get install bubblewrap.* or set "sandbox" to "auto"/);
   });
 
@@ -266,7 +283,9 @@ describe('the scripted agent in the sandbox', () => {
   });
 
   it('"required" without bubblewrap refuses the turn before it changes anything', async () => {
-    await expect(scriptedAgent(escape, { sandbox: 'required', bwrap: MISSING }).turn(request())).rejects.toThrow(/bubblewrap cannot be used.*apt-get install bubblewrap/);
+    await expect(scriptedAgent(escape, { sandbox: 'required', bwrap: MISSING }).turn(request())).rejects.toThrow(
+      /bubblewrap cannot be used.*apt-get install bubblewrap/,
+    );
     expect(existsSync(join(worktree, 'src/a.js'))).toBe(false);
     expect(existsSync(join(worktree, '..', 'outside.txt'))).toBe(false);
   });

@@ -20,8 +20,7 @@ export const DEFAULT_SANDBOX: SandboxSetting = 'auto';
 
 /** What bubblewrap can do on this machine, probed once per process (per binary name). */
 export type BubblewrapSupport =
-  | { readonly ok: true; readonly path: string; readonly flags: readonly string[] }
-  | { readonly ok: false; readonly reason: string; readonly fix: string };
+  { readonly ok: true; readonly path: string; readonly flags: readonly string[] } | { readonly ok: false; readonly reason: string; readonly fix: string };
 
 /** Folders hidden by the sandbox's private tmpfs. */
 const PRIVATE_DIRS = ['/tmp'];
@@ -51,7 +50,12 @@ async function probe(binary: string): Promise<BubblewrapSupport> {
     return { ok: false, reason: `bubblewrap is Linux-only and this is ${process.platform}`, fix: 'set "sandbox" to "auto" or "off" in .baton/project.json' };
   }
   const path = await findExecutable(binary);
-  if (!path) return { ok: false, reason: `${binary} not found on PATH`, fix: 'install bubblewrap (apt-get install bubblewrap, dnf install bubblewrap) or set "sandbox" to "auto" in .baton/project.json' };
+  if (!path)
+    return {
+      ok: false,
+      reason: `${binary} not found on PATH`,
+      fix: 'install bubblewrap (apt-get install bubblewrap, dnf install bubblewrap) or set "sandbox" to "auto" in .baton/project.json',
+    };
   const base = await run(path, [...BASE, 'true']);
   if (!base.ok) {
     return {
@@ -66,7 +70,12 @@ async function probe(binary: string): Promise<BubblewrapSupport> {
 }
 
 async function findExecutable(binary: string): Promise<string | null> {
-  const candidates = binary.includes('/') ? [resolve(binary)] : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, binary));
+  const candidates = binary.includes('/')
+    ? [resolve(binary)]
+    : (process.env.PATH ?? '')
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, binary));
   for (const candidate of candidates) {
     try {
       await access(candidate, constants.X_OK);

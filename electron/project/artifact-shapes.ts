@@ -46,8 +46,7 @@ const shapeFor = (name: string): Shape | null => {
 };
 
 /** Artifacts the shapes apply to: what the reader checks as it reads them. */
-export const isShapedArtifact = (name: string): boolean =>
-  (name.split('/').pop() ?? name) === 'deploy-evidence.json' || shapeFor(name) !== null;
+export const isShapedArtifact = (name: string): boolean => (name.split('/').pop() ?? name) === 'deploy-evidence.json' || shapeFor(name) !== null;
 
 /**
  * Why a parsed artifact cannot be approved, or null when it can. `name` is its path (the last part

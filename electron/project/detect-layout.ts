@@ -22,8 +22,7 @@ const CANDIDATES: readonly { readonly folder: string; readonly layout: Layout }[
   { folder: '.sftdd', layout: 'sftdd' },
 ];
 
-const isDirectory = async (abs: string): Promise<boolean> =>
-  (await fs.stat(abs).catch(() => null))?.isDirectory() ?? false;
+const isDirectory = async (abs: string): Promise<boolean> => (await fs.stat(abs).catch(() => null))?.isDirectory() ?? false;
 
 const inside = (realRoot: string, real: string): boolean => {
   const rel = path.relative(realRoot, real);

@@ -6,8 +6,7 @@
 
 export type JsonObject = Record<string, unknown>;
 
-export const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The first of `keys` that holds a value other than undefined or null. */
 export const pick = (obj: JsonObject, ...keys: string[]): unknown => {
@@ -45,7 +44,11 @@ export const shapeOf = (value: unknown): string => {
 };
 
 /** Normalises an enum-like value: case-insensitive, `_` and spaces read as `-`. */
-export const normaliseToken = (value: string): string => value.trim().toLowerCase().replace(/[_\s]+/g, '-');
+export const normaliseToken = (value: string): string =>
+  value
+    .trim()
+    .toLowerCase()
+    .replace(/[_\s]+/g, '-');
 
 /** Checks a value against an allowed list, after normalising it. */
 export const matchToken = <T extends string>(value: string, allowed: readonly T[]): T | undefined => {

@@ -34,8 +34,7 @@ export interface InspectReport {
 }
 
 /** Every key present, zero-filled, so a script can read `byStatus.red` without a guard. */
-const zeroes = <K extends string>(keys: readonly K[]): Record<K, number> =>
-  Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
+const zeroes = <K extends string>(keys: readonly K[]): Record<K, number> => Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
 
 export const inspectReport = (view: ProjectView): InspectReport => ({
   layout: view.layout,
@@ -67,7 +66,14 @@ export const inspectReport = (view: ProjectView): InspectReport => ({
 /** Left-aligned columns separated by two spaces; trailing spaces trimmed. */
 const table = (rows: readonly (readonly string[])[], indent: string): string[] => {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => indent + row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+  return rows.map(
+    (row) =>
+      indent +
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+  );
 };
 
 const counts = (record: Readonly<Record<string, number>>): string =>
@@ -80,7 +86,12 @@ const formatFeature = (feature: InspectReport['features'][number]): string[] => 
   if (feature.stories.length === 0) lines.push('  Stories: none');
   else {
     lines.push(`  Stories (${feature.stories.length})`);
-    lines.push(...table(feature.stories.map((story) => [story.id, story.status]), '    '));
+    lines.push(
+      ...table(
+        feature.stories.map((story) => [story.id, story.status]),
+        '    ',
+      ),
+    );
   }
   const { total, byStatus, byKind } = feature.testList;
   lines.push(`  Tests: ${total} total: ${counts(byStatus)}`);

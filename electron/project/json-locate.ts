@@ -23,11 +23,7 @@ interface Failure {
 const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
 
 const describe = (ch: string | undefined): string =>
-  ch === undefined
-    ? 'end of file'
-    : ch >= ' ' && ch !== '\u007f'
-      ? `'${ch}'`
-      : `character U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  ch === undefined ? 'end of file' : ch >= ' ' && ch !== '\u007f' ? `'${ch}'` : `character U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 
 /** Returns the offset just past the string starting at `start` (a `"`), or a failure. */
 const scanString = (text: string, start: number): number | Failure => {

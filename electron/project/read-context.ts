@@ -22,10 +22,7 @@ export interface ReadContext {
   readonly problems: Problem[];
 }
 
-export type JsonRead =
-  | { readonly state: 'absent' }
-  | { readonly state: 'failed' }
-  | { readonly state: 'ok'; readonly value: unknown };
+export type JsonRead = { readonly state: 'absent' } | { readonly state: 'failed' } | { readonly state: 'ok'; readonly value: unknown };
 
 export interface DirEntry {
   readonly name: string;
@@ -60,8 +57,7 @@ export const createContext = async (root: string, layout: Layout): Promise<ReadC
   problems: [],
 });
 
-export const relativeFile = (ctx: ReadContext, abs: string): string =>
-  path.relative(ctx.root, abs).split(path.sep).join('/') || '.';
+export const relativeFile = (ctx: ReadContext, abs: string): string => path.relative(ctx.root, abs).split(path.sep).join('/') || '.';
 
 export const report = (ctx: ReadContext, abs: string, message: string): void => {
   ctx.problems.push({ file: relativeFile(ctx, abs), message });
@@ -72,8 +68,7 @@ const isInside = (ctx: ReadContext, real: string): boolean => {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 };
 
-const codeOf = (error: unknown): string | undefined =>
-  typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+const codeOf = (error: unknown): string | undefined => (typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined);
 
 const describeFsError = (error: unknown): string => {
   const code = codeOf(error);

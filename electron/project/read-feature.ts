@@ -47,13 +47,7 @@ const checkOnly = async (ctx: ReadContext, featureDir: string, name: string): Pr
   if (read.state === 'ok') checkShape(ctx, abs, name, read.value);
 };
 
-export const readFeature = async (
-  ctx: ReadContext,
-  artifactRoot: string,
-  featureDir: string,
-  folder: string,
-  layout: Layout,
-): Promise<FeatureRead> => {
+export const readFeature = async (ctx: ReadContext, artifactRoot: string, featureDir: string, folder: string, layout: Layout): Promise<FeatureRead> => {
   const [spec, drafts, pipeline, gatesFile, cycles] = await Promise.all([
     readSpec(ctx, featureDir, layout),
     readStories(ctx, featureDir),

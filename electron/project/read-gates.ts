@@ -44,10 +44,7 @@ const artifactsOf = (ctx: ReadContext, file: string, name: string, gate: JsonObj
 const entriesOf = (gates: unknown): [string, unknown][] | null => {
   if (isObject(gates)) return Object.entries(gates);
   if (Array.isArray(gates)) {
-    return gates.map((gate, index) => [
-      (isObject(gate) && pickString(gate, 'name', 'gate', 'id')) || `#${index + 1}`,
-      gate,
-    ]);
+    return gates.map((gate, index) => [(isObject(gate) && pickString(gate, 'name', 'gate', 'id')) || `#${index + 1}`, gate]);
   }
   return null;
 };

@@ -28,10 +28,7 @@ const experimentOf = (ctx: ReadContext, file: string, storyId: string, entry: Js
 const entriesOf = (stories: unknown): [string, unknown][] | null => {
   if (isObject(stories)) return Object.entries(stories);
   if (Array.isArray(stories)) {
-    return stories.map((story, index) => [
-      (isObject(story) && pickString(story, 'id', 'story_id', 'storyId')) || `#${index + 1}`,
-      story,
-    ]);
+    return stories.map((story, index) => [(isObject(story) && pickString(story, 'id', 'story_id', 'storyId')) || `#${index + 1}`, story]);
   }
   return null;
 };

@@ -57,9 +57,7 @@ describe('oversized and unreadable files', () => {
       await fs.rm(path.join(dir, F, 'test-list.json'));
       await fs.mkdir(path.join(dir, F, 'test-list.json'));
     });
-    expect(view.problems).toEqual([
-      { file: `${F}/test-list.json`, message: 'is a folder where a file was expected (EISDIR); rename or remove it' },
-    ]);
+    expect(view.problems).toEqual([{ file: `${F}/test-list.json`, message: 'is a folder where a file was expected (EISDIR); rename or remove it' }]);
     expect(view.features[0]!.stories).toHaveLength(1);
   });
 
@@ -71,9 +69,7 @@ describe('oversized and unreadable files', () => {
     const file = path.join(dir, F, 'test-list.json');
     const view = await load({}, () => fs.chmod(file, 0o000));
     await fs.chmod(file, 0o644);
-    expect(view.problems).toEqual([
-      { file: `${F}/test-list.json`, message: 'cannot be read (EACCES: permission denied); check its permissions' },
-    ]);
+    expect(view.problems).toEqual([{ file: `${F}/test-list.json`, message: 'cannot be read (EACCES: permission denied); check its permissions' }]);
   });
 
   it('ignores a plain file inside features/', async () => {
@@ -161,7 +157,11 @@ describe('counting and order', () => {
       [`${F}/stories/S-2/story.json`]: { id: 'S-2' },
       [`${F}/stories/S-2/acs/AC-10.json`]: { id: 'AC-10' },
       [`${F}/stories/S-2/acs/AC-9.json`]: { id: 'AC-9' },
-      [`${F}/test-list.json`]: [{ id: 'T10', status: 'red' }, { id: 'T2', status: 'red' }, { id: 'T1', status: 'red' }],
+      [`${F}/test-list.json`]: [
+        { id: 'T10', status: 'red' },
+        { id: 'T2', status: 'red' },
+        { id: 'T1', status: 'red' },
+      ],
     });
     expect(view.features.map((f) => f.id)).toEqual(['F-1', 'F-2', 'F-10']);
     expect(view.features[0]!.stories.map((s) => s.id)).toEqual(['S-1', 'S-2', 'S-10']);
@@ -188,7 +188,18 @@ describe('counting and order', () => {
       '.baton/sprints/sprint-4/gates.json': { gates: { acceptance: { status: 'open' } } },
     });
     expect(view.features[0]!.gates).toEqual([
-      { name: 'acceptance', status: 'approved', approver: 'po', approvedAt: null, artifacts: [], story: 'sprint-2', drift: [], note: null, pendingSince: null, blockedBy: null },
+      {
+        name: 'acceptance',
+        status: 'approved',
+        approver: 'po',
+        approvedAt: null,
+        artifacts: [],
+        story: 'sprint-2',
+        drift: [],
+        note: null,
+        pendingSince: null,
+        blockedBy: null,
+      },
     ]);
     expect(view.problems).toEqual([]);
   });

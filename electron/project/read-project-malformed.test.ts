@@ -27,7 +27,7 @@ describe('malformed JSON', () => {
       {
         file: `${F}/test-list.json`,
         message:
-          'is not valid JSON: expected a property name in double quotes but found \'}\' at line 3, column 19; fix the file or restore it from version control',
+          "is not valid JSON: expected a property name in double quotes but found '}' at line 3, column 19; fix the file or restore it from version control",
       },
     ]);
     expect(view.features[0]!.testList).toEqual([]);
@@ -148,9 +148,31 @@ describe('bad gates and pipeline entries', () => {
       },
     });
     expect(view.features[0]!.gates).toEqual([
-      { name: 'spec', status: 'approved', approver: 'Ana', approvedAt: 'T', artifacts: [{ name: 'a.json', sha256: sha, kind: 'file' }], story: null, drift: [], note: null, pendingSince: null, blockedBy: null },
+      {
+        name: 'spec',
+        status: 'approved',
+        approver: 'Ana',
+        approvedAt: 'T',
+        artifacts: [{ name: 'a.json', sha256: sha, kind: 'file' }],
+        story: null,
+        drift: [],
+        note: null,
+        pendingSince: null,
+        blockedBy: null,
+      },
       // A gate with no status is open: gates fail closed.
-      { name: 'deploy', status: 'open', approver: null, approvedAt: null, artifacts: [], story: null, drift: [], note: null, pendingSince: null, blockedBy: null },
+      {
+        name: 'deploy',
+        status: 'open',
+        approver: null,
+        approvedAt: null,
+        artifacts: [],
+        story: null,
+        drift: [],
+        note: null,
+        pendingSince: null,
+        blockedBy: null,
+      },
     ]);
     expect(view.problems.map((p) => p.message)).toEqual([
       'gate "plan" has status "maybe", which is not one of: open, approved, superseded, withdrawn; left out',

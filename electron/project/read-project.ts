@@ -52,9 +52,7 @@ export const readProject = async (dir: string): Promise<Result<ProjectView>> => 
   const ctx = await createContext(root, layout);
   ctx.problems.push(...detected.value.problems);
 
-  const folders = (await listDir(ctx, path.join(artifactRoot, 'features'))).filter(
-    (entry) => entry.isDirectory && !entry.name.startsWith('.'),
-  );
+  const folders = (await listDir(ctx, path.join(artifactRoot, 'features'))).filter((entry) => entry.isDirectory && !entry.name.startsWith('.'));
   const [reads, sprints, workflow] = await Promise.all([
     Promise.all(folders.map((entry) => readFeature(ctx, artifactRoot, entry.path, entry.name, layout))),
     readSprints(ctx, artifactRoot),
@@ -67,9 +65,7 @@ export const readProject = async (dir: string): Promise<Result<ProjectView>> => 
   const name = await projectName(ctx, { root, artifactRoot, layout, workflowState: workflow.state === 'ok' ? workflow.value : null });
 
   // Files are read in parallel; sorting makes the report the same on every run.
-  const problems = [...ctx.problems].sort(
-    (a, b) => naturalCompare(a.file, b.file) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
-  );
+  const problems = [...ctx.problems].sort((a, b) => naturalCompare(a.file, b.file) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
   return ok({
     root,
     name,

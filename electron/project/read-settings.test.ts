@@ -22,12 +22,18 @@ const error = async () => {
 
 describe('the one settings reader', () => {
   it('a missing file: not a Baton project, and how to make one', async () => {
-    expect(await error()).toEqual({ code: 'no-settings', message: `${join(root, '.baton', 'project.json')} is missing: this is not a Baton project. Run \`baton init ${root}\` to create it.` });
+    expect(await error()).toEqual({
+      code: 'no-settings',
+      message: `${join(root, '.baton', 'project.json')} is missing: this is not a Baton project. Run \`baton init ${root}\` to create it.`,
+    });
   });
 
   it('broken JSON and invalid settings name the file and the setting', async () => {
     await writeFile(join(artifactRoot(), 'project.json'), '{"version": 1,');
-    expect(await error()).toMatchObject({ code: 'invalid-settings', message: expect.stringMatching(/project\.json is not valid JSON \(.+\)\. Fix it, then try again\.$/) });
+    expect(await error()).toMatchObject({
+      code: 'invalid-settings',
+      message: expect.stringMatching(/project\.json is not valid JSON \(.+\)\. Fix it, then try again\.$/),
+    });
     await writeFile(join(artifactRoot(), 'project.json'), JSON.stringify({ version: 1, name: '', repairBudget: 99 }));
     const invalid = await error();
     expect(invalid.code).toBe('invalid-settings');

@@ -17,11 +17,7 @@ const itemsOf = (value: unknown): unknown[] | null => {
 
 const allowed = (values: readonly string[]): string => values.join(', ');
 
-export const readTestList = async (
-  ctx: ReadContext,
-  file: string,
-  storyOfAc: ReadonlyMap<string, string>,
-): Promise<TestItem[]> => {
+export const readTestList = async (ctx: ReadContext, file: string, storyOfAc: ReadonlyMap<string, string>): Promise<TestItem[]> => {
   const read = await readJson(ctx, file);
   if (read.state !== 'ok') return [];
   const raw = itemsOf(read.value);

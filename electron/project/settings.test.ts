@@ -92,7 +92,13 @@ describe('detectDefaults: the test stack', () => {
 
   it('nothing recognised: no test command, JUnit, and the generic globs', async () => {
     const settings = await detect({ 'README.md': '# shop' });
-    expect(settings).toMatchObject({ testCommand: null, reportFormat: 'junit', runnerConfigFiles: [], testGlobs: ['test/**', 'tests/**'], sourceGlobs: ['src/**'] });
+    expect(settings).toMatchObject({
+      testCommand: null,
+      reportFormat: 'junit',
+      runnerConfigFiles: [],
+      testGlobs: ['test/**', 'tests/**'],
+      sourceGlobs: ['src/**'],
+    });
   });
 });
 
@@ -131,7 +137,24 @@ describe('detectDefaults: the rest of project.json', () => {
   });
 
   it('the schema refuses a settings file that breaks its rules', () => {
-    const good = { version: 1, name: 'x', defaultBranch: 'main', branchProvider: 'pglite', testCommand: null, reportFormat: 'junit', reportPath: null, testGlobs: [], runnerConfigFiles: [], sourceGlobs: [], migrations: null, protectedPaths: [], writeScopes: {}, agents: {}, repairBudget: 3, masking: null };
+    const good = {
+      version: 1,
+      name: 'x',
+      defaultBranch: 'main',
+      branchProvider: 'pglite',
+      testCommand: null,
+      reportFormat: 'junit',
+      reportPath: null,
+      testGlobs: [],
+      runnerConfigFiles: [],
+      sourceGlobs: [],
+      migrations: null,
+      protectedPaths: [],
+      writeScopes: {},
+      agents: {},
+      repairBudget: 3,
+      masking: null,
+    };
     expect(projectSettingsSchema.safeParse(good).success).toBe(true);
     expect(projectSettingsSchema.safeParse({ ...good, version: 2 }).success).toBe(false);
     expect(projectSettingsSchema.safeParse({ ...good, repairBudget: 11 }).success).toBe(false);

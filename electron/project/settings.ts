@@ -22,7 +22,12 @@ export const branchSettingsSchema = z.looseObject({
   lakebase: z.looseObject({ host: z.url(), project: z.string().min(1), database: z.string().optional() }).optional(),
 });
 
-export const DEFAULT_TIERS: Readonly<Record<string, 'production' | 'staging'>> = { main: 'production', master: 'production', production: 'production', staging: 'staging' };
+export const DEFAULT_TIERS: Readonly<Record<string, 'production' | 'staging'>> = {
+  main: 'production',
+  master: 'production',
+  production: 'production',
+  staging: 'staging',
+};
 
 /** The `sandbox` setting's values (electron/process/sandbox.ts acts on them). */
 export const SANDBOX_SETTINGS = ['auto', 'off', 'required'] as const;
@@ -146,7 +151,14 @@ async function detectStack(probe: RepoProbe): Promise<Stack> {
       sourceGlobs: ['**/*.go'],
     };
   }
-  return { testCommand: null, reportFormat: 'junit', reportPath: 'reports/junit.xml', testGlobs: ['test/**', 'tests/**'], runnerConfigFiles: [], sourceGlobs: ['src/**'] };
+  return {
+    testCommand: null,
+    reportFormat: 'junit',
+    reportPath: 'reports/junit.xml',
+    testGlobs: ['test/**', 'tests/**'],
+    runnerConfigFiles: [],
+    sourceGlobs: ['src/**'],
+  };
 }
 
 function detectMigrations(probe: RepoProbe, packageJson: string): ProjectSettings['migrations'] {

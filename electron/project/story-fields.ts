@@ -22,8 +22,7 @@ export const STORY_FIELDS = {
 } as const;
 
 /** How a message names the story fields: every spelling that counts. */
-export const STORY_FIELDS_NEEDED =
-  '"as a" ("as_a" or "asA"), "I want" ("i_want", "iWant" or "iWantTo") and "so that" ("so_that" or "soThat"), or a "title"';
+export const STORY_FIELDS_NEEDED = '"as a" ("as_a" or "asA"), "I want" ("i_want", "iWant" or "iWantTo") and "so that" ("so_that" or "soThat"), or a "title"';
 
 const nonBlank = (text: string | undefined): string | undefined => (text !== undefined && text.trim() !== '' ? text : undefined);
 
@@ -31,7 +30,12 @@ const nonBlank = (text: string | undefined): string | undefined => (text !== und
 export const storySentence = (story: JsonObject): StorySentence => {
   const nested = isObject(story['story']) ? story['story'] : {};
   const part = (keys: readonly string[]): string | undefined => nonBlank(pickText(story, ...keys)) ?? nonBlank(pickText(nested, ...keys));
-  return { title: nonBlank(pickText(story, ...STORY_FIELDS.title)), asA: part(STORY_FIELDS.asA), iWant: part(STORY_FIELDS.iWant), soThat: part(STORY_FIELDS.soThat) };
+  return {
+    title: nonBlank(pickText(story, ...STORY_FIELDS.title)),
+    asA: part(STORY_FIELDS.asA),
+    iWant: part(STORY_FIELDS.iWant),
+    soThat: part(STORY_FIELDS.soThat),
+  };
 };
 
 /** A story can be shown and approved when it has a title or the whole sentence. */

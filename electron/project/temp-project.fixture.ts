@@ -8,8 +8,7 @@ import path from 'node:path';
 
 export type FileTree = Readonly<Record<string, string | object>>;
 
-export const makeTempDir = (prefix = 'baton-project-'): Promise<string> =>
-  fs.mkdtemp(path.join(os.tmpdir(), prefix));
+export const makeTempDir = (prefix = 'baton-project-'): Promise<string> => fs.mkdtemp(path.join(os.tmpdir(), prefix));
 
 /** Writes `files` (path → text, or a value to serialise as JSON) under `root`. */
 export const writeTree = async (root: string, files: FileTree): Promise<void> => {

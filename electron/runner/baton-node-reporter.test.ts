@@ -39,7 +39,11 @@ describe("Baton's node:test reporter in a real run", () => {
     await writeFile(join(dir, 'b.test.mjs'), B);
     await writeFile(join(scratch, 'reporter.mjs'), BATON_NODE_REPORTER);
     const out = join(scratch, 'out.jsonl');
-    await run(process.execPath, ['--test', `--test-reporter=${join(scratch, 'reporter.mjs')}`, `--test-reporter-destination=${out}`, 'a.test.mjs', 'b.test.mjs'], { cwd: dir }).catch(() => undefined);
+    await run(
+      process.execPath,
+      ['--test', `--test-reporter=${join(scratch, 'reporter.mjs')}`, `--test-reporter-destination=${out}`, 'a.test.mjs', 'b.test.mjs'],
+      { cwd: dir },
+    ).catch(() => undefined);
     text = await readFile(out, 'utf8');
   }, 30_000);
   afterAll(async () => {
@@ -99,7 +103,16 @@ describe("Baton's node:test reporter in a real run", () => {
   });
 
   it('a well-formed forged line for a real test is read, and shows as a second case with the same id', () => {
-    const line = JSON.stringify({ file: join(dir, 'a.test.mjs'), suite: ['outer'], name: 'compares', kind: 'test', status: 'passed', message: null, load: false, stderr: null });
+    const line = JSON.stringify({
+      file: join(dir, 'a.test.mjs'),
+      suite: ['outer'],
+      name: 'compares',
+      kind: 'test',
+      status: 'passed',
+      message: null,
+      load: false,
+      stderr: null,
+    });
     const { report, foreign } = parseBatonNode(`${text}${line}\n`, dir);
     expect(foreign).toBe(0);
     expect(report.cases.filter((c) => c.id === 'a.test.mjs › outer › compares').map((c) => c.status)).toEqual(['failed', 'passed']);
@@ -107,10 +120,15 @@ describe("Baton's node:test reporter in a real run", () => {
 });
 
 describe('parseBatonNode by hand', () => {
-  const line = (fields: Record<string, unknown>) => JSON.stringify({ file: '/run/t/a.test.mjs', suite: [], name: 'n', kind: 'test', status: 'passed', message: null, load: false, stderr: null, ...fields });
+  const line = (fields: Record<string, unknown>) =>
+    JSON.stringify({ file: '/run/t/a.test.mjs', suite: [], name: 'n', kind: 'test', status: 'passed', message: null, load: false, stderr: null, ...fields });
 
   it('a suite that failed only because of its tests adds no case; one that failed itself is errored', () => {
-    const text = [line({ kind: 'suite', status: 'failed', cause: 'subtestsFailed', message: '1 subtest failed' }), line({ kind: 'suite', name: 's', status: 'failed', cause: 'hookFailed', message: 'boom' }), line({ kind: 'suite', name: 'ok' })].join('\n');
+    const text = [
+      line({ kind: 'suite', status: 'failed', cause: 'subtestsFailed', message: '1 subtest failed' }),
+      line({ kind: 'suite', name: 's', status: 'failed', cause: 'hookFailed', message: 'boom' }),
+      line({ kind: 'suite', name: 'ok' }),
+    ].join('\n');
     const cases = parseBatonNode(text, '/run/t').report.cases;
     expect(cases.map((c) => [c.id, c.status, c.message])).toEqual([['a.test.mjs › s (suite)', 'errored', 'boom']]);
   });

@@ -133,8 +133,14 @@ interface Line {
 const isLine = (value: unknown): value is Line => {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v.file === 'string' && Array.isArray(v.suite) && v.suite.every((s) => typeof s === 'string') && typeof v.name === 'string' &&
-    (v.kind === 'test' || v.kind === 'suite') && (v.status === 'passed' || v.status === 'failed' || v.status === 'skipped');
+  return (
+    typeof v.file === 'string' &&
+    Array.isArray(v.suite) &&
+    v.suite.every((s) => typeof s === 'string') &&
+    typeof v.name === 'string' &&
+    (v.kind === 'test' || v.kind === 'suite') &&
+    (v.status === 'passed' || v.status === 'failed' || v.status === 'skipped')
+  );
 };
 
 export interface BatonNodeReport {
@@ -183,15 +189,40 @@ export function parseBatonNode(text: string, runDir: string, key: string | null 
     const file = value.file ? path.relative(runDir, value.file).split(path.sep).join('/') : null;
     if (value.load) {
       const why = [value.message, value.stderr].filter(Boolean).join('\n');
-      cases.push({ id: caseId(file, [], '(load)'), name: file ?? '(file)', suite: [], file, status: 'errored', durationMs: null, message: clip(`the file did not load: ${why || 'test failed'}`) });
+      cases.push({
+        id: caseId(file, [], '(load)'),
+        name: file ?? '(file)',
+        suite: [],
+        file,
+        status: 'errored',
+        durationMs: null,
+        message: clip(`the file did not load: ${why || 'test failed'}`),
+      });
       continue;
     }
     // A suite reports its own failure only when it failed outside its tests (a hook, its body).
     if (value.kind === 'suite') {
-      if (value.status === 'failed' && value.cause !== 'subtestsFailed') cases.push({ id: caseId(file, value.suite, `${value.name} (suite)`), name: value.name, suite: value.suite, file, status: 'errored', durationMs: null, message: clip(value.message) });
+      if (value.status === 'failed' && value.cause !== 'subtestsFailed')
+        cases.push({
+          id: caseId(file, value.suite, `${value.name} (suite)`),
+          name: value.name,
+          suite: value.suite,
+          file,
+          status: 'errored',
+          durationMs: null,
+          message: clip(value.message),
+        });
       continue;
     }
-    cases.push({ id: caseId(file, value.suite, value.name), name: value.name, suite: value.suite, file, status: value.status, durationMs: null, message: value.status === 'failed' ? clip(value.message) : null });
+    cases.push({
+      id: caseId(file, value.suite, value.name),
+      name: value.name,
+      suite: value.suite,
+      file,
+      status: value.status,
+      durationMs: null,
+      message: value.status === 'failed' ? clip(value.message) : null,
+    });
   }
   return { report: makeReport('junit', cases), foreign };
 }

@@ -10,7 +10,15 @@ import type { CaseStatus, TestCaseResult } from './report';
 
 const run = promisify(execFile);
 
-const result = (name: string, status: CaseStatus, file: string | null = null): TestCaseResult => ({ id: `${file ?? ''} › ${name}`, name, suite: [], file, status, durationMs: null, message: null });
+const result = (name: string, status: CaseStatus, file: string | null = null): TestCaseResult => ({
+  id: `${file ?? ''} › ${name}`,
+  name,
+  suite: [],
+  file,
+  status,
+  durationMs: null,
+  message: null,
+});
 
 /** What an honest run of `files` test files reports: every canary once (per-file ones once per file) as it must come out. */
 function honest(plan: CanaryPlan, files: number): TestCaseResult[] {
@@ -34,7 +42,21 @@ describe('planCanaries', () => {
     expect(plan.files[0]!.content).toContain(`test('${fail!.token}'`);
     expect(plan.files[0]!.content).toContain(`test('${pass!.token}'`);
     const perFile = plan.canaries.slice(2);
-    expect(perFile.map((c) => c.token.split('-')[1])).toEqual(['equal', 'strictEqual', 'deepEqual', 'deepStrictEqual', 'notEqual', 'ok', 'assert', 'match', 'throws', 'rejects', 'strict.equal', 'strict.deepEqual', 'strict.ok']);
+    expect(perFile.map((c) => c.token.split('-')[1])).toEqual([
+      'equal',
+      'strictEqual',
+      'deepEqual',
+      'deepStrictEqual',
+      'notEqual',
+      'ok',
+      'assert',
+      'match',
+      'throws',
+      'rejects',
+      'strict.equal',
+      'strict.deepEqual',
+      'strict.ok',
+    ]);
     expect(perFile.every((c) => c.expect === 'failed')).toBe(true);
     for (const file of ['a.test.js', 'b.test.mts', 'c.spec.tsx', 'd.test.cjs']) expect(plan.appendTo(file)).toContain(perFile[0]!.token);
     expect(plan.appendTo('tests/test_a.py')).toBeNull();
@@ -49,7 +71,15 @@ describe('planCanaries', () => {
     expect(jest.files[0]!.path).toMatch(/^c[0-9a-f]{16}\.test\.js$/);
     expect(jest.files[0]!.content).not.toContain('import');
     expect(jest.appendTo('a.test.js')).not.toContain('import');
-    expect(jest.canaries.slice(2).map((c) => c.token.split('-')[1])).toEqual(['toBe', 'toEqual', 'toStrictEqual', 'toBeTruthy', 'toMatchObject', 'toThrow', 'not.toBe']);
+    expect(jest.canaries.slice(2).map((c) => c.token.split('-')[1])).toEqual([
+      'toBe',
+      'toEqual',
+      'toStrictEqual',
+      'toBeTruthy',
+      'toMatchObject',
+      'toThrow',
+      'not.toBe',
+    ]);
   });
 
   it('pytest: one canary file, nothing appended; other: nothing at all', () => {

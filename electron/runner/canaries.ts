@@ -159,7 +159,12 @@ export function checkCanaries(cases: readonly TestCaseResult[], plan: CanaryPlan
     else if (found.length > wanted) problems.push(`the canary ${canary.what} appears ${found.length} times (expected ${wanted})`);
     const wrong = found.filter((c) => c.status !== canary.expect);
     if (wrong.length) {
-      const how = canary.expect === 'failed' ? (wrong[0]!.status === 'passed' ? 'passed' : `did not fail as it must (${wrong[0]!.status})`) : `did not pass (${wrong[0]!.status})`;
+      const how =
+        canary.expect === 'failed'
+          ? wrong[0]!.status === 'passed'
+            ? 'passed'
+            : `did not fail as it must (${wrong[0]!.status})`
+          : `did not pass (${wrong[0]!.status})`;
       problems.push(`the canary ${canary.what} ${how}${wrong[0]!.file ? ` in ${wrong[0]!.file}` : ''}`);
     }
   }

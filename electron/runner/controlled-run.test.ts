@@ -84,7 +84,9 @@ describe('a controlled node:test run', () => {
   });
 
   it('runs only the files it means to: a test file outside the test globs is never loaded', async () => {
-    await put({ 'src/aaa.test.mjs': `${TEST_HEAD}import { writeFileSync } from 'node:fs';\nwriteFileSync('test/sum.test.mjs', "import test from 'node:test';\\ntest('adds', () => {});\\n");\ntest('sneaky', () => {});\n` });
+    await put({
+      'src/aaa.test.mjs': `${TEST_HEAD}import { writeFileSync } from 'node:fs';\nwriteFileSync('test/sum.test.mjs', "import test from 'node:test';\\ntest('adds', () => {});\\n");\ntest('sneaky', () => {});\n`,
+    });
     const result = await run({ locked: ['test/sum.test.mjs'] });
     expect(result.files).toEqual(['test/sum.test.mjs']);
     expect(result.report.cases.map((c) => c.name)).not.toContain('sneaky');
@@ -92,7 +94,9 @@ describe('a controlled node:test run', () => {
   });
 
   it('the run happens in its own folder: what the tests write never reaches the worktree, and is flagged', async () => {
-    await put({ 'test/w.test.mjs': `${TEST_HEAD}import { writeFileSync } from 'node:fs';\ntest('writes', () => { writeFileSync('src/inventory.mjs', 'export const x = 1;'); writeFileSync('package.json', '{}'); });\n` });
+    await put({
+      'test/w.test.mjs': `${TEST_HEAD}import { writeFileSync } from 'node:fs';\ntest('writes', () => { writeFileSync('src/inventory.mjs', 'export const x = 1;'); writeFileSync('package.json', '{}'); });\n`,
+    });
     const result = await run();
     expect(result.flags.join('\n')).toMatch(/wrote into the tree while they ran: .*package\.json/);
     expect(existsSync(join(worktree, 'src/inventory.mjs'))).toBe(false);
@@ -100,14 +104,17 @@ describe('a controlled node:test run', () => {
   });
 
   it('a locked test rewritten during the run is a broken run', async () => {
-    await put({ 'test/a-first.test.mjs': `${TEST_HEAD}import { writeFileSync } from 'node:fs';\ntest('first', () => writeFileSync('test/sum.test.mjs', "import test from 'node:test';\\n"));\n` });
+    await put({
+      'test/a-first.test.mjs': `${TEST_HEAD}import { writeFileSync } from 'node:fs';\ntest('first', () => writeFileSync('test/sum.test.mjs', "import test from 'node:test';\\n"));\n`,
+    });
     const result = await run({ locked: ['test/sum.test.mjs'] });
     expect(result.integrity).toContain('the locked file test/sum.test.mjs was changed while the tests ran');
   });
 
   it('assertions made into no-ops by the code under test are caught by the per-file canaries', async () => {
     await put({
-      'src/sum.mjs': "import assert from 'node:assert';\nfor (const k of ['equal', 'strictEqual', 'deepEqual', 'ok']) assert[k] = () => {};\nexport const sum = () => 0;\n",
+      'src/sum.mjs':
+        "import assert from 'node:assert';\nfor (const k of ['equal', 'strictEqual', 'deepEqual', 'ok']) assert[k] = () => {};\nexport const sum = () => 0;\n",
     });
     const result = await run();
     expect(result.report.cases.find((c) => c.name === 'adds')?.status).toBe('passed');
@@ -122,13 +129,19 @@ describe('a controlled node:test run', () => {
 
   it('a fake JUnit report written by the code under test is never read: the verdict comes from Baton’s own stream', async () => {
     const fake = '<testsuites><testsuite name="x"><testcase name="adds" /><testcase name="sees the database url" /></testsuite></testsuites>';
-    await put({ 'src/sum.mjs': `import { mkdirSync, writeFileSync } from 'node:fs';\nmkdirSync('reports', { recursive: true });\nwriteFileSync('reports/junit.xml', ${JSON.stringify(fake)});\nexport const sum = () => 0;\n` });
+    await put({
+      'src/sum.mjs': `import { mkdirSync, writeFileSync } from 'node:fs';\nmkdirSync('reports', { recursive: true });\nwriteFileSync('reports/junit.xml', ${JSON.stringify(fake)});\nexport const sum = () => 0;\n`,
+    });
     const result = await run();
     expect(result.report.cases.find((c) => c.name === 'adds')?.status).toBe('failed');
   });
 
   it('code kept in an ignored file is not in the run: what runs is what a commit would hold', async () => {
-    await put({ 'src/.gitignore': 'real.mjs\n', 'src/real.mjs': 'export const sum = (a, b) => a + b;\n', 'src/sum.mjs': "export { sum } from './real.mjs';\n" });
+    await put({
+      'src/.gitignore': 'real.mjs\n',
+      'src/real.mjs': 'export const sum = (a, b) => a + b;\n',
+      'src/sum.mjs': "export { sum } from './real.mjs';\n",
+    });
     const result = await run();
     expect(result.report.cases.filter((c) => c.status === 'passed')).toEqual([]);
     expect(result.integrity).toEqual([]);
@@ -137,7 +150,17 @@ describe('a controlled node:test run', () => {
 
   it('lines written into the report stream by the code under test are foreign, even well-formed ones: they are not signed', async () => {
     // Find the FIFO from the runner's command line, as an attacker would, and write a forged pass.
-    const forged = JSON.stringify({ file: '/x/test/sum.test.mjs', suite: [], name: 'adds', kind: 'test', status: 'passed', message: null, cause: '', load: false, stderr: null });
+    const forged = JSON.stringify({
+      file: '/x/test/sum.test.mjs',
+      suite: [],
+      name: 'adds',
+      kind: 'test',
+      status: 'passed',
+      message: null,
+      cause: '',
+      load: false,
+      stderr: null,
+    });
     await put({
       'src/sum.mjs': [
         "import { readFileSync, writeFileSync } from 'node:fs';",

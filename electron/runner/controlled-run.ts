@@ -215,8 +215,15 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
     const read = parseBatonNode(reportText, dir, signed ? key : null);
     parsed = read.report;
     silent = read.report.cases.length === 0 && read.foreign === 0 && !killedBy(result.code);
-    if (silent) parsed = noReport(req.format, `node --test reported no test at all (it exited ${result.code}): the suite did not start. Check testCommand in .baton/project.json.${lastLines(result.stderr)}`);
-    if (read.foreign > 0) integrity.push(`${read.foreign} line${read.foreign === 1 ? '' : 's'} in the report stream did not come from Baton's reporter: something else wrote into it`);
+    if (silent)
+      parsed = noReport(
+        req.format,
+        `node --test reported no test at all (it exited ${result.code}): the suite did not start. Check testCommand in .baton/project.json.${lastLines(result.stderr)}`,
+      );
+    if (read.foreign > 0)
+      integrity.push(
+        `${read.foreign} line${read.foreign === 1 ? '' : 's'} in the report stream did not come from Baton's reporter: something else wrote into it`,
+      );
   } else {
     reportText = reportFile ? await readFile(reportFile, 'utf8').catch(() => null) : null;
     // The runner and everything it started are gone: a report that still changes was not the runner's.
@@ -240,7 +247,10 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
   const written = diffTrees(prepared.before, await snapshotTree(dir))
     .map((c) => c.path)
     .filter((p) => p !== req.reportPath && !WRITE_NOISE.test(p));
-  if (written.length) flags.push(`the tests wrote into the tree while they ran: ${written.slice(0, 10).join(', ')}${written.length > 10 ? ` and ${written.length - 10} more` : ''}`);
+  if (written.length)
+    flags.push(
+      `the tests wrote into the tree while they ran: ${written.slice(0, 10).join(', ')}${written.length > 10 ? ` and ${written.length - 10} more` : ''}`,
+    );
   return {
     exitCode: result.code,
     stdout: result.stdout,
@@ -259,7 +269,11 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
 }
 
 function readReport(text: string | null, format: ReportFormat, reportPath: string | null): TestReport {
-  if (text === null) return noReport(format, `The test command wrote no report at ${reportPath ?? '(no reportPath)'}: the suite did not run. Check testCommand and reportPath in .baton/project.json.`);
+  if (text === null)
+    return noReport(
+      format,
+      `The test command wrote no report at ${reportPath ?? '(no reportPath)'}: the suite did not run. Check testCommand and reportPath in .baton/project.json.`,
+    );
   try {
     return parseReport(text, format);
   } catch (error) {
@@ -295,7 +309,10 @@ const killedBy = (code: number | null): boolean => code === null || (code > 128 
  * must-fail canary), so it exits non-zero; a killed runner proves nothing.
  */
 function exitProblems(code: number | null, signal: NodeJS.Signals | null, cases: readonly TestCaseResult[], canaries: boolean): string[] {
-  if (killedBy(code)) return [`the runner was killed${signal ? ` (${signal})` : code !== null ? ` (exit ${code}: signal ${code - 128})` : ''} before it finished: its report proves nothing`];
+  if (killedBy(code))
+    return [
+      `the runner was killed${signal ? ` (${signal})` : code !== null ? ` (exit ${code}: signal ${code - 128})` : ''} before it finished: its report proves nothing`,
+    ];
   const failing = cases.some((c) => c.status === 'failed' || c.status === 'errored');
   if (failing && code === 0) return [`the runner exited 0 although the report holds failures${canaries ? ' (at least the must-fail canary)' : ''}`];
   if (!failing && code !== 0) return [`the runner exited ${code} although the report says every test passed`];
@@ -306,5 +323,9 @@ function doubled(cases: readonly TestCaseResult[]): string[] {
   const seen = new Map<string, number>();
   for (const c of cases) seen.set(c.id, (seen.get(c.id) ?? 0) + 1);
   const twice = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
-  return twice.length ? [`the report names ${twice.length === 1 ? 'a test' : `${twice.length} tests`} more than once (${twice.slice(0, 3).join('; ')}): which result is real cannot be told`] : [];
+  return twice.length
+    ? [
+        `the report names ${twice.length === 1 ? 'a test' : `${twice.length} tests`} more than once (${twice.slice(0, 3).join('; ')}): which result is real cannot be told`,
+      ]
+    : [];
 }

@@ -33,7 +33,15 @@ export function parseJsonReport(text: string, format: Extract<ReportFormat, 'vit
     const assertions = Array.isArray(raw.assertionResults) ? (raw.assertionResults as Assertion[]) : [];
     if (assertions.length === 0 && raw.status === 'failed') {
       const name = file ?? '(unknown file)';
-      cases.push({ id: caseId(file, [], '(load)'), name, suite: [], file, status: 'errored', durationMs: null, message: clip(typeof raw.message === 'string' ? raw.message : 'the file failed to load') });
+      cases.push({
+        id: caseId(file, [], '(load)'),
+        name,
+        suite: [],
+        file,
+        status: 'errored',
+        durationMs: null,
+        message: clip(typeof raw.message === 'string' ? raw.message : 'the file failed to load'),
+      });
       continue;
     }
     for (const a of assertions) {

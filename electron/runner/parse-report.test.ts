@@ -28,7 +28,18 @@ describe('reports written by node:test', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'baton-runner-'));
     for (const [name, text] of Object.entries(FILES)) await writeFile(join(dir, name), text);
-    await run(process.execPath, ['--test', '--test-reporter=junit', '--test-reporter-destination=out.xml', '--test-reporter=tap', '--test-reporter-destination=out.tap', ...Object.keys(FILES)], { cwd: dir }).catch(() => undefined);
+    await run(
+      process.execPath,
+      [
+        '--test',
+        '--test-reporter=junit',
+        '--test-reporter-destination=out.xml',
+        '--test-reporter=tap',
+        '--test-reporter-destination=out.tap',
+        ...Object.keys(FILES),
+      ],
+      { cwd: dir },
+    ).catch(() => undefined);
     reports.junit = await readFile(join(dir, 'out.xml'), 'utf8');
     reports.tap = await readFile(join(dir, 'out.tap'), 'utf8');
   }, 30_000);
@@ -44,7 +55,12 @@ describe('reports written by node:test', () => {
       expect(byName('skipped')?.status).toBe('skipped');
       expect(byName('inner & <ok>')).toMatchObject({ status: 'passed', suite: ['group'] });
       expect(byName('group')).toBeUndefined();
-      expect(report.cases.filter((c) => c.status === 'errored').map((c) => c.name.split('/').pop()).sort()).toEqual(['b.test.mjs', 'c.test.mjs']);
+      expect(
+        report.cases
+          .filter((c) => c.status === 'errored')
+          .map((c) => c.name.split('/').pop())
+          .sort(),
+      ).toEqual(['b.test.mjs', 'c.test.mjs']);
       expect(report.totals).toEqual({ passed: 2, failed: 1, errored: 2, skipped: 1 });
     });
   }
@@ -79,11 +95,16 @@ describe('vitest and jest JSON', () => {
   const json = JSON.stringify({
     numTotalTests: 3,
     testResults: [
-      { name: '/p/test/orders.test.ts', status: 'failed', message: '', assertionResults: [
-        { ancestorTitles: ['orders'], title: 'totals', status: 'passed', duration: 3, failureMessages: [] },
-        { ancestorTitles: ['orders'], title: 'refunds', status: 'failed', duration: 5, failureMessages: ['AssertionError: expected 3 to be 4'] },
-        { ancestorTitles: [], title: 'later', status: 'todo', failureMessages: [] },
-      ] },
+      {
+        name: '/p/test/orders.test.ts',
+        status: 'failed',
+        message: '',
+        assertionResults: [
+          { ancestorTitles: ['orders'], title: 'totals', status: 'passed', duration: 3, failureMessages: [] },
+          { ancestorTitles: ['orders'], title: 'refunds', status: 'failed', duration: 5, failureMessages: ['AssertionError: expected 3 to be 4'] },
+          { ancestorTitles: [], title: 'later', status: 'todo', failureMessages: [] },
+        ],
+      },
       { name: '/p/test/broken.test.ts', status: 'failed', message: 'Test suite failed to run\n\nSyntaxError: Unexpected token', assertionResults: [] },
     ],
   });
@@ -106,7 +127,10 @@ describe('vitest and jest JSON', () => {
 
 describe('TAP from other producers', () => {
   it('plain TAP with TODO, SKIP and Bail out!', () => {
-    const report = parseReport('TAP version 14\n1..4\nok 1 - first\nnot ok 2 second # TODO later\nok 3 - third # SKIP no db\nnot ok 4 - fourth\nBail out! database went away\n', 'tap');
+    const report = parseReport(
+      'TAP version 14\n1..4\nok 1 - first\nnot ok 2 second # TODO later\nok 3 - third # SKIP no db\nnot ok 4 - fourth\nBail out! database went away\n',
+      'tap',
+    );
     expect(report.cases.map((c) => [c.name, c.status])).toEqual([
       ['first', 'passed'],
       ['second', 'skipped'],

@@ -72,7 +72,7 @@ export function parseTap(text: string): TestReport {
 /** The YAML block after a test line (one level deeper, `---` to `...`): flat fields and the raw text. */
 function readYaml(lines: string[], from: number, indent: number): { fields: Record<string, string>; raw: string; next: number } {
   const fields: Record<string, string> = {};
-  if (!/^\s*---\s*$/.test(lines[from] ?? '') || (lines[from]!.length - lines[from]!.trimStart().length) <= indent) return { fields, raw: '', next: from };
+  if (!/^\s*---\s*$/.test(lines[from] ?? '') || lines[from]!.length - lines[from]!.trimStart().length <= indent) return { fields, raw: '', next: from };
   const body: string[] = [];
   let i = from + 1;
   for (; i < lines.length && !/^\s*\.\.\.\s*$/.test(lines[i]!); i += 1) {

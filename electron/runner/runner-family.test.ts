@@ -53,7 +53,8 @@ describe('runnerSpec: the family from the command, or from the package.json scri
 
 describe('commandFor: exactly these files, in this order, never the runner’s own discovery', () => {
   const files = ['src/b.test.js', 'src/a.test.js'];
-  const run = (command: string, json: string | null = null, reporter: NodeReporter | null = REPORTER) => commandFor(command, runnerSpec(command, json), files, reporter);
+  const run = (command: string, json: string | null = null, reporter: NodeReporter | null = REPORTER) =>
+    commandFor(command, runnerSpec(command, json), files, reporter);
 
   it('node:test: discovery folders dropped, value options kept, Baton’s reporter before the files', () => {
     expect(run('node --test')).toBe(`node --test ${REPORTER_ARGS} src/b.test.js src/a.test.js`);
@@ -69,7 +70,9 @@ describe('commandFor: exactly these files, in this order, never the runner’s o
 
   it('jest gets --runTestsByPath; pytest keeps `-m pytest` and `-k` with its value', () => {
     expect(run('jest --ci tests/')).toBe('jest --ci --runTestsByPath src/b.test.js src/a.test.js');
-    expect(commandFor('python3 -m pytest tests -k "not slow"', runnerSpec('python3 -m pytest', null), ['tests/test_x.py'], null)).toBe("python3 -m pytest -k 'not slow' tests/test_x.py");
+    expect(commandFor('python3 -m pytest tests -k "not slow"', runnerSpec('python3 -m pytest', null), ['tests/test_x.py'], null)).toBe(
+      "python3 -m pytest -k 'not slow' tests/test_x.py",
+    );
   });
 
   it('a simple npm script runs as its own command with node_modules/.bin on PATH, its folders dropped', () => {
@@ -91,12 +94,15 @@ describe('commandFor: exactly these files, in this order, never the runner’s o
   it('`{files}` in a node:test command gets Baton’s reporter just before the files', () => {
     const spec = runnerSpec('node --test {files}', null);
     const reporter = { module: '/r/rep.mjs', destination: '/r/report.fifo' };
-    expect(commandFor('node --test {files}', spec, ['a.test.js'], reporter)).toBe('node --test --test-reporter=/r/rep.mjs --test-reporter-destination=/r/report.fifo a.test.js');
+    expect(commandFor('node --test {files}', spec, ['a.test.js'], reporter)).toBe(
+      'node --test --test-reporter=/r/rep.mjs --test-reporter-destination=/r/report.fifo a.test.js',
+    );
   });
 
   it('with Baton’s driver, node:test runs as `node [node options] baton-run.mjs …` so the file order holds', () => {
     const reporter = { module: '/r/rep.mjs', destination: '/r/report.fifo', runner: '/r/baton-run.mjs', keyFile: '/r/report.key' };
-    const command = 'NODE_ENV=test node --import tsx --test --test-concurrency=1 --test-reporter spec --test-reporter-destination=stdout --test-name-pattern=only --test-timeout 5000 test/';
+    const command =
+      'NODE_ENV=test node --import tsx --test --test-concurrency=1 --test-reporter spec --test-reporter-destination=stdout --test-name-pattern=only --test-timeout 5000 test/';
     expect(commandFor(command, runnerSpec(command, null), ['test/b.test.js', 'test/a.test.js'], reporter)).toBe(
       'NODE_ENV=test node --import tsx /r/baton-run.mjs --destination=/r/report.fifo --key-file=/r/report.key --concurrency=1 --timeout=5000 -- test/b.test.js test/a.test.js',
     );
@@ -124,7 +130,9 @@ describe('hostile file names reach the runner as exactly one argument each, thro
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
   const argsOf = (command: string) =>
-    execFileSync('/bin/sh', ['-c', command], { cwd: dir, encoding: 'utf8', env: { PATH: `${join(dir, 'bin')}:${process.env.PATH}` } }).split('\0').slice(0, -1);
+    execFileSync('/bin/sh', ['-c', command], { cwd: dir, encoding: 'utf8', env: { PATH: `${join(dir, 'bin')}:${process.env.PATH}` } })
+      .split('\0')
+      .slice(0, -1);
 
   it('{files}', () => {
     expect(argsOf(commandFor("printf '%s\\0' {files}", OTHER, HOSTILE, null))).toEqual(HOSTILE);
@@ -144,6 +152,7 @@ describe('splitCommand', () => {
   it('words with quotes removed; null for anything a shell would interpret', () => {
     expect(splitCommand(`a 'b c' "d e" f'g'h`)).toEqual(['a', 'b c', 'd e', 'fgh']);
     expect(splitCommand(`node --test "test/**/*.test.ts"`)).toEqual(['node', '--test', 'test/**/*.test.ts']);
-    for (const command of ['a | b', 'a && b', 'a; b', 'a > out', 'echo $HOME', 'echo "$HOME"', 'a `id`', "'open", 'a\\ b', 'ls *.js', '  ']) expect(splitCommand(command)).toBeNull();
+    for (const command of ['a | b', 'a && b', 'a; b', 'a > out', 'echo $HOME', 'echo "$HOME"', 'a `id`', "'open", 'a\\ b', 'ls *.js', '  '])
+      expect(splitCommand(command)).toBeNull();
   });
 });

@@ -68,7 +68,8 @@ export interface NodeReporter {
  * too. A command Baton cannot take apart gets the files appended, as the runner's arguments allow.
  */
 export function commandFor(command: string, spec: RunnerSpec, files: readonly string[], reporter: NodeReporter | null): string {
-  const reporterArgs = spec.family === 'node-test' && reporter ? [`--test-reporter=${reporter.module}`, `--test-reporter-destination=${reporter.destination}`] : [];
+  const reporterArgs =
+    spec.family === 'node-test' && reporter ? [`--test-reporter=${reporter.module}`, `--test-reporter-destination=${reporter.destination}`] : [];
   // `{files}` stands where the files go; for node:test Baton's reporter goes just before them (options before paths).
   if (command.includes('{files}')) return command.split('{files}').join([...reporterArgs, ...files].map(quoteArg).join(' '));
   if (spec.family === 'other') return command;
@@ -169,10 +170,70 @@ function runnerIndex(tokens: readonly string[], family: RunnerFamily): number {
 
 /** Options whose value may come as the next word (`--import tsx`), per family: that word is not a path. */
 const VALUE_OPTIONS: Readonly<Record<RunnerFamily, ReadonlySet<string>>> = {
-  'node-test': new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--test-reporter', '--test-reporter-destination', '--test-name-pattern', '--test-skip-pattern', '--test-concurrency', '--test-timeout', '--env-file', '--input-type', '--stack-size', '--max-old-space-size']),
-  vitest: new Set(['-c', '--config', '-r', '--root', '--dir', '--project', '--reporter', '--outputFile', '-t', '--testNamePattern', '--environment', '--pool', '--mode', '--coverage.reporter']),
-  jest: new Set(['-c', '--config', '--rootDir', '--reporters', '-t', '--testNamePattern', '--testEnvironment', '--maxWorkers', '-w', '--outputFile', '--selectProjects']),
-  pytest: new Set(['-k', '-m', '-p', '-c', '-o', '--rootdir', '--junitxml', '--junit-xml', '--tb', '--maxfail', '--confcutdir', '--basetemp', '-W', '--import-mode']),
+  'node-test': new Set([
+    '-r',
+    '--require',
+    '--import',
+    '--loader',
+    '--experimental-loader',
+    '-C',
+    '--conditions',
+    '--test-reporter',
+    '--test-reporter-destination',
+    '--test-name-pattern',
+    '--test-skip-pattern',
+    '--test-concurrency',
+    '--test-timeout',
+    '--env-file',
+    '--input-type',
+    '--stack-size',
+    '--max-old-space-size',
+  ]),
+  vitest: new Set([
+    '-c',
+    '--config',
+    '-r',
+    '--root',
+    '--dir',
+    '--project',
+    '--reporter',
+    '--outputFile',
+    '-t',
+    '--testNamePattern',
+    '--environment',
+    '--pool',
+    '--mode',
+    '--coverage.reporter',
+  ]),
+  jest: new Set([
+    '-c',
+    '--config',
+    '--rootDir',
+    '--reporters',
+    '-t',
+    '--testNamePattern',
+    '--testEnvironment',
+    '--maxWorkers',
+    '-w',
+    '--outputFile',
+    '--selectProjects',
+  ]),
+  pytest: new Set([
+    '-k',
+    '-m',
+    '-p',
+    '-c',
+    '-o',
+    '--rootdir',
+    '--junitxml',
+    '--junit-xml',
+    '--tb',
+    '--maxfail',
+    '--confcutdir',
+    '--basetemp',
+    '-W',
+    '--import-mode',
+  ]),
   other: new Set(),
 };
 

@@ -61,7 +61,14 @@ describe('looksLikeTest: whatever any runner would take for a test', () => {
 
 describe('testFilesIn: inside the test globs and a test by the family’s own rules, sorted', () => {
   it('node:test: its defaults, including any file under test/, but not .spec or __tests__', () => {
-    expect(testFilesIn(TREE, ['**'], 'node-test')).toEqual(['src/aaa.test.js', 'src/test-helpers.js', 'src/test.js', 'src/util-test.ts', 'src/util_test.cts', 'test/helper.js']);
+    expect(testFilesIn(TREE, ['**'], 'node-test')).toEqual([
+      'src/aaa.test.js',
+      'src/test-helpers.js',
+      'src/test.js',
+      'src/util-test.ts',
+      'src/util_test.cts',
+      'test/helper.js',
+    ]);
   });
 
   it('vitest and jest: .test/.spec and __tests__, not test/helper.js', () => {

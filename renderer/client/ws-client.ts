@@ -35,7 +35,7 @@ export function createWsClient(location: Location): BatonApi {
     // 1006), so the message names both causes unless the link plainly has no token.
     closedReason = !token
       ? 'This link has no Baton token. Open the exact URL that `baton serve` printed (it ends in ?token=...).'
-      : 'Not connected to the Baton host: it refused this link\'s token or has stopped. Open the exact URL that `baton serve` printed, or start it again.';
+      : "Not connected to the Baton host: it refused this link's token or has stopped. Open the exact URL that `baton serve` printed, or start it again.";
     // Settle `opened` only after the reason is known, so waiting invokes report it.
     markSettled();
     for (const resolve of pending.values()) resolve({ ok: false, error: { code: 'disconnected', message: closedReason } });

@@ -35,7 +35,10 @@ export function servedDemoRun(): () => { demo: DemoRun; served: Served } {
     try {
       served = await serve(demo.project);
     } finally {
-      for (const [key, value] of [['BATON_DATA_DIR', previous.data], ['TMPDIR', previous.tmp]] as const) {
+      for (const [key, value] of [
+        ['BATON_DATA_DIR', previous.data],
+        ['TMPDIR', previous.tmp],
+      ] as const) {
         if (value === undefined) delete process.env[key];
         else process.env[key] = value;
       }

@@ -38,10 +38,7 @@ export async function serve(dir: string | null): Promise<Served> {
 
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`baton serve printed no URL within ${START_TIMEOUT_MS} ms. Output:\n${output}`)),
-        START_TIMEOUT_MS,
-      );
+      const timer = setTimeout(() => reject(new Error(`baton serve printed no URL within ${START_TIMEOUT_MS} ms. Output:\n${output}`)), START_TIMEOUT_MS);
       child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
         const match = URL_PATTERN.exec(output);

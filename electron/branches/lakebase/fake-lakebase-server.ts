@@ -117,8 +117,10 @@ export class FakeLakebaseServer {
   private create(request: RecordedRequest): Reply {
     const id = request.query.branch_id;
     const body = (request.body ?? {}) as { spec?: { source_branch?: string; no_expiry?: boolean; ttl?: string; expire_time?: string } };
-    if (!id || !/^[a-z][a-z0-9-]{0,62}$/.test(id)) return { status: 400, body: { error_code: 'INVALID_PARAMETER_VALUE', message: 'branch_id must be 1-63 lowercase letters, digits or hyphens.' } };
-    if (!body.spec?.no_expiry && !body.spec?.ttl && !body.spec?.expire_time) return { status: 400, body: { error_code: 'INVALID_PARAMETER_VALUE', message: 'An expiration policy is required: set no_expiry, ttl or expire_time.' } };
+    if (!id || !/^[a-z][a-z0-9-]{0,62}$/.test(id))
+      return { status: 400, body: { error_code: 'INVALID_PARAMETER_VALUE', message: 'branch_id must be 1-63 lowercase letters, digits or hyphens.' } };
+    if (!body.spec?.no_expiry && !body.spec?.ttl && !body.spec?.expire_time)
+      return { status: 400, body: { error_code: 'INVALID_PARAMETER_VALUE', message: 'An expiration policy is required: set no_expiry, ttl or expire_time.' } };
     if (this.branches.has(id)) return { status: 409, body: { error_code: 'ALREADY_EXISTS', message: `Branch ${id} already exists.` } };
     const sourceId = body.spec.source_branch?.split('/').pop();
     if (!sourceId || !this.branches.has(sourceId)) return { status: 404, body: { error_code: 'NOT_FOUND', message: 'Source branch not found.' } };
@@ -142,8 +144,17 @@ export class FakeLakebaseServer {
       status: 200,
       body: {
         endpoints: [
-          { name: `${this.branchName(id)}/endpoints/replica`, parent: this.branchName(id), status: { endpoint_type: 'ENDPOINT_TYPE_READ_ONLY', hosts: { host: `ro-${id}.example` }, current_state: 'IDLE' } },
-          { name, parent: this.branchName(id), spec: { endpoint_type: 'ENDPOINT_TYPE_READ_WRITE' }, status: { endpoint_type: 'ENDPOINT_TYPE_READ_WRITE', hosts: { host: this.endpointHost(id) }, current_state: 'ACTIVE' } },
+          {
+            name: `${this.branchName(id)}/endpoints/replica`,
+            parent: this.branchName(id),
+            status: { endpoint_type: 'ENDPOINT_TYPE_READ_ONLY', hosts: { host: `ro-${id}.example` }, current_state: 'IDLE' },
+          },
+          {
+            name,
+            parent: this.branchName(id),
+            spec: { endpoint_type: 'ENDPOINT_TYPE_READ_WRITE' },
+            status: { endpoint_type: 'ENDPOINT_TYPE_READ_WRITE', hosts: { host: this.endpointHost(id) }, current_state: 'ACTIVE' },
+          },
         ],
       },
     };

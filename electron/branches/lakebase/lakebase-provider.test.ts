@@ -79,7 +79,9 @@ describe('LakebaseProvider', () => {
     fake.failNextCreate = { error_code: 'RESOURCE_EXHAUSTED', message: 'Branch limit reached for this project.' };
     const error = await failure(provider().create('feat-full', 'production'));
     expect(error.code).toBe('failed');
-    expect(error.message).toBe('Lakebase failed creating branch feat-full (RESOURCE_EXHAUSTED): Branch limit reached for this project; nothing was left behind.');
+    expect(error.message).toBe(
+      'Lakebase failed creating branch feat-full (RESOURCE_EXHAUSTED): Branch limit reached for this project; nothing was left behind.',
+    );
     expect(fake.branches.has('feat-full')).toBe(false);
   });
 
@@ -165,7 +167,9 @@ describe('LakebaseProvider', () => {
   it('turns a rejected token into an auth error that says what to do', async () => {
     const error = await failure(new LakebaseProvider({ host: fake.host, token: 'dapi-wrong', project: PROJECT }).list());
     expect(error.code).toBe('auth');
-    expect(error.message).toMatch(/^Databricks rejected the token while listing branches \(HTTP 401 UNAUTHENTICATED: Invalid access token\.\): set DATABRICKS_TOKEN /);
+    expect(error.message).toMatch(
+      /^Databricks rejected the token while listing branches \(HTTP 401 UNAUTHENTICATED: Invalid access token\.\): set DATABRICKS_TOKEN /,
+    );
     expect(error.message).not.toContain('dapi-wrong');
     expect((await failure(new LakebaseProvider({ host: fake.host, token: TOKEN, project: 'other' }).list())).code).toBe('not-found');
   });
@@ -190,7 +194,9 @@ describe('LakebaseProvider', () => {
 
   it('never puts the token or a credential in errors, progress events or logs', async () => {
     const logged: string[] = [];
-    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))));
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))),
+    );
     const texts: string[] = [];
     try {
       const lakebase = provider();
@@ -198,7 +204,8 @@ describe('LakebaseProvider', () => {
       await lakebase.create('feat-s', 'production', { onProgress, prepare: async () => undefined });
       await lakebase.connectionUrl('feat-s');
       for (const attempt of [
-        () => lakebase.create('feat-t', 'production', { onProgress, prepare: async (url) => Promise.reject(new Error(`auth failed for ${url} with ${TOKEN}`)) }),
+        () =>
+          lakebase.create('feat-t', 'production', { onProgress, prepare: async (url) => Promise.reject(new Error(`auth failed for ${url} with ${TOKEN}`)) }),
         () => new LakebaseProvider({ host: fake.host, token: `${TOKEN}x`, project: PROJECT }).list(),
         () => lakebase.delete('ghost'),
       ]) {
@@ -242,11 +249,16 @@ describe.skipIf(!PG_URL)('LakebaseProvider.schemaDiff', () => {
       const diff = await provider({ sslMode: 'disable' }).schemaDiff('feature', 'production', { onProgress });
 
       expect(proxies.map((p) => p.connections)).toEqual([1, 1]);
-      expect(fake.credentials.map((c) => c.endpoint)).toEqual([`projects/${PROJECT}/branches/feature/endpoints/primary`, `projects/${PROJECT}/branches/production/endpoints/primary`]);
+      expect(fake.credentials.map((c) => c.endpoint)).toEqual([
+        `projects/${PROJECT}/branches/feature/endpoints/primary`,
+        `projects/${PROJECT}/branches/production/endpoints/primary`,
+      ]);
       expect(fake.requestsTo('GET', /\/scim\/v2\/Me$/)).toHaveLength(1);
       // The branch's side has the extra table: the two connections were not swapped.
       expect(diff.changes.map((c) => `${c.kind} ${c.table}`)).toEqual(['table-added public.orders']);
-      const expected = await withClient(dbUrl(PG_URL!, databases.branch), (b) => withClient(dbUrl(PG_URL!, databases.parent), (p) => compareSchemas(b, p, { branch: 'feature', parent: 'production' })));
+      const expected = await withClient(dbUrl(PG_URL!, databases.branch), (b) =>
+        withClient(dbUrl(PG_URL!, databases.parent), (p) => compareSchemas(b, p, { branch: 'feature', parent: 'production' })),
+      );
       expect(diff).toEqual(expected);
       expect(events.at(-1)).toMatchObject({ kind: 'branch.done', op: 'diff' });
     } finally {

@@ -52,7 +52,14 @@ export class LakebaseProvider implements BranchProvider {
   constructor(private readonly options: LakebaseProviderOptions) {
     this.database = options.database ?? 'databricks_postgres';
     this.user = options.user;
-    this.api = new LakebaseApi({ host: options.host, token: options.token, project: options.project, authHint: secretHint('lakebase'), fetch: options.fetch, retryDelayMs: options.retryDelayMs });
+    this.api = new LakebaseApi({
+      host: options.host,
+      token: options.token,
+      project: options.project,
+      authHint: secretHint('lakebase'),
+      fetch: options.fetch,
+      retryDelayMs: options.retryDelayMs,
+    });
   }
 
   async ensureRoot(name: string, options?: CallOptions): Promise<DatabaseBranch> {
@@ -61,7 +68,8 @@ export class LakebaseProvider implements BranchProvider {
     const found = tree.find(name);
     if (found) return tree.view(found);
     const root = tree.defaultBranch();
-    if (!root) throw new BranchError('not-found', `Lakebase project ${this.options.project} has no default branch: create a branch named ${name} in the Lakebase UI.`);
+    if (!root)
+      throw new BranchError('not-found', `Lakebase project ${this.options.project} has no default branch: create a branch named ${name} in the Lakebase UI.`);
     this.aliases.set(name, root.id);
     return tree.view(root);
   }
@@ -69,9 +77,11 @@ export class LakebaseProvider implements BranchProvider {
   async create(name: string, parent: string, options?: CreateOptions): Promise<DatabaseBranch> {
     const report = new Reporter('create', name, options);
     throwIfCancelled(options?.signal, `Creating Lakebase branch ${name}`);
-    if (!BRANCH_ID.test(name)) throw new BranchError('invalid', `${name} cannot be a Lakebase branch id: use 1–63 lowercase letters, digits and hyphens, starting with a letter.`);
+    if (!BRANCH_ID.test(name))
+      throw new BranchError('invalid', `${name} cannot be a Lakebase branch id: use 1–63 lowercase letters, digits and hyphens, starting with a letter.`);
     const { tree } = await this.tree(`checking branches before creating ${name}`, options);
-    if (tree.find(name)) throw new BranchError('exists', `Lakebase branch ${name} already exists in project ${this.options.project}: delete it first or pick another name.`);
+    if (tree.find(name))
+      throw new BranchError('exists', `Lakebase branch ${name} already exists in project ${this.options.project}: delete it first or pick another name.`);
     const from = this.require(tree, parent);
     const branch = await this.fork(name, from, report, options);
     report.done();
@@ -88,7 +98,8 @@ export class LakebaseProvider implements BranchProvider {
     try {
       await this.remove(branch, report, options?.signal);
     } catch (error) {
-      if (isCancelled(error)) throw new BranchError('cancelled', `Stopped waiting for Lakebase to delete branch ${name}; Lakebase finishes the deletion in the background.`);
+      if (isCancelled(error))
+        throw new BranchError('cancelled', `Stopped waiting for Lakebase to delete branch ${name}; Lakebase finishes the deletion in the background.`);
       throw error;
     }
     report.done();
@@ -114,7 +125,11 @@ export class LakebaseProvider implements BranchProvider {
       fresh = await this.fork(branch.name, parent, report, uncancellable);
     } catch (error) {
       const detail = error instanceof BranchError ? error.message : safeMessage(error, [this.options.token]);
-      throw new BranchError(error instanceof BranchError ? error.code : 'failed', `Lakebase branch ${name} was deleted for the reset but could not be created again: ${detail.replace(/\.\s*$/, '')}. Run the reset again, or create it anew.`, { cause: error });
+      throw new BranchError(
+        error instanceof BranchError ? error.code : 'failed',
+        `Lakebase branch ${name} was deleted for the reset but could not be created again: ${detail.replace(/\.\s*$/, '')}. Run the reset again, or create it anew.`,
+        { cause: error },
+      );
     }
     report.done();
     return new BranchTree([...tree.branches.filter((b) => b.id !== branch.id), fresh], this.aliases).view(fresh);
@@ -135,7 +150,10 @@ export class LakebaseProvider implements BranchProvider {
     const report = new Reporter('diff', branch, options);
     throwIfCancelled(options?.signal, `Comparing Lakebase branch ${branch}`);
     const { tree } = await this.tree(`finding branches ${branch} and ${parent}`, options);
-    const urls = { branch: await this.urlFor(this.require(tree, branch), report, options), parent: await this.urlFor(this.require(tree, parent), report, options) };
+    const urls = {
+      branch: await this.urlFor(this.require(tree, branch), report, options),
+      parent: await this.urlFor(this.require(tree, parent), report, options),
+    };
     report.step(`comparing ${this.database} with ${parent}`);
     const diff = await diffOverConnections({ branch, parent }, urls, options);
     report.done();
@@ -172,7 +190,9 @@ export class LakebaseProvider implements BranchProvider {
       await prepare(url);
     } catch (error) {
       const secrets = [passwordOf(url), this.options.token];
-      throw new BranchError(error instanceof BranchError ? error.code : 'failed', `Preparing Lakebase branch ${name} failed: ${safeMessage(error, secrets)}`, { cause: safeCause(error, secrets) });
+      throw new BranchError(error instanceof BranchError ? error.code : 'failed', `Preparing Lakebase branch ${name} failed: ${safeMessage(error, secrets)}`, {
+        cause: safeCause(error, secrets),
+      });
     }
   }
 
@@ -190,7 +210,10 @@ export class LakebaseProvider implements BranchProvider {
     }
     if (isCancelled(error)) return new BranchError('cancelled', `Creating Lakebase branch ${branch.name} was cancelled; ${outcome}.`);
     const code = error instanceof BranchError ? error.code : 'failed';
-    const message = error instanceof BranchError ? error.message.replace(/\.\s*$/, '') : `Creating Lakebase branch ${branch.name} failed: ${safeMessage(error, [this.options.token])}`;
+    const message =
+      error instanceof BranchError
+        ? error.message.replace(/\.\s*$/, '')
+        : `Creating Lakebase branch ${branch.name} failed: ${safeMessage(error, [this.options.token])}`;
     return new BranchError(code, `${message}; ${outcome}.`, { cause: error });
   }
 
@@ -208,14 +231,20 @@ export class LakebaseProvider implements BranchProvider {
     let polls = 0;
     while (!current.done && current.name) {
       if (polls === 0) report.step(`waiting for Lakebase to finish ${what}`);
-      if (Date.now() > deadline) throw new BranchError('failed', `Lakebase did not finish ${what} within ${Math.round(timeoutMs / 60_000)} min: check the project in the Lakebase UI.`);
+      if (Date.now() > deadline)
+        throw new BranchError('failed', `Lakebase did not finish ${what} within ${Math.round(timeoutMs / 60_000)} min: check the project in the Lakebase UI.`);
       await sleep(this.options.pollIntervalMs ?? 1000, signal, what);
       current = await this.api.getOperation(current.name, this.ctx(`${what} (polling)`, report, { signal }));
       polls++;
     }
     if (current.error) {
       const code = current.error.error_code ? ` ${current.error.error_code}` : '';
-      throw new BranchError('failed', this.api.client.scrub(`Lakebase failed ${what} (${code.trim() || 'operation error'}): ${(current.error.message ?? 'no reason given').replace(/\.\s*$/, '')}.`));
+      throw new BranchError(
+        'failed',
+        this.api.client.scrub(
+          `Lakebase failed ${what} (${code.trim() || 'operation error'}): ${(current.error.message ?? 'no reason given').replace(/\.\s*$/, '')}.`,
+        ),
+      );
     }
     return current;
   }
@@ -223,7 +252,11 @@ export class LakebaseProvider implements BranchProvider {
   private async urlFor(branch: CloudBranch, report: Reporter | undefined, options: CallOptions | undefined): Promise<string> {
     const endpoints = await this.api.listEndpoints(branch.id, this.ctx(`finding the compute of ${branch.name}`, report, options));
     const found = readWriteHost(endpoints);
-    if (!found) throw new BranchError('not-found', `Lakebase branch ${branch.name} has no read-write compute with a host yet: add one in the Lakebase UI, or wait for it to start and try again.`);
+    if (!found)
+      throw new BranchError(
+        'not-found',
+        `Lakebase branch ${branch.name} has no read-write compute with a host yet: add one in the Lakebase UI, or wait for it to start and try again.`,
+      );
     const token = await this.api.generateCredential(found.endpoint.name, this.ctx(`generating a database credential for ${branch.name}`, report, options));
     this.user ??= await this.api.currentUser(this.ctx('finding the Databricks user name', report, options));
     const ssl = this.options.sslMode ?? 'require';
@@ -237,25 +270,40 @@ export class LakebaseProvider implements BranchProvider {
 
   private require(tree: BranchTree, name: string): CloudBranch {
     const branch = tree.find(name);
-    if (!branch) throw new BranchError('not-found', `Lakebase project ${this.options.project} has no branch named ${name}: check the name with \`baton branch list\`.`);
+    if (!branch)
+      throw new BranchError('not-found', `Lakebase project ${this.options.project} has no branch named ${name}: check the name with \`baton branch list\`.`);
     return branch;
   }
 
   private refuseProtected(branch: CloudBranch, raw: LakebaseBranch | undefined, verb: string): void {
     if (branch.isDefault) throw new BranchError('protected', `Lakebase branch ${branch.name} is the project's default branch and cannot be ${verb}.`);
-    if (raw && isProtected(raw)) throw new BranchError('protected', `Lakebase branch ${branch.name} is protected in Lakebase and cannot be ${verb}: remove its protection in the Lakebase UI first.`);
+    if (raw && isProtected(raw))
+      throw new BranchError(
+        'protected',
+        `Lakebase branch ${branch.name} is protected in Lakebase and cannot be ${verb}: remove its protection in the Lakebase UI first.`,
+      );
   }
 
   private refuseChildren(tree: BranchTree, branch: CloudBranch, action: string): void {
     const children = tree.children(branch.id).map((c) => tree.nameOf(c));
-    if (children.length) throw new BranchError('has-children', `Lakebase branch ${branch.name} has child branches (${children.join(', ')}): delete them before you ${action}.`);
+    if (children.length)
+      throw new BranchError('has-children', `Lakebase branch ${branch.name} has child branches (${children.join(', ')}): delete them before you ${action}.`);
   }
 
-  private ctx(what: string, report: Reporter | undefined, options: CallOptions | undefined): { what: string; signal?: AbortSignal; onRetry: (attempt: number, reason: string) => void } {
+  private ctx(
+    what: string,
+    report: Reporter | undefined,
+    options: CallOptions | undefined,
+  ): { what: string; signal?: AbortSignal; onRetry: (attempt: number, reason: string) => void } {
     return { what, signal: options?.signal, onRetry: (attempt, reason) => report?.retry(attempt, `Databricks answered ${reason}; retrying`) };
   }
 }
 
 function isBranch(value: unknown): value is LakebaseBranch {
-  return typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string' && (value as { name: string }).name.includes('/branches/');
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { name?: unknown }).name === 'string' &&
+    (value as { name: string }).name.includes('/branches/')
+  );
 }

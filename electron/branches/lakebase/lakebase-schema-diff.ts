@@ -9,7 +9,11 @@ import { compareSchemas, type Queryable } from '../schema/index';
 import { cancelled } from '../neon/rest-client';
 import { passwordOf, safeCause, safeMessage } from '../neon/secret-safe';
 
-export async function diffOverConnections(names: { branch: string; parent: string }, urls: { branch: string; parent: string }, options: CallOptions | undefined): Promise<SchemaDiff> {
+export async function diffOverConnections(
+  names: { branch: string; parent: string },
+  urls: { branch: string; parent: string },
+  options: CallOptions | undefined,
+): Promise<SchemaDiff> {
   const secrets = [passwordOf(urls.branch), passwordOf(urls.parent)];
   const clients: pg.Client[] = [];
   const stop = (): void => {
@@ -25,7 +29,9 @@ export async function diffOverConnections(names: { branch: string; parent: strin
   } catch (error) {
     if (options?.signal?.aborted) throw cancelled(`comparing Lakebase branch ${names.branch} with ${names.parent}`);
     if (error instanceof BranchError) throw error;
-    throw new BranchError('failed', `Comparing Lakebase branch ${names.branch} with ${names.parent} failed: ${safeMessage(error, secrets)}.`, { cause: safeCause(error, secrets) });
+    throw new BranchError('failed', `Comparing Lakebase branch ${names.branch} with ${names.parent} failed: ${safeMessage(error, secrets)}.`, {
+      cause: safeCause(error, secrets),
+    });
   } finally {
     options?.signal?.removeEventListener('abort', stop);
     await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
@@ -45,9 +51,13 @@ async function connect(url: string, name: string, clients: pg.Client[], secrets:
     await client.connect();
   } catch (error) {
     if (options?.signal?.aborted) throw cancelled(`connecting to Lakebase branch ${name}`);
-    throw new BranchError('unreachable', `Could not connect to Lakebase branch ${name}: ${safeMessage(error, secrets)}. Check that its compute is running and that your Databricks user has a Postgres role on it.`, {
-      cause: safeCause(error, secrets),
-    });
+    throw new BranchError(
+      'unreachable',
+      `Could not connect to Lakebase branch ${name}: ${safeMessage(error, secrets)}. Check that its compute is running and that your Databricks user has a Postgres role on it.`,
+      {
+        cause: safeCause(error, secrets),
+      },
+    );
   }
   return { query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await client.query(sql, params)).rows as R[] }) };
 }

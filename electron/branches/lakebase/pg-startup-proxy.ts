@@ -72,7 +72,10 @@ export async function startDatabaseProxy(target: { host: string; port: number },
 /** The StartupMessage (Int32 length, Int32 protocol, then `key\0value\0` pairs and a final `\0`) with `database` replaced. */
 function withDatabase(message: Buffer, database: string): Buffer {
   const protocol = message.readInt32BE(4);
-  const fields = message.subarray(8, message.length - 1).toString('utf8').split('\0');
+  const fields = message
+    .subarray(8, message.length - 1)
+    .toString('utf8')
+    .split('\0');
   const pairs = new Map<string, string>();
   for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i]) pairs.set(fields[i]!, fields[i + 1]!);
   pairs.set('database', database);

@@ -68,7 +68,9 @@ function suite(database: () => string): void {
     const error = await migrate(url).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MigrationError);
     const failure = error as MigrationError;
-    expect(failure.message).toMatch(/^Migration db\/migrations\/2_bad\.sql failed at line 3 \(`CREATE TABLEE broken \(id int\);`\) on branch "feature-x": syntax error at or near "TABLEE"/);
+    expect(failure.message).toMatch(
+      /^Migration db\/migrations\/2_bad\.sql failed at line 3 \(`CREATE TABLEE broken \(id int\);`\) on branch "feature-x": syntax error at or near "TABLEE"/,
+    );
     expect(failure.message).toMatch(/rolled back.*1_ok\.sql.*stay applied.*Fix the file/s);
     expect(failure.message).not.toContain(new URL(url).password);
     expect({ file: failure.file, line: failure.line, code: failure.code }).toEqual({ file: 'db/migrations/2_bad.sql', line: 3, code: 'failed' });
@@ -93,7 +95,9 @@ function suite(database: () => string): void {
     const error = (await migrate(url).catch((e: unknown) => e)) as MigrationError;
     expect(error).toBeInstanceOf(MigrationError);
     expect(error.code).toBe('invalid');
-    expect(error.message).toMatch(/db\/migrations\/1_a\.sql was changed after it was applied to branch "feature-x".*put the change in a new migration file, or reset the branch/);
+    expect(error.message).toMatch(
+      /db\/migrations\/1_a\.sql was changed after it was applied to branch "feature-x".*put the change in a new migration file, or reset the branch/,
+    );
     expect(await tables(url)).toEqual(['a', 'baton_migrations']);
   });
 
@@ -121,7 +125,9 @@ c.connect().then(() => c.query('CREATE TABLE from_command (id int)')).then(() =>
     expect(await migrate(url, { env }, settings)).toEqual({ tool: 'command', applied: [], skipped: [] });
     expect(await tables(url)).toEqual(['from_command']);
 
-    const failing: Pick<ProjectSettings, 'migrations'> = { migrations: { tool: 'command', path: 'x', command: `node -e "console.error('boom at ' + process.env.DATABASE_URL); process.exit(2)"` } };
+    const failing: Pick<ProjectSettings, 'migrations'> = {
+      migrations: { tool: 'command', path: 'x', command: `node -e "console.error('boom at ' + process.env.DATABASE_URL); process.exit(2)"` },
+    };
     const error = (await migrate(url, { env }, failing).catch((e: unknown) => e)) as MigrationError;
     expect(error).toBeInstanceOf(MigrationError);
     expect(error.message).toMatch(/exited with code 2 in .*\nboom at postgresql:\/\/postgres:\*\*\*@/);

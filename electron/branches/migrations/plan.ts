@@ -38,7 +38,10 @@ export async function planMigrations(root: string, settings: Pick<ProjectSetting
       return { tool: 'knex', command: 'npx --no knex migrate:latest' };
     case 'command':
       if (!migrations.command) {
-        throw new BranchError('invalid', 'Migrations use tool "command" but no command is set: add "command" (it runs with DATABASE_URL) to "migrations" in .baton/project.json.');
+        throw new BranchError(
+          'invalid',
+          'Migrations use tool "command" but no command is set: add "command" (it runs with DATABASE_URL) to "migrations" in .baton/project.json.',
+        );
       }
       return { tool: 'command', command: migrations.command };
   }
@@ -46,9 +49,15 @@ export async function planMigrations(root: string, settings: Pick<ProjectSetting
 
 async function planSqlFolder(root: string, path: string): Promise<MigrationPlan> {
   const dir = resolve(root, path);
-  const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
+  const isDir = await stat(dir).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   if (!isDir) {
-    throw new BranchError('invalid', `The migrations folder "${path}" was not found in ${root}. Create it, or change "migrations" in .baton/project.json (null for none).`);
+    throw new BranchError(
+      'invalid',
+      `The migrations folder "${path}" was not found in ${root}. Create it, or change "migrations" in .baton/project.json (null for none).`,
+    );
   }
   const names = (await readdir(dir, { withFileTypes: true }))
     // A `.down.sql` file undoes its migration: applying it would be the opposite of migrating.

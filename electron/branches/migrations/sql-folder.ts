@@ -17,7 +17,12 @@ const VERSIONS_TABLE = 'public.baton_migrations';
 const CREATE_VERSIONS_TABLE = `CREATE TABLE IF NOT EXISTS ${VERSIONS_TABLE} (
   version text PRIMARY KEY, sha256 text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`;
 
-export async function applySqlFolder(connectionUrl: string, files: readonly SqlMigrationFile[], branch: string, options: CallOptions): Promise<MigrationReport> {
+export async function applySqlFolder(
+  connectionUrl: string,
+  files: readonly SqlMigrationFile[],
+  branch: string,
+  options: CallOptions,
+): Promise<MigrationReport> {
   const started = performance.now();
   const applied: string[] = [];
   const skipped: string[] = [];
@@ -26,7 +31,9 @@ export async function applySqlFolder(connectionUrl: string, files: readonly SqlM
   const client = await connect(connectionUrl, branch);
   try {
     await client.query(CREATE_VERSIONS_TABLE);
-    const recorded = new Map((await client.query<{ version: string; sha256: string }>(`SELECT version, sha256 FROM ${VERSIONS_TABLE}`)).rows.map((r) => [r.version, r.sha256]));
+    const recorded = new Map(
+      (await client.query<{ version: string; sha256: string }>(`SELECT version, sha256 FROM ${VERSIONS_TABLE}`)).rows.map((r) => [r.version, r.sha256]),
+    );
     // Refuse before applying anything: a changed history means this branch no longer matches the files.
     for (const file of files) {
       const sha = recorded.get(file.version);
@@ -57,7 +64,14 @@ export async function applySqlFolder(connectionUrl: string, files: readonly SqlM
   return report();
 }
 
-async function applyOne(client: pg.Client, file: SqlMigrationFile, branch: string, report: () => MigrationReport, applied: readonly string[], recorded: readonly string[]): Promise<void> {
+async function applyOne(
+  client: pg.Client,
+  file: SqlMigrationFile,
+  branch: string,
+  report: () => MigrationReport,
+  applied: readonly string[],
+  recorded: readonly string[],
+): Promise<void> {
   await client.query('BEGIN');
   try {
     // No parameters: the simple query protocol, so a file may hold many statements.
@@ -82,7 +96,8 @@ async function applyOne(client: pg.Client, file: SqlMigrationFile, branch: strin
     if (error instanceof MigrationError) throw error;
     await client.query('ROLLBACK').catch(() => undefined);
     const info = describeSqlError(error, file.sql);
-    const kept = applied.length > 0 ? `The ${applied.length} migration(s) before it (${applied.join(', ')}) stay applied` : 'No earlier migration was applied in this run';
+    const kept =
+      applied.length > 0 ? `The ${applied.length} migration(s) before it (${applied.join(', ')}) stay applied` : 'No earlier migration was applied in this run';
     throw new MigrationError(
       'failed',
       `Migration ${file.path} failed${whereInScript(info)} on branch "${branch}": ${info.message}. ` +
@@ -102,6 +117,9 @@ async function connect(connectionUrl: string, branch: string): Promise<pg.Client
     return client;
   } catch (error) {
     const scrub = secretScrubber({ DATABASE_URL: connectionUrl });
-    throw new BranchError('unreachable', `Could not connect to branch "${branch}" at ${redactUrl(connectionUrl)} to apply migrations: ${scrub((error as Error).message)}. Check that the branch exists and its server is running.`);
+    throw new BranchError(
+      'unreachable',
+      `Could not connect to branch "${branch}" at ${redactUrl(connectionUrl)} to apply migrations: ${scrub((error as Error).message)}. Check that the branch exists and its server is running.`,
+    );
   }
 }

@@ -121,8 +121,17 @@ export class FakeNeonServer {
     const parentId = body.branch?.parent_id ?? [...this.branches.values()].find((b) => b.default)?.id;
     if (!parentId || !this.branches.has(parentId)) return { status: 404, body: { code: '', message: 'parent branch not found' } };
     const branch = this.addBranch({ name: body.branch?.name ?? `br-${randomUUID().slice(0, 8)}`, parent_id: parentId, logical_size: 30_785_536 });
-    const endpoint = { id: `ep-${branch.id.slice(3)}`, host: `ep-${branch.id.slice(3)}.us-east-2.aws.neon.tech`, type: 'read_write', branch_id: branch.id, current_state: 'init' };
-    const operations = [this.operation(branch.id, 'create_timeline'), ...(body.endpoints?.length ? [this.operation(branch.id, 'start_compute', endpoint.id)] : [])];
+    const endpoint = {
+      id: `ep-${branch.id.slice(3)}`,
+      host: `ep-${branch.id.slice(3)}.us-east-2.aws.neon.tech`,
+      type: 'read_write',
+      branch_id: branch.id,
+      current_state: 'init',
+    };
+    const operations = [
+      this.operation(branch.id, 'create_timeline'),
+      ...(body.endpoints?.length ? [this.operation(branch.id, 'start_compute', endpoint.id)] : []),
+    ];
     const uri = `postgresql://neondb_owner:${FAKE_ROLE_PASSWORD}@${endpoint.host}/neondb?sslmode=require&channel_binding=require`;
     return {
       status: 201,
@@ -132,7 +141,9 @@ export class FakeNeonServer {
         operations,
         roles: [{ branch_id: branch.id, name: 'neondb_owner', protected: false }],
         databases: [{ branch_id: branch.id, name: 'neondb', owner_name: 'neondb_owner' }],
-        connection_uris: body.endpoints?.length ? [{ connection_uri: uri, connection_parameters: { database: 'neondb', password: FAKE_ROLE_PASSWORD, role: 'neondb_owner', host: endpoint.host } }] : [],
+        connection_uris: body.endpoints?.length
+          ? [{ connection_uri: uri, connection_parameters: { database: 'neondb', password: FAKE_ROLE_PASSWORD, role: 'neondb_owner', host: endpoint.host } }]
+          : [],
       },
     };
   }
@@ -166,7 +177,12 @@ export class FakeNeonServer {
     const { branch_id: branchId, database_name: database, role_name: role } = request.query;
     if (!database || !role) return { status: 400, body: { code: '', message: 'database_name and role_name are required' } };
     if (!branchId || !this.branches.has(branchId)) return { status: 404, body: { code: '', message: 'branch not found' } };
-    return { status: 200, body: { uri: `postgresql://${role}:${FAKE_ROLE_PASSWORD}@ep-${branchId.slice(3)}.us-east-2.aws.neon.tech/${database}?sslmode=require&channel_binding=require` } };
+    return {
+      status: 200,
+      body: {
+        uri: `postgresql://${role}:${FAKE_ROLE_PASSWORD}@ep-${branchId.slice(3)}.us-east-2.aws.neon.tech/${database}?sslmode=require&channel_binding=require`,
+      },
+    };
   }
 
   private poll(operationId: string): Reply {
@@ -181,7 +197,15 @@ export class FakeNeonServer {
   }
 
   private operation(branchId: string, action: string, endpointId?: string): NeonOperation {
-    const op: NeonOperation = { id: randomUUID(), project_id: this.projectId, branch_id: branchId, endpoint_id: endpointId, action, status: 'running', failures_count: 0 };
+    const op: NeonOperation = {
+      id: randomUUID(),
+      project_id: this.projectId,
+      branch_id: branchId,
+      endpoint_id: endpointId,
+      action,
+      status: 'running',
+      failures_count: 0,
+    };
     this.operations.set(op.id, { op, polls: 0 });
     return op;
   }

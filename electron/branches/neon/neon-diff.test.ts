@@ -72,7 +72,10 @@ describe('parseNeonSchemaDiff', () => {
     expect(email).toMatchObject({ before: 'character varying(100)', after: 'text' });
     expect(changes.find((c) => c.kind === 'column-nullability-changed')).toMatchObject({ before: 'NULL', after: 'NOT NULL' });
     expect(changes.find((c) => c.kind === 'column-added')).toMatchObject({ before: null, after: "tier text DEFAULT 'basic'::text NOT NULL" });
-    expect(changes.find((c) => c.kind === 'table-added')).toMatchObject({ before: null, after: 'CREATE TABLE public.orders (\n  id integer NOT NULL,\n  customer_id integer\n)' });
+    expect(changes.find((c) => c.kind === 'table-added')).toMatchObject({
+      before: null,
+      after: 'CREATE TABLE public.orders (\n  id integer NOT NULL,\n  customer_id integer\n)',
+    });
     // The order schema/diff.ts uses: by table, then kind.
     expect(changes.map((c) => c.table)).toEqual([...changes.map((c) => c.table)].sort());
     expect(changes.find((c) => c.kind === 'primary-key-changed')).toMatchObject({ before: 'PRIMARY KEY (id)', after: 'PRIMARY KEY (id, email)' });
@@ -97,7 +100,9 @@ describe('parseNeonSchemaDiff', () => {
 +ALTER TABLE ONLY public.n
 +    ADD CONSTRAINT n_pkey PRIMARY KEY (id);
 `;
-    expect(parseNeonSchemaDiff(diff)).toEqual([{ kind: 'table-added', table: 'public.n', before: null, after: 'CREATE TABLE public.n (\n  id integer NOT NULL\n)' }]);
+    expect(parseNeonSchemaDiff(diff)).toEqual([
+      { kind: 'table-added', table: 'public.n', before: null, after: 'CREATE TABLE public.n (\n  id integer NOT NULL\n)' },
+    ]);
   });
 
   it('leaves out a column change whose table the hunk does not show', () => {

@@ -139,7 +139,13 @@ export function parseNeonSchemaDiff(diff: string): SchemaChange[] {
     const after = constraints.new.get(id) ?? null;
     if (before === after) continue;
     const primary = /^PRIMARY KEY/.test(before ?? after ?? '');
-    const kind: SchemaChangeKind = primary ? 'primary-key-changed' : before === null ? 'constraint-added' : after === null ? 'constraint-removed' : 'constraint-changed';
+    const kind: SchemaChangeKind = primary
+      ? 'primary-key-changed'
+      : before === null
+        ? 'constraint-added'
+        : after === null
+          ? 'constraint-removed'
+          : 'constraint-changed';
     add(kind, id, before, after);
   }
   for (const id of union(indexes.old, indexes.new)) {

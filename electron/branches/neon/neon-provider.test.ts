@@ -167,7 +167,9 @@ describe('NeonProvider', () => {
   it('gets the connection URL from the connection_uri endpoint', async () => {
     const feature = fake.addBranch({ name: 'feature', parent_id: MAIN_ID });
     const url = await provider().connectionUrl('feature');
-    expect(url).toBe(`postgresql://neondb_owner:${FAKE_ROLE_PASSWORD}@ep-${feature.id.slice(3)}.us-east-2.aws.neon.tech/neondb?sslmode=require&channel_binding=require`);
+    expect(url).toBe(
+      `postgresql://neondb_owner:${FAKE_ROLE_PASSWORD}@ep-${feature.id.slice(3)}.us-east-2.aws.neon.tech/neondb?sslmode=require&channel_binding=require`,
+    );
     expect(fake.requestsTo('GET', /\/connection_uri$/)[0]!.query).toEqual({ branch_id: feature.id, database_name: 'neondb', role_name: 'neondb_owner' });
   });
 
@@ -176,7 +178,12 @@ describe('NeonProvider', () => {
     const text = '--- a/neondb\n+++ b/neondb\n@@ -1,1 +1,4 @@\n+CREATE TABLE public.orders (\n+    id integer NOT NULL\n+);\n';
     fake.schemaDiffs.set(feature.id, text);
     const diff = await provider().schemaDiff('feature', 'main');
-    expect(diff).toEqual({ branch: 'feature', parent: 'main', text, changes: [{ kind: 'table-added', table: 'public.orders', before: null, after: 'CREATE TABLE public.orders (\n  id integer NOT NULL\n)' }] });
+    expect(diff).toEqual({
+      branch: 'feature',
+      parent: 'main',
+      text,
+      changes: [{ kind: 'table-added', table: 'public.orders', before: null, after: 'CREATE TABLE public.orders (\n  id integer NOT NULL\n)' }],
+    });
     expect(fake.requestsTo('GET', /\/compare_schema$/)[0]!.query).toEqual({ base_branch_id: MAIN_ID, db_name: 'neondb' });
 
     fake.schemaDiffs.set(feature.id, '');
@@ -246,7 +253,9 @@ describe('NeonProvider', () => {
 
   it('never puts the API key or a password in errors, progress events or logs', async () => {
     const logged: string[] = [];
-    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))));
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))),
+    );
     const texts: string[] = [];
     try {
       const neon = provider();
@@ -263,7 +272,9 @@ describe('NeonProvider', () => {
         texts.push(error.message, String(error.stack));
       }
       fake.lockNext(0);
-      const error = await failure(neon.create('feat-u', 'main', { prepare: async (url) => Promise.reject(new Error(`could not connect to ${url} as ${API_KEY}`)) }));
+      const error = await failure(
+        neon.create('feat-u', 'main', { prepare: async (url) => Promise.reject(new Error(`could not connect to ${url} as ${API_KEY}`)) }),
+      );
       texts.push(error.message, String(error.stack), String((error.cause as Error | undefined)?.message));
     } finally {
       for (const spy of spies) spy.mockRestore();

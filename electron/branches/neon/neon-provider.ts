@@ -66,7 +66,8 @@ export class NeonProvider implements BranchProvider {
     const found = tree.find(name);
     if (found) return tree.view(found);
     const root = tree.defaultBranch();
-    if (!root) throw new BranchError('not-found', `Neon project ${this.options.projectId} has no default branch: create a branch named ${name} in the Neon console.`);
+    if (!root)
+      throw new BranchError('not-found', `Neon project ${this.options.projectId} has no default branch: create a branch named ${name} in the Neon console.`);
     this.aliases.set(name, root.id);
     return tree.view(root);
   }
@@ -75,7 +76,8 @@ export class NeonProvider implements BranchProvider {
     const report = new Reporter('create', name, options);
     throwIfCancelled(options?.signal, `Creating Neon branch ${name}`);
     const tree = await this.tree(`checking branches before creating ${name}`, options);
-    if (tree.find(name)) throw new BranchError('exists', `Neon branch ${name} already exists in project ${this.options.projectId}: delete it first or pick another name.`);
+    if (tree.find(name))
+      throw new BranchError('exists', `Neon branch ${name} already exists in project ${this.options.projectId}: delete it first or pick another name.`);
     const from = this.require(tree, parent);
     report.step(`creating Neon branch from ${parent}`);
     const created = await this.api.createBranch(name, from.id, this.ctx(`creating branch ${name} from ${parent}`, report, options));
@@ -97,7 +99,11 @@ export class NeonProvider implements BranchProvider {
     throwIfCancelled(options?.signal, `Deleting Neon branch ${name}`);
     const tree = await this.tree(`checking branches before deleting ${name}`, options);
     const branch = this.require(tree, name);
-    if (branch.isDefault) throw new BranchError('protected', `Neon branch ${name} is the project's default branch, which Neon never deletes: pick another default in the Neon console first.`);
+    if (branch.isDefault)
+      throw new BranchError(
+        'protected',
+        `Neon branch ${name} is the project's default branch, which Neon never deletes: pick another default in the Neon console first.`,
+      );
     const children = tree.children(branch.id).map((c) => tree.nameOf(c));
     if (children.length) throw new BranchError('has-children', `Neon branch ${name} has child branches (${children.join(', ')}): delete them first.`);
     report.step('deleting Neon branch');
@@ -106,7 +112,8 @@ export class NeonProvider implements BranchProvider {
     try {
       await this.waitFor(answer.operations ?? [], report, options?.signal, `deleting branch ${name}`);
     } catch (error) {
-      if (isCancelled(error)) throw new BranchError('cancelled', `Stopped waiting for Neon to delete branch ${name}; Neon finishes the deletion in the background.`);
+      if (isCancelled(error))
+        throw new BranchError('cancelled', `Stopped waiting for Neon to delete branch ${name}; Neon finishes the deletion in the background.`);
       throw error;
     }
     report.done();
@@ -121,7 +128,8 @@ export class NeonProvider implements BranchProvider {
     if (!parent) throw new BranchError('invalid', `Neon branch ${name} is a root branch: it has no parent to reset from.`);
     const children = tree.children(branch.id).map((c) => tree.nameOf(c));
     // Neon would keep the old state under a new name (preserve_under_name) to hold the children.
-    if (children.length) throw new BranchError('has-children', `Neon branch ${name} has child branches (${children.join(', ')}): delete them before resetting it.`);
+    if (children.length)
+      throw new BranchError('has-children', `Neon branch ${name} has child branches (${children.join(', ')}): delete them before resetting it.`);
     report.step(`resetting from ${tree.nameOf(parent)}`);
     const answer = await this.api.restoreFromParent(branch.id, parent.id, this.ctx(`resetting branch ${name}`, report, options));
     let pending: readonly NeonOperation[] = answer.operations ?? [];
@@ -131,7 +139,8 @@ export class NeonProvider implements BranchProvider {
     } catch (error) {
       // Without `prepare` the reset completes on its own; with it, an unprepared branch (perhaps
       // unmasked) must not be left behind.
-      if (isCancelled(error) && !options?.prepare) throw new BranchError('cancelled', `Stopped waiting for Neon to reset branch ${name}; Neon finishes the reset in the background.`);
+      if (isCancelled(error) && !options?.prepare)
+        throw new BranchError('cancelled', `Stopped waiting for Neon to reset branch ${name}; Neon finishes the reset in the background.`);
       throw await this.discard(branch, pending, 'reset', error);
     }
     report.done();
@@ -174,7 +183,10 @@ export class NeonProvider implements BranchProvider {
       const now = pending.map((op) => `${op.action} ${op.status}`).join(', ');
       if (now !== summary) report.step(`waiting for Neon: ${(summary = now)}`);
       if (Date.now() > deadline) {
-        throw new BranchError('failed', `Neon's operations (${now}) did not finish within ${Math.round((this.options.pollTimeoutMs ?? 600_000) / 60_000)} min while ${what}: check the project's Monitoring → Operations page in the Neon console.`);
+        throw new BranchError(
+          'failed',
+          `Neon's operations (${now}) did not finish within ${Math.round((this.options.pollTimeoutMs ?? 600_000) / 60_000)} min while ${what}: check the project's Monitoring → Operations page in the Neon console.`,
+        );
       }
       await sleep(this.options.pollIntervalMs ?? 1000, signal, what);
       const next: NeonOperation[] = [];
@@ -183,7 +195,8 @@ export class NeonProvider implements BranchProvider {
         if (FINISHED.has(fresh.status)) continue;
         if (fresh.status === 'cancelled') throw new BranchError('failed', `Neon cancelled its ${fresh.action} operation while ${what}: try again.`);
         // A failed operation is not terminal on Neon: it is retried (reference/api/operations).
-        if (fresh.status === 'failed') report.retry(fresh.failures_count ?? 1, `Neon's ${fresh.action} operation failed${fresh.error ? ` (${fresh.error})` : ''}; Neon retries it`);
+        if (fresh.status === 'failed')
+          report.retry(fresh.failures_count ?? 1, `Neon's ${fresh.action} operation failed${fresh.error ? ` (${fresh.error})` : ''}; Neon retries it`);
         next.push(fresh);
       }
       pending = next;
@@ -221,7 +234,10 @@ export class NeonProvider implements BranchProvider {
     }
     if (isCancelled(error)) return new BranchError('cancelled', `${verb} Neon branch ${branch.name} was cancelled; ${outcome}.`);
     const code = error instanceof BranchError ? error.code : 'failed';
-    const message = error instanceof BranchError ? error.message.replace(/\.\s*$/, '') : `${verb} Neon branch ${branch.name} failed: ${safeMessage(error, [this.options.apiKey])}`;
+    const message =
+      error instanceof BranchError
+        ? error.message.replace(/\.\s*$/, '')
+        : `${verb} Neon branch ${branch.name} failed: ${safeMessage(error, [this.options.apiKey])}`;
     return new BranchError(code, `${message}; ${outcome}.`, { cause: error });
   }
 
@@ -233,11 +249,16 @@ export class NeonProvider implements BranchProvider {
 
   private require(tree: BranchTree, name: string): CloudBranch {
     const branch = tree.find(name);
-    if (!branch) throw new BranchError('not-found', `Neon project ${this.options.projectId} has no branch named ${name}: check the name with \`baton branch list\`.`);
+    if (!branch)
+      throw new BranchError('not-found', `Neon project ${this.options.projectId} has no branch named ${name}: check the name with \`baton branch list\`.`);
     return branch;
   }
 
-  private ctx(what: string, report: Reporter | undefined, options: CallOptions | undefined): { what: string; signal?: AbortSignal; onRetry: (attempt: number, reason: string) => void } {
+  private ctx(
+    what: string,
+    report: Reporter | undefined,
+    options: CallOptions | undefined,
+  ): { what: string; signal?: AbortSignal; onRetry: (attempt: number, reason: string) => void } {
     return { what, signal: options?.signal, onRetry: (attempt, reason) => report?.retry(attempt, `Neon answered ${reason}; retrying`) };
   }
 }

@@ -40,7 +40,12 @@ async function failure(promise: Promise<unknown>): Promise<BranchError> {
 describe('RestClient', () => {
   it('sends the bearer token, JSON body and query, and parses the JSON answer', async () => {
     server.route('POST', /^\/api\/v2\/things$/, (r) => ({ status: 201, body: { echo: r.body, query: r.query } }));
-    const answer = await client().request<{ echo: unknown; query: unknown }>('/things', { method: 'POST', what: 'making a thing', body: { a: 1 }, query: { x: 'y', skip: undefined } });
+    const answer = await client().request<{ echo: unknown; query: unknown }>('/things', {
+      method: 'POST',
+      what: 'making a thing',
+      body: { a: 1 },
+      query: { x: 'y', skip: undefined },
+    });
     expect(answer).toEqual({ echo: { a: 1 }, query: { x: 'y' } });
     expect(server.requests[0]).toMatchObject({ authorization: `Bearer ${TOKEN}`, contentType: 'application/json' });
   });
@@ -64,7 +69,11 @@ describe('RestClient', () => {
     server.route('GET', /./, () => new Promise(() => undefined));
     const error = await failure(client({ timeoutMs: 50, maxAttempts: 2 }).request('/x', { what: 'reading x' }));
     expect(error.code).toBe('unreachable');
-    expect(error.message).toBe('Could not reach Neon at ' + server.origin + ' while reading x: no answer within 50 ms. Check your network connection and the API address, then try again.');
+    expect(error.message).toBe(
+      'Could not reach Neon at ' +
+        server.origin +
+        ' while reading x: no answer within 50 ms. Check your network connection and the API address, then try again.',
+    );
   });
 
   it('stops a request in flight when the caller cancels', async () => {

@@ -93,7 +93,10 @@ export class RestClient {
     }
   }
 
-  private async once<T>(path: string, request: RequestOptions): Promise<{ ok: true; value: T } | { ok: false; retry: boolean; reason: string; error: BranchError }> {
+  private async once<T>(
+    path: string,
+    request: RequestOptions,
+  ): Promise<{ ok: true; value: T } | { ok: false; retry: boolean; reason: string; error: BranchError }> {
     const { service } = this.options;
     if (request.signal?.aborted) throw cancelled(request.what);
     const timeoutMs = this.options.timeoutMs ?? 30_000;
@@ -113,7 +116,9 @@ export class RestClient {
     } catch (error) {
       if (request.signal?.aborted) throw cancelled(request.what);
       const why = describeNetworkError(error, timeoutMs);
-      const message = this.scrub(`Could not reach ${service} at ${this.origin} while ${request.what}: ${why}. Check your network connection and the API address, then try again.`);
+      const message = this.scrub(
+        `Could not reach ${service} at ${this.origin} while ${request.what}: ${why}. Check your network connection and the API address, then try again.`,
+      );
       return { ok: false, retry: true, reason: this.scrub(why), error: new BranchError('unreachable', message, { cause: error }) };
     }
     let text: string;
@@ -123,7 +128,12 @@ export class RestClient {
       // The body is read under the same signal: an abort here is a cancellation too.
       if (request.signal?.aborted) throw cancelled(request.what);
       const why = describeNetworkError(error, timeoutMs);
-      return { ok: false, retry: true, reason: this.scrub(why), error: new BranchError('unreachable', this.scrub(`${service} stopped answering while ${request.what}: ${why}. Try again.`)) };
+      return {
+        ok: false,
+        retry: true,
+        reason: this.scrub(why),
+        error: new BranchError('unreachable', this.scrub(`${service} stopped answering while ${request.what}: ${why}. Try again.`)),
+      };
     }
     if (response.ok) return { ok: true, value: (text ? JSON.parse(text) : {}) as T };
     const body = parseErrorBody(text);
@@ -199,7 +209,8 @@ function parseErrorBody(text: string): ErrorBody {
 }
 
 function describeNetworkError(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`;
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return `no answer within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`;
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   const code = (cause as { code?: unknown } | null)?.code;
   const message = cause instanceof Error ? cause.message : String(cause);

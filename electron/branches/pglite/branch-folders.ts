@@ -50,7 +50,10 @@ export async function reserve(layout: PgliteLayout, name: string, parent: string
       // No marker yet: claimed a moment ago, or left by a crash between mkdir and the marker.
       const abandoned = marker ? !pidAlive(marker.pid) : Date.now() - (await fs.stat(home)).mtimeMs > 60_000;
       if (attempt > 0 || !abandoned) {
-        throw new BranchError('exists', `A pglite database branch named "${name}" is being created right now${marker ? ` (process ${marker.pid})` : ''}. Wait for it, or pick another name.`);
+        throw new BranchError(
+          'exists',
+          `A pglite database branch named "${name}" is being created right now${marker ? ` (process ${marker.pid})` : ''}. Wait for it, or pick another name.`,
+        );
       }
       await stopServer(home);
       await removeDir(home);
@@ -88,6 +91,8 @@ export async function describe(layout: PgliteLayout, meta: BranchMeta): Promise<
 /** Branches (published or being created) whose parent is `name`. */
 export async function childrenOf(layout: PgliteLayout, name: string): Promise<string[]> {
   const names = await listHomes(layout);
-  const parents = await Promise.all(names.map(async (other) => (await readMeta(layout.home(other)))?.parent ?? (await readCreating(layout.home(other)))?.parent));
+  const parents = await Promise.all(
+    names.map(async (other) => (await readMeta(layout.home(other)))?.parent ?? (await readCreating(layout.home(other)))?.parent),
+  );
   return names.filter((_, index) => parents[index] === name);
 }

@@ -83,7 +83,6 @@ export async function readMeta(home: string): Promise<BranchMeta | null> {
   }
 }
 
-
 export const writeMeta = (home: string, meta: BranchMeta): Promise<void> => writeJsonAtomic(join(home, 'meta.json'), meta);
 
 /**
@@ -115,7 +114,5 @@ export async function listHomes(layout: PgliteLayout): Promise<string[]> {
     throw error;
   }
 }
-
-
 
 export const removeDir = (dir: string): Promise<void> => fs.rm(dir, { recursive: true, force: true, maxRetries: 3 });

@@ -61,7 +61,12 @@ describe('a pglite branch served over a loopback socket', () => {
     // The servers are still up: the schema diff reuses them.
     const diff = await t.provider.schemaDiff('victim', 'main');
     expect(diff.changes.map((c) => `${c.kind} ${c.table}${c.name ? `.${c.name}` : ''}`)).toEqual(
-      expect.arrayContaining(['table-removed public.orders', 'table-added public.intruder', 'column-removed public.customers.name', 'column-added public.customers.banned']),
+      expect.arrayContaining([
+        'table-removed public.orders',
+        'table-added public.intruder',
+        'column-removed public.customers.name',
+        'column-added public.customers.banned',
+      ]),
     );
     expect((await t.provider.schemaDiff('sibling', 'main')).changes).toEqual([]);
   }, 90_000);

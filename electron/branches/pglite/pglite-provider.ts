@@ -93,7 +93,10 @@ export class PgliteProvider implements BranchProvider {
     const report = reporter('create', name, options);
     throwIfCancelled(options.signal, `Creating database branch "${name}"`);
     if (!(await readMeta(this.layout.home(parent)))) {
-      throw new BranchError('not-found', `Cannot create "${name}": its parent database branch "${parent}" does not exist. Choose an existing parent (baton branch list).`);
+      throw new BranchError(
+        'not-found',
+        `Cannot create "${name}": its parent database branch "${parent}" does not exist. Choose an existing parent (baton branch list).`,
+      );
     }
     const home = await reserve(this.layout, name, parent);
     const meta = await finishCreate(home, { name, parent, createdAt: this.now().toISOString(), generation: 0 }, async () => {
@@ -136,7 +139,9 @@ export class PgliteProvider implements BranchProvider {
    * marker for a minute), work folders under staging/ and throwaway test databases (`tmp-…`) older
    * than `olderThanMs`. Removed unless `dryRun`; returns what was (or would be) removed.
    */
-  async collectLeftovers(options: CallOptions & { readonly dryRun: boolean; readonly olderThanMs: number; readonly throwawayPrefix?: string }): Promise<string[]> {
+  async collectLeftovers(
+    options: CallOptions & { readonly dryRun: boolean; readonly olderThanMs: number; readonly throwawayPrefix?: string },
+  ): Promise<string[]> {
     throwIfCancelled(options.signal, 'Looking for leftover database folders');
     const cutoff = this.now().getTime() - options.olderThanMs;
     const found: Array<{ label: string; path: string; serve: boolean }> = [];
@@ -144,7 +149,8 @@ export class PgliteProvider implements BranchProvider {
       const home = this.layout.home(name);
       const meta = await readMeta(home);
       if (meta) {
-        if (name.startsWith(options.throwawayPrefix ?? 'tmp-') && Date.parse(meta.createdAt) < cutoff && !(await liveServer(home))) found.push({ label: name, path: home, serve: true });
+        if (name.startsWith(options.throwawayPrefix ?? 'tmp-') && Date.parse(meta.createdAt) < cutoff && !(await liveServer(home)))
+          found.push({ label: name, path: home, serve: true });
         continue;
       }
       const marker = await readCreating(home);
@@ -168,7 +174,9 @@ export class PgliteProvider implements BranchProvider {
 
   async list(options: CallOptions = {}): Promise<DatabaseBranch[]> {
     throwIfCancelled(options.signal, 'Listing database branches');
-    const metas = (await Promise.all((await listHomes(this.layout)).map((name) => readMeta(this.layout.home(name))))).filter((meta): meta is BranchMeta => meta !== null);
+    const metas = (await Promise.all((await listHomes(this.layout)).map((name) => readMeta(this.layout.home(name))))).filter(
+      (meta): meta is BranchMeta => meta !== null,
+    );
     const branches = await Promise.all(metas.map((meta) => describe(this.layout, meta)));
     return branches.sort((a, b) => a.name.localeCompare(b.name));
   }
@@ -271,7 +279,11 @@ export class PgliteProvider implements BranchProvider {
 
   warnings(): string[] {
     const error = this.pool.lastError;
-    return error ? [`The warm pool could not be refilled (${error instanceof Error ? error.message : String(error)}). Creates still work, each as a full copy; the pool tries again after the next create.`] : [];
+    return error
+      ? [
+          `The warm pool could not be refilled (${error instanceof Error ? error.message : String(error)}). Creates still work, each as a full copy; the pool tries again after the next create.`,
+        ]
+      : [];
   }
 
   /**
@@ -302,7 +314,10 @@ export class PgliteProvider implements BranchProvider {
       });
       if (whole) return;
       if (attempt === 3) {
-        throw new BranchError('busy', `"${parent}" kept being opened by another process while it was copied. Stop other Baton commands using it and try again.`);
+        throw new BranchError(
+          'busy',
+          `"${parent}" kept being opened by another process while it was copied. Stop other Baton commands using it and try again.`,
+        );
       }
       report.retry(attempt, `"${parent}" was opened by another process during the copy`);
     }
@@ -332,7 +347,7 @@ export class PgliteProvider implements BranchProvider {
       await bumpGeneration(home);
     }
   }
-
 }
 
-const notFound = (name: string) => new BranchError('not-found', `There is no pglite database branch named "${name}" (baton branch list shows the existing ones).`);
+const notFound = (name: string) =>
+  new BranchError('not-found', `There is no pglite database branch named "${name}" (baton branch list shows the existing ones).`);

@@ -20,7 +20,13 @@ const CACHE = join(os.tmpdir(), `baton-pglite-template-${PGLITE_VERSION}`);
 
 /** An initialised empty data directory, made once and shared by test files (published by rename). */
 async function sharedTemplate(): Promise<string> {
-  if (await fs.access(join(CACHE, 'PG_VERSION')).then(() => true, () => false)) return CACHE;
+  if (
+    await fs.access(join(CACHE, 'PG_VERSION')).then(
+      () => true,
+      () => false,
+    )
+  )
+    return CACHE;
   const work = join(os.tmpdir(), `baton-pglite-init-${randomUUID().slice(0, 8)}`);
   try {
     await initDataDir(work);
@@ -85,7 +91,9 @@ export async function checksum(client: pg.Client): Promise<Record<string, string
       "select string_agg(column_name || ':' || data_type || ':' || is_nullable, ',' order by ordinal_position) as c from information_schema.columns where table_schema = $1 and table_name = $2",
       [schema, table],
     );
-    const rows = await client.query<{ h: string; n: string }>(`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h, count(*) as n from ${ident} t`);
+    const rows = await client.query<{ h: string; n: string }>(
+      `select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h, count(*) as n from ${ident} t`,
+    );
     result[name] = createHash('sha256').update(`${columns.rows[0]?.c}\n${rows.rows[0]?.n}\n${rows.rows[0]?.h}`).digest('hex').slice(0, 16);
   }
   return result;
@@ -100,7 +108,6 @@ export async function seedShop(client: pg.Client): Promise<void> {
     insert into orders values (10, 1, 12.50), (11, 1, 7.25), (12, 2, 99.00);
   `);
 }
-
 
 /** A hash of every file's relative path and content under `dir`. */
 export async function treeHash(dir: string): Promise<string> {

@@ -137,12 +137,18 @@ export async function startServer(home: string, options: ServerOptions, signal?:
       if (info && pidAlive(info.pid) && (await portAccepts(info.port))) return info;
       if ((await lockHolder(home)) === null) child = spawnServer(home, options); // it stopped meanwhile
     } else if (child.exited !== null) {
-      throw new BranchError('failed', `The PGlite server for ${home} exited (${child.exited}) before listening:\n${await logTail(home)}\nSee ${join(home, 'serve.log')}.`);
+      throw new BranchError(
+        'failed',
+        `The PGlite server for ${home} exited (${child.exited}) before listening:\n${await logTail(home)}\nSee ${join(home, 'serve.log')}.`,
+      );
     }
     if (signal?.aborted || Date.now() > deadline) {
       if (child.process.pid) await stopPid(home, child.process.pid);
       if (signal?.aborted) throw new BranchError('cancelled', `Starting the PGlite server for ${home} was cancelled; the server was stopped.`);
-      throw new BranchError('failed', `The PGlite server for ${home} did not listen within ${START_TIMEOUT_MS / 1000} s; it was stopped. See ${join(home, 'serve.log')}.`);
+      throw new BranchError(
+        'failed',
+        `The PGlite server for ${home} did not listen within ${START_TIMEOUT_MS / 1000} s; it was stopped. See ${join(home, 'serve.log')}.`,
+      );
     }
     await sleep(25);
   }
@@ -152,7 +158,10 @@ function spawnServer(home: string, options: ServerOptions): { process: ChildProc
   const log = openSync(join(home, 'serve.log'), 'a');
   const { command, args, env } = nodeArgs('serve', home, String(options.maxConnections), String(options.idleSeconds));
   try {
-    const child = { process: spawn(command, args, { cwd: PACKAGE_ROOT, env, detached: true, stdio: ['ignore', log, log] }), exited: null as number | string | null };
+    const child = {
+      process: spawn(command, args, { cwd: PACKAGE_ROOT, env, detached: true, stdio: ['ignore', log, log] }),
+      exited: null as number | string | null,
+    };
     child.process.unref();
     child.process.once('exit', (code, sig) => (child.exited = code ?? sig ?? 'unknown'));
     return child;

@@ -50,10 +50,19 @@ export class Admin {
       throw new BranchError('invalid', `The postgres admin URL ${this.redaction.url} is not a URL; pass --url postgresql://USER:PASSWORD@HOST:PORT/postgres.`);
     }
     if (!/^postgres(ql)?:$/.test(parsed.protocol)) {
-      throw new BranchError('invalid', `The postgres admin URL ${this.redaction.url} must start with postgresql://; pass --url postgresql://USER:PASSWORD@HOST:PORT/postgres.`);
+      throw new BranchError(
+        'invalid',
+        `The postgres admin URL ${this.redaction.url} must start with postgresql://; pass --url postgresql://USER:PASSWORD@HOST:PORT/postgres.`,
+      );
     }
     this.database = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || decodeURIComponent(parsed.username) || 'postgres';
-    this.pool = new pg.Pool({ connectionString: adminUrl, max: maxConnections, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 10_000, application_name: 'baton' });
+    this.pool = new pg.Pool({
+      connectionString: adminUrl,
+      max: maxConnections,
+      connectionTimeoutMillis: 10_000,
+      idleTimeoutMillis: 10_000,
+      application_name: 'baton',
+    });
     // An idle connection dropped by the server must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
   }

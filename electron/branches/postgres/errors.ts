@@ -16,7 +16,18 @@ export const PG = {
   insufficientPrivilege: '42501',
 } as const;
 
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'EAI_AGAIN', '57P01', '57P02', '57P03']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
 
 export const codeOf = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : undefined;
@@ -59,13 +70,25 @@ export function translateError(error: unknown, what: string, redaction: Redactio
   const where = redaction.url;
   // pg's own words when the server wants a password and the URL has none.
   if (code === PG.invalidPassword || code === PG.invalidAuthorization || /client password must be a string|SASL/i.test(said)) {
-    return new BranchError('auth', `Postgres at ${where} refused the login while ${what} (${said}). Check the user name and password in --url (or the admin URL's environment variable).`, cause);
+    return new BranchError(
+      'auth',
+      `Postgres at ${where} refused the login while ${what} (${said}). Check the user name and password in --url (or the admin URL's environment variable).`,
+      cause,
+    );
   }
   if (code === PG.insufficientPrivilege) {
-    return new BranchError('auth', `The user in ${where} lacks a privilege while ${what} (${said}). Baton needs a role with CREATEDB that owns the branch databases: run ALTER ROLE … CREATEDB, or use another user in --url.`, cause);
+    return new BranchError(
+      'auth',
+      `The user in ${where} lacks a privilege while ${what} (${said}). Baton needs a role with CREATEDB that owns the branch databases: run ALTER ROLE … CREATEDB, or use another user in --url.`,
+      cause,
+    );
   }
   if ((code && UNREACHABLE_CODES.has(code)) || /timeout expired|Connection terminated|connect ECONN/i.test(said)) {
-    return new BranchError('unreachable', `Cannot reach the Postgres server at ${where} while ${what} (${said}). Start the server (for example \`pg_ctlcluster 15 main start\`) or check the host and port in --url.`, cause);
+    return new BranchError(
+      'unreachable',
+      `Cannot reach the Postgres server at ${where} while ${what} (${said}). Start the server (for example \`pg_ctlcluster 15 main start\`) or check the host and port in --url.`,
+      cause,
+    );
   }
   if (code === PG.queryCanceled) return new BranchError('cancelled', `${capitalize(what)} was cancelled; nothing was left half-made.`, cause);
   return new BranchError('failed', `${capitalize(what)} failed on ${where}: ${said}`, cause);
@@ -91,7 +114,10 @@ export function describeSessions(sessions: readonly SessionInfo[]): string {
 
 export function busyError(parent: string, branch: string, sessions: readonly SessionInfo[], attempts: number, waitedMs: number, where: string): BranchError {
   const count = sessions.length;
-  const who = count > 0 ? `${count} other session${count === 1 ? ' is' : 's are'} connected to it (${describeSessions(sessions)})` : 'other sessions kept connecting to it';
+  const who =
+    count > 0
+      ? `${count} other session${count === 1 ? ' is' : 's are'} connected to it (${describeSessions(sessions)})`
+      : 'other sessions kept connecting to it';
   return new BranchError(
     'busy',
     `Cannot fork "${branch}": database "${parent}" on ${where} has to be snapshotted first, and ${who}. ` +

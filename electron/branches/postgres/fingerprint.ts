@@ -65,6 +65,8 @@ export async function isCurrent(admin: Admin, snapshot: Snapshot, parent: Catalo
   // Only statistics moved: record the coarse counters read before the content, so the next fork
   // takes the fast path again (a change after that read shows up as a coarse change next time).
   const meta: SnapshotMeta = { ...snapshot.meta, fingerprint: parent.fingerprint };
-  await admin.withClient(`updating the snapshot of "${parent.name}"`, (client) => client.query(`COMMENT ON DATABASE ${ident(snapshot.name)} IS ${metaLiteral(meta)}`)).catch(() => undefined);
+  await admin
+    .withClient(`updating the snapshot of "${parent.name}"`, (client) => client.query(`COMMENT ON DATABASE ${ident(snapshot.name)} IS ${metaLiteral(meta)}`))
+    .catch(() => undefined);
   return true;
 }

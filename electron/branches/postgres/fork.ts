@@ -76,7 +76,8 @@ export async function forkBranch(deps: ForkDeps, request: ForkRequest): Promise<
         await admin.run(client, `CREATE DATABASE ${ident(target)} TEMPLATE ${ident(from)} STRATEGY FILE_COPY`, options.signal);
       } catch (error) {
         const code = codeOf(error);
-        if (code === PG.duplicateDatabase) throw new BranchError('exists', `Database "${target}" already exists on ${admin.redaction.url}; pick another name or delete it first.`);
+        if (code === PG.duplicateDatabase)
+          throw new BranchError('exists', `Database "${target}" already exists on ${admin.redaction.url}; pick another name or delete it first.`);
         if (code === PG.undefinedDatabase) return 'retired';
         if (code === PG.queryCanceled && options.signal?.aborted) throw new BranchError('cancelled', `${cancelled} was cancelled; nothing was left half-made.`);
         throw error;
@@ -90,7 +91,8 @@ export async function forkBranch(deps: ForkDeps, request: ForkRequest): Promise<
       return 'cold';
     });
     if (outcome === 'retired') {
-      if (attempt >= RESOLVE_ATTEMPTS) throw new BranchError('busy', `Cannot fork "${name}": the snapshot of "${parent}" kept being replaced by other processes. Try again.`);
+      if (attempt >= RESOLVE_ATTEMPTS)
+        throw new BranchError('busy', `Cannot fork "${name}": the snapshot of "${parent}" kept being replaced by other processes. Try again.`);
       continue;
     }
     pool.refill(parent);

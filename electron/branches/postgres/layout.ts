@@ -76,14 +76,23 @@ export const metaLiteral = (meta: BatonMeta): string => literal(JSON.stringify(m
 export function checkBranchName(name: string, adminDatabase: string): void {
   if (!name || name.includes('\0')) throw new BranchError('invalid', `"${name}" is not a usable database name: it is empty or holds a NUL character.`);
   if (Buffer.byteLength(name, 'utf8') > MAX_IDENTIFIER_BYTES) {
-    throw new BranchError('invalid', `Database name "${name}" is longer than Postgres's ${MAX_IDENTIFIER_BYTES}-byte limit; use the sanitized branch name (sanitizeBranchName).`);
+    throw new BranchError(
+      'invalid',
+      `Database name "${name}" is longer than Postgres's ${MAX_IDENTIFIER_BYTES}-byte limit; use the sanitized branch name (sanitizeBranchName).`,
+    );
   }
   if (name.startsWith(RESERVED_PREFIX)) {
-    throw new BranchError('invalid', `Database name "${name}" starts with "${RESERVED_PREFIX}", which Baton reserves for its snapshots and warm pool; rename the git branch.`);
+    throw new BranchError(
+      'invalid',
+      `Database name "${name}" starts with "${RESERVED_PREFIX}", which Baton reserves for its snapshots and warm pool; rename the git branch.`,
+    );
   }
   if (name === adminDatabase) {
     // Baton's own sessions live there, so it could never be snapshotted (a template needs no sessions).
-    throw new BranchError('invalid', `"${name}" is the database in the admin URL; Baton cannot branch it. Point --url at another database (usually "postgres") or pick another branch name.`);
+    throw new BranchError(
+      'invalid',
+      `"${name}" is the database in the admin URL; Baton cannot branch it. Point --url at another database (usually "postgres") or pick another branch name.`,
+    );
   }
 }
 

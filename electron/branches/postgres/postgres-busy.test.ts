@@ -53,7 +53,9 @@ describe.skipIf(!adminUrl)('PostgresProvider with a busy parent', () => {
       expect(message).not.toContain(passwordOf(url));
       expect(retries(events)).toHaveLength(2);
       expect(retries(events)[0]).toMatchObject({ op: 'snapshot', name: `${prefix}main`, attempt: 1 });
-      expect(await withDb(url, 'postgres', async (c) => (await c.query('select count(*)::int as n from pg_database where datname = $1', [`${prefix}a`])).rows[0]?.n)).toBe(0);
+      expect(
+        await withDb(url, 'postgres', async (c) => (await c.query('select count(*)::int as n from pg_database where datname = $1', [`${prefix}a`])).rows[0]?.n),
+      ).toBe(0);
     } finally {
       await app.end();
     }

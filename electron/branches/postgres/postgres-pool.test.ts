@@ -10,7 +10,9 @@ const prefix = uniquePrefix('pool');
 /** Databases (name → oid) whose names start with `namePrefix`. */
 async function databases(url: string, namePrefix: string): Promise<Map<string, string>> {
   return withDb(url, 'postgres', async (c) => {
-    const { rows } = await c.query<{ datname: string; oid: string }>('select datname, oid::text as oid from pg_database where starts_with(datname, $1)', [namePrefix]);
+    const { rows } = await c.query<{ datname: string; oid: string }>('select datname, oid::text as oid from pg_database where starts_with(datname, $1)', [
+      namePrefix,
+    ]);
     return new Map(rows.map((row) => [row.datname, row.oid]));
   });
 }
@@ -99,7 +101,12 @@ describe.skipIf(!adminUrl)('PostgresProvider warm pool', () => {
     const provider = open(2);
     await provider.prewarm(root);
     const snapshot = [...(await databases(url, snapshotPrefix(root))).keys()];
-    const counters = () => withDb(url, 'postgres', async (c) => (await c.query('select tup_inserted, tup_updated, tup_deleted from pg_stat_database where datname = $1', [root])).rows[0]);
+    const counters = () =>
+      withDb(
+        url,
+        'postgres',
+        async (c) => (await c.query('select tup_inserted, tup_updated, tup_deleted from pg_stat_database where datname = $1', [root])).rows[0],
+      );
     const before = await counters();
     await withDb(url, root, (c) => c.query('analyze'));
     expect(await counters()).not.toEqual(before); // the server-wide counters did move

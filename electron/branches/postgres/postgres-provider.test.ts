@@ -54,7 +54,11 @@ describe.skipIf(!adminUrl)('PostgresProvider', () => {
     const adopted = await provider.ensureRoot(existing);
     expect(adopted).toMatchObject({ name: existing, parent: null, depth: 0 });
     expect((await provider.list()).some((b) => b.name === existing)).toBe(true);
-    const comment = await withDb(url, 'postgres', async (c) => (await c.query(`select shobj_description(oid, 'pg_database') as c from pg_database where datname = $1`, [existing])).rows[0]?.c as string);
+    const comment = await withDb(
+      url,
+      'postgres',
+      async (c) => (await c.query(`select shobj_description(oid, 'pg_database') as c from pg_database where datname = $1`, [existing])).rows[0]?.c as string,
+    );
     expect(JSON.parse(comment)).toMatchObject({ adopted: true, previousComment: "the team's scratch db" });
   });
 
@@ -109,7 +113,12 @@ describe.skipIf(!adminUrl)('PostgresProvider', () => {
     await pooled.idle();
     await pooled.close();
     const helpers = () =>
-      withDb(url, 'postgres', async (c) => (await c.query(`select count(*)::int as n from pg_database where shobj_description(oid, 'pg_database') like $1`, [`%"of":"${parent}"%`])).rows[0]?.n);
+      withDb(
+        url,
+        'postgres',
+        async (c) =>
+          (await c.query(`select count(*)::int as n from pg_database where shobj_description(oid, 'pg_database') like $1`, [`%"of":"${parent}"%`])).rows[0]?.n,
+      );
     expect(await helpers()).toBe(2);
     const refused = await failure(provider.delete(parent));
     expect(refused.code).toBe('has-children');
@@ -117,7 +126,7 @@ describe.skipIf(!adminUrl)('PostgresProvider', () => {
     expect(await databasesLike(url, parent)).toEqual([parent]);
 
     // A session left open on the branch does not stop its deletion.
-    const open = new pg.Client({ connectionString: (await provider.connectionUrl(child)) });
+    const open = new pg.Client({ connectionString: await provider.connectionUrl(child) });
     open.on('error', () => undefined);
     await open.connect();
     await provider.delete(child);
@@ -183,8 +192,15 @@ describe.skipIf(!adminUrl)('PostgresProvider', () => {
       await cold.ensureRoot(parent);
       await cold.prewarm(parent);
       // Hold the snapshot's lock (an uncommitted rename) so the copy waits inside the server.
-      const snapshot = await withDb(url, 'postgres', async (c) =>
-        (await c.query<{ datname: string }>(`select datname from pg_database where shobj_description(oid, 'pg_database') like $1`, [`{"baton":1,"role":"snapshot","of":"${parent}"%`])).rows[0]?.datname,
+      const snapshot = await withDb(
+        url,
+        'postgres',
+        async (c) =>
+          (
+            await c.query<{ datname: string }>(`select datname from pg_database where shobj_description(oid, 'pg_database') like $1`, [
+              `{"baton":1,"role":"snapshot","of":"${parent}"%`,
+            ])
+          ).rows[0]?.datname,
       );
       expect(snapshot).toMatch(/^baton_snap_/);
       await holder.connect();

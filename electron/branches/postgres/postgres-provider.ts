@@ -48,7 +48,8 @@ export class PostgresProvider implements BranchProvider {
 
   constructor(options: PostgresProviderOptions) {
     const poolSize = options.poolSize ?? 2;
-    if (!Number.isInteger(poolSize) || poolSize < 0) throw new BranchError('invalid', `poolSize must be a whole number of databases (0 or more), not ${poolSize}.`);
+    if (!Number.isInteger(poolSize) || poolSize < 0)
+      throw new BranchError('invalid', `poolSize must be a whole number of databases (0 or more), not ${poolSize}.`);
     this.admin = new Admin(options.adminUrl, 10);
     this.snapshots = new Snapshots(this.admin, { ...DEFAULT_RETRY, ...options.retry });
     this.pool = new WarmPool(this.admin, poolSize);
@@ -103,7 +104,14 @@ export class PostgresProvider implements BranchProvider {
     // Build the replacement under a temporary name, so a failure leaves the branch as it was.
     const temp = newTempName();
     // The replacement's own comment carries when it was started, so a crashed reset's leftover can be aged.
-    await this.fork('reset', name, parent, temp, (depth) => ({ baton: 1, role: 'pending', parent, createdAt: this.now().toISOString(), depth, for: name }), options);
+    await this.fork(
+      'reset',
+      name,
+      parent,
+      temp,
+      (depth) => ({ baton: 1, role: 'pending', parent, createdAt: this.now().toISOString(), depth, for: name }),
+      options,
+    );
     await this.finish(name, temp, options, what, null);
     const resetMeta: BranchMeta = { baton: 1, role: 'branch', parent, createdAt: meta.createdAt, depth: meta.depth, resetAt: this.now().toISOString() };
     await this.admin.withClient(what, async (client) => {
@@ -119,7 +127,10 @@ export class PostgresProvider implements BranchProvider {
         await client.query(`ALTER DATABASE ${ident(temp)} RENAME TO ${ident(name)}; COMMENT ON DATABASE ${ident(name)} IS ${metaLiteral(resetMeta)}`);
       } catch (error) {
         const said = translateError(error, what, this.admin.redaction).message;
-        throw new BranchError('failed', `${said} The old "${name}" is gone; its replacement is kept as "${temp}": rename it to "${name}" by hand, or delete and recreate the branch.`);
+        throw new BranchError(
+          'failed',
+          `${said} The old "${name}" is gone; its replacement is kept as "${temp}": rename it to "${name}" by hand, or delete and recreate the branch.`,
+        );
       }
       // The branch's own snapshot and pool copied its old content.
       await this.dropHelpers(client, name);
@@ -136,7 +147,10 @@ export class PostgresProvider implements BranchProvider {
       const children = (await this.branches(client, false)).filter((entry) => entry.meta.parent === name).map((entry) => entry.name);
       if (children.length > 0) {
         const shown = children.slice(0, 5).join(', ') + (children.length > 5 ? `, and ${children.length - 5} more` : '');
-        throw new BranchError('has-children', `Branch "${name}" has ${children.length} child branch${children.length === 1 ? '' : 'es'} (${shown}); delete them first.`);
+        throw new BranchError(
+          'has-children',
+          `Branch "${name}" has ${children.length} child branch${children.length === 1 ? '' : 'es'} (${shown}); delete them first.`,
+        );
       }
       throwIfCancelled(options.signal, `Deleting branch "${name}"`);
       options.onProgress?.({ kind: 'branch.step', op: 'delete', name, step: 'ending its sessions and dropping it' });
@@ -213,7 +227,9 @@ export class PostgresProvider implements BranchProvider {
 
   warnings(): string[] {
     const error = this.pool.lastError;
-    return error ? [`The warm pool could not be refilled (${error.message}). Creates still work, each as a full copy; the pool tries again after the next create.`] : [];
+    return error
+      ? [`The warm pool could not be refilled (${error.message}). Creates still work, each as a full copy; the pool tries again after the next create.`]
+      : [];
   }
 
   close(): Promise<void> {
@@ -221,7 +237,14 @@ export class PostgresProvider implements BranchProvider {
     return this.closing;
   }
 
-  private fork(op: 'create' | 'reset', name: string, parent: string, target: string, meta: (depth: number) => BranchMeta, options: CreateOptions & { readonly fresh?: boolean }) {
+  private fork(
+    op: 'create' | 'reset',
+    name: string,
+    parent: string,
+    target: string,
+    meta: (depth: number) => BranchMeta,
+    options: CreateOptions & { readonly fresh?: boolean },
+  ) {
     if (this.closing) throw new BranchError('failed', `The postgres provider was closed; cannot ${op} "${name}".`);
     return forkBranch({ admin: this.admin, snapshots: this.snapshots, pool: this.pool }, { op, name, parent, target, meta, options });
   }
@@ -243,7 +266,8 @@ export class PostgresProvider implements BranchProvider {
           throw new BranchError(code, `Preparing branch "${name}" failed: ${said} The half-made database was removed.`);
         }
         throwIfCancelled(options.signal, capitalize(what));
-        if (meta) await this.admin.withClient(what, (client) => client.query(`COMMENT ON DATABASE ${ident(name)} IS ${metaLiteral({ ...meta, role: 'branch' })}`));
+        if (meta)
+          await this.admin.withClient(what, (client) => client.query(`COMMENT ON DATABASE ${ident(name)} IS ${metaLiteral({ ...meta, role: 'branch' })}`));
       }
     } catch (error) {
       await this.admin.withClient(`removing half-made "${target}"`, (client) => this.admin.drop(client, target, true)).catch(() => undefined);
@@ -282,7 +306,10 @@ export class PostgresProvider implements BranchProvider {
   /** Drops the snapshots and pool entries made for `name` (a refill still running drops its own late copy). */
   private async dropHelpers(client: pg.ClientBase, name: string): Promise<void> {
     const entries = await this.admin.catalog(client, [], [snapshotPrefix(name), poolPrefix(name)]);
-    await this.admin.dropMany(entries.map((entry) => entry.name), `dropping the snapshot and pool of "${name}"`);
+    await this.admin.dropMany(
+      entries.map((entry) => entry.name),
+      `dropping the snapshot and pool of "${name}"`,
+    );
   }
 }
 
@@ -290,7 +317,9 @@ const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text
 
 /** Best effort (a role may not end other roles' sessions): DROP DATABASE … WITH (FORCE) then says why. */
 async function terminateSessions(client: pg.ClientBase, databases: readonly string[]): Promise<void> {
-  await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = any($1::text[]) and pid <> pg_backend_pid()', [databases]).catch(() => undefined);
+  await client
+    .query('select pg_terminate_backend(pid) from pg_stat_activity where datname = any($1::text[]) and pid <> pg_backend_pid()', [databases])
+    .catch(() => undefined);
 }
 
 function asQueryable(client: pg.Client): Queryable {

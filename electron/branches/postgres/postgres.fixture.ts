@@ -74,7 +74,9 @@ export async function checksums(adminUrl: string, database: string): Promise<Rec
     );
     const out: Record<string, string> = {};
     for (const { name } of tables) {
-      const { rows } = await client.query<{ sum: string | null; n: string }>(`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as sum, count(*) as n from ${name} t`);
+      const { rows } = await client.query<{ sum: string | null; n: string }>(
+        `select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as sum, count(*) as n from ${name} t`,
+      );
       out[name] = `${rows[0]?.n}:${rows[0]?.sum}`;
     }
     return out;

@@ -138,7 +138,8 @@ export class Snapshots {
         } catch (error) {
           const code = codeOf(error);
           if (code === PG.queryCanceled && options.signal?.aborted) throw new BranchError('cancelled', `${what} was cancelled; nothing was left half-made.`);
-          if (code === PG.undefinedDatabase) throw new BranchError('not-found', `Parent database "${parent}" disappeared from ${this.admin.redaction.url} while taking a snapshot of it.`);
+          if (code === PG.undefinedDatabase)
+            throw new BranchError('not-found', `Parent database "${parent}" disappeared from ${this.admin.redaction.url} while taking a snapshot of it.`);
           if (code !== PG.objectInUse) throw error;
           sessions = await this.admin.sessions(client, parent); // someone connected just before the copy
         }
@@ -171,7 +172,10 @@ export class Snapshots {
       const client = await this.admin.tryLock(key, what);
       if (client) return client;
       if (Date.now() > deadline) {
-        throw new BranchError('busy', `Another Baton process has been taking a snapshot of "${parent}" for over ${LOCK_WAIT_MS / 1000} s; try again later, or stop that process if it is stuck.`);
+        throw new BranchError(
+          'busy',
+          `Another Baton process has been taking a snapshot of "${parent}" for over ${LOCK_WAIT_MS / 1000} s; try again later, or stop that process if it is stuck.`,
+        );
       }
       await sleep(delay, options.signal, `Forking "${options.branch}"`);
     }

@@ -58,11 +58,14 @@ export class WarmPool {
   async claim(client: pg.ClientBase, entries: readonly string[], target: string, meta: BranchMeta): Promise<boolean> {
     for (const entry of entries) {
       try {
-        await client.query(`ALTER DATABASE ${ident(entry)} RENAME TO ${ident(target)}; ALTER DATABASE ${ident(target)} ALLOW_CONNECTIONS true; COMMENT ON DATABASE ${ident(target)} IS ${metaLiteral(meta)}`);
+        await client.query(
+          `ALTER DATABASE ${ident(entry)} RENAME TO ${ident(target)}; ALTER DATABASE ${ident(target)} ALLOW_CONNECTIONS true; COMMENT ON DATABASE ${ident(target)} IS ${metaLiteral(meta)}`,
+        );
         return true;
       } catch (error) {
         const code = codeOf(error);
-        if (code === PG.duplicateDatabase) throw new BranchError('exists', `Database "${target}" already exists on ${this.admin.redaction.url}; pick another name or delete it first.`);
+        if (code === PG.duplicateDatabase)
+          throw new BranchError('exists', `Database "${target}" already exists on ${this.admin.redaction.url}; pick another name or delete it first.`);
         // Claimed by someone else, or retired with its snapshot: try the next one.
         if (code === PG.undefinedDatabase || code === PG.objectInUse) continue;
         throw error;
@@ -125,7 +128,10 @@ export class WarmPool {
         const stale = entries.filter((entry) =>
           entry.name.startsWith(poolPrefix(parent)) ? !(keep && entry.name.startsWith(keep)) : entry.meta?.role === 'snapshot' && entry.name !== snapshot?.name,
         );
-        await this.admin.dropMany(stale.map((entry) => entry.name), `retiring old copies of "${parent}"`);
+        await this.admin.dropMany(
+          stale.map((entry) => entry.name),
+          `retiring old copies of "${parent}"`,
+        );
         const ready = keep ? entries.filter((entry) => entry.name.startsWith(keep)).length : 0;
         if (!snapshot || ready >= this.size || this.closed) return;
         const name = newPoolName(parent, snapshot.name);

@@ -12,7 +12,12 @@ describe('diffSchemas', () => {
   it('orders changes by table, kind and name whatever order the snapshots come in', () => {
     const parent: SchemaSnapshot = { tables: [table('public.a'), table('public.b')] };
     const branchTables = [
-      table('public.b', { indexes: [{ name: 'z_idx', definition: 'CREATE INDEX z_idx ON public.b (id)' }, { name: 'a_idx', definition: 'CREATE INDEX a_idx ON public.b (id)' }] }),
+      table('public.b', {
+        indexes: [
+          { name: 'z_idx', definition: 'CREATE INDEX z_idx ON public.b (id)' },
+          { name: 'a_idx', definition: 'CREATE INDEX a_idx ON public.b (id)' },
+        ],
+      }),
       table('public.c'),
       table('public.a', { columns: [] }),
     ];
@@ -36,7 +41,9 @@ describe('diffSchemas', () => {
   });
 
   it('renders identity and generated columns without a DEFAULT keyword', () => {
-    expect(renderColumn({ name: 'id', type: 'bigint', nullable: false, default: 'GENERATED ALWAYS AS IDENTITY' })).toBe('id bigint NOT NULL GENERATED ALWAYS AS IDENTITY');
+    expect(renderColumn({ name: 'id', type: 'bigint', nullable: false, default: 'GENERATED ALWAYS AS IDENTITY' })).toBe(
+      'id bigint NOT NULL GENERATED ALWAYS AS IDENTITY',
+    );
     expect(renderColumn({ name: 'n', type: 'integer', nullable: true, default: '0' })).toBe('n integer DEFAULT 0');
   });
 });

@@ -37,7 +37,8 @@ function diffTable(before: TableSnapshot, after: TableSnapshot): SchemaChange[] 
       continue;
     }
     if (old.type !== column.type) changes.push({ kind: 'column-type-changed', table, name, before: old.type, after: column.type });
-    if (old.nullable !== column.nullable) changes.push({ kind: 'column-nullability-changed', table, name, before: nullability(old), after: nullability(column) });
+    if (old.nullable !== column.nullable)
+      changes.push({ kind: 'column-nullability-changed', table, name, before: nullability(old), after: nullability(column) });
     if (old.default !== column.default) changes.push({ kind: 'column-default-changed', table, name, before: old.default, after: column.default });
   }
 
@@ -45,7 +46,13 @@ function diffTable(before: TableSnapshot, after: TableSnapshot): SchemaChange[] 
   const newKey = after.primaryKey;
   // Compared by definition: a renamed key that still covers the same columns is not a change worth showing.
   if (oldKey?.definition !== newKey?.definition) {
-    changes.push({ kind: 'primary-key-changed', table, name: newKey?.name ?? oldKey?.name, before: oldKey?.definition ?? null, after: newKey?.definition ?? null });
+    changes.push({
+      kind: 'primary-key-changed',
+      table,
+      name: newKey?.name ?? oldKey?.name,
+      before: oldKey?.definition ?? null,
+      after: newKey?.definition ?? null,
+    });
   }
 
   changes.push(...diffNamed(table, before.constraints, after.constraints, 'constraint'));

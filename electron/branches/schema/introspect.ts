@@ -3,7 +3,15 @@
  * Postgres server, so a branch and its parent are always read the same way.
  */
 import type { Queryable } from './index';
-import { compareText, type ColumnSnapshot, type ConstraintKind, type ConstraintSnapshot, type NamedDefinition, type SchemaSnapshot, type TableSnapshot } from './snapshot';
+import {
+  compareText,
+  type ColumnSnapshot,
+  type ConstraintKind,
+  type ConstraintSnapshot,
+  type NamedDefinition,
+  type SchemaSnapshot,
+  type TableSnapshot,
+} from './snapshot';
 
 /** Baton's own versions table lives in every migrated branch; it is bookkeeping, not the user's schema. */
 export const BATON_MIGRATIONS_TABLE = 'baton_migrations';
@@ -55,10 +63,27 @@ WHERE ${USER_TABLES}
     SELECT 1 FROM pg_catalog.pg_constraint con
     WHERE con.conindid = x.indexrelid AND con.conrelid = x.indrelid AND con.contype IN ('p', 'u', 'x'))`;
 
-interface TableRow { schema: string; table: string }
-interface ColumnRow extends TableRow { column: string; type: string; not_null: boolean; default_expr: string | null; identity: string; generated: string }
-interface ConstraintRow extends TableRow { name: string; type: string; definition: string }
-interface IndexRow extends TableRow { name: string; definition: string }
+interface TableRow {
+  schema: string;
+  table: string;
+}
+interface ColumnRow extends TableRow {
+  column: string;
+  type: string;
+  not_null: boolean;
+  default_expr: string | null;
+  identity: string;
+  generated: string;
+}
+interface ConstraintRow extends TableRow {
+  name: string;
+  type: string;
+  definition: string;
+}
+interface IndexRow extends TableRow {
+  name: string;
+  definition: string;
+}
 
 interface MutableTable {
   name: string;
@@ -97,7 +122,11 @@ export async function introspectSchema(q: Queryable): Promise<SchemaSnapshot> {
   for (const row of indexes) tableOf(row)?.indexes.push({ name: row.name, definition: row.definition });
 
   const result: TableSnapshot[] = [...byName.values()]
-    .map((t) => ({ ...t, constraints: t.constraints.sort((a, b) => compareText(a.name, b.name)), indexes: t.indexes.sort((a, b) => compareText(a.name, b.name)) }))
+    .map((t) => ({
+      ...t,
+      constraints: t.constraints.sort((a, b) => compareText(a.name, b.name)),
+      indexes: t.indexes.sort((a, b) => compareText(a.name, b.name)),
+    }))
     .sort((a, b) => compareText(a.name, b.name));
   return { tables: result };
 }

@@ -38,7 +38,13 @@ export interface BenchResult {
   readonly parentBytes: number | null;
   readonly rows: number;
   readonly create: { readonly cold: Percentiles; readonly warm: Percentiles };
-  readonly readRatioAtDepth: { readonly depth: number; readonly ratio: number; readonly depth0MedianMs: number; readonly depthNMedianMs: number; readonly readsPerBranch: number };
+  readonly readRatioAtDepth: {
+    readonly depth: number;
+    readonly ratio: number;
+    readonly depth0MedianMs: number;
+    readonly depthNMedianMs: number;
+    readonly readsPerBranch: number;
+  };
 }
 
 /** Bytes a row takes on disk, roughly (a 512-character payload, the tuple header and its index entry). */
@@ -126,7 +132,13 @@ export async function benchBranches(options: BenchOptions): Promise<BenchResult>
       parentBytes,
       rows,
       create: { cold, warm },
-      readRatioAtDepth: { depth: options.depth, ratio: round(reads.deep / reads.base, 3), depth0MedianMs: round(reads.base, 4), depthNMedianMs: round(reads.deep, 4), readsPerBranch: options.reads },
+      readRatioAtDepth: {
+        depth: options.depth,
+        ratio: round(reads.deep / reads.base, 3),
+        depth0MedianMs: round(reads.base, 4),
+        depthNMedianMs: round(reads.deep, 4),
+        readsPerBranch: options.reads,
+      },
     };
   } finally {
     options.log('cleaning up');
@@ -157,7 +169,8 @@ async function load(client: pg.Client, rows: number, log: (line: string) => void
   for (let from = 1; from <= rows; from += INSERT_BATCH) {
     const to = Math.min(rows, from + INSERT_BATCH - 1);
     await client.query(`insert into bench_rows select g, ${payload} from generate_series($1::bigint, $2::bigint) g`, [from, to]);
-    if (to === rows || ((to - from + 1) === INSERT_BATCH && Math.floor(from / INSERT_BATCH) % 5 === 4)) log(`  ${to.toLocaleString('en-US')} / ${rows.toLocaleString('en-US')} rows`);
+    if (to === rows || (to - from + 1 === INSERT_BATCH && Math.floor(from / INSERT_BATCH) % 5 === 4))
+      log(`  ${to.toLocaleString('en-US')} / ${rows.toLocaleString('en-US')} rows`);
   }
   await client.query('analyze bench_rows');
 }

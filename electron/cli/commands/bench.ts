@@ -33,7 +33,14 @@ export const benchCommand: Command = {
     const json = flag(values, 'json');
     const url = text(values, 'url') ?? process.env[DEFAULT_POSTGRES_URL_ENV] ?? process.env.BATON_TEST_PG_URL;
     if (provider === 'postgres' && !url) {
-      printError(io, { code: 'invalid', message: `The postgres benchmark needs an admin URL: pass --url postgresql://USER:PASSWORD@HOST:PORT/postgres or set ${DEFAULT_POSTGRES_URL_ENV}.` }, json);
+      printError(
+        io,
+        {
+          code: 'invalid',
+          message: `The postgres benchmark needs an admin URL: pass --url postgresql://USER:PASSWORD@HOST:PORT/postgres or set ${DEFAULT_POSTGRES_URL_ENV}.`,
+        },
+        json,
+      );
       return EXIT.problems;
     }
     const options = {

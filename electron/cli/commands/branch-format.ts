@@ -35,7 +35,8 @@ function notes(pair: BranchPairView, now: Date): string {
   if (pair.orphan) out.push(ORPHAN_NOTES[pair.orphan]);
   if (pair.masked) out.push('masked');
   if (pair.active) out.push('active');
-  if (pair.expiresAt) out.push(Date.parse(pair.expiresAt) <= now.getTime() ? 'expired' : `expires in ${formatAge(now.toISOString(), new Date(Date.parse(pair.expiresAt)))}`);
+  if (pair.expiresAt)
+    out.push(Date.parse(pair.expiresAt) <= now.getTime() ? 'expired' : `expires in ${formatAge(now.toISOString(), new Date(Date.parse(pair.expiresAt)))}`);
   if (pair.kind === 'tier' && !pair.database && !pair.orphan) out.push('database made on first use');
   return out.join(', ');
 }
@@ -80,9 +81,19 @@ export function formatGc(report: GcReport): string {
   const entry = (e: GcEntry) => `  ${e.name}${e.gitBranch && e.gitBranch !== e.name ? ` (${e.gitBranch})` : ''}: ${REASONS[e.reason]}`;
   const verb = report.dryRun ? 'Would remove' : 'Removed';
   const { leftovers } = report;
-  lines.push(report.removed.length ? `${verb} ${report.removed.length} branch pair${report.removed.length === 1 ? '' : 's'}:` : leftovers.length ? 'No branch pair to collect.' : 'Nothing to collect.');
+  lines.push(
+    report.removed.length
+      ? `${verb} ${report.removed.length} branch pair${report.removed.length === 1 ? '' : 's'}:`
+      : leftovers.length
+        ? 'No branch pair to collect.'
+        : 'Nothing to collect.',
+  );
   lines.push(...report.removed.map(entry));
-  if (leftovers.length) lines.push(`${report.dryRun ? 'Would drop' : 'Dropped'} ${leftovers.length} half-made database${leftovers.length === 1 ? '' : 's'} left by a crashed create or reset:`, ...leftovers.map((name) => `  ${name}`));
+  if (leftovers.length)
+    lines.push(
+      `${report.dryRun ? 'Would drop' : 'Dropped'} ${leftovers.length} half-made database${leftovers.length === 1 ? '' : 's'} left by a crashed create or reset:`,
+      ...leftovers.map((name) => `  ${name}`),
+    );
   if (report.kept.length) lines.push(`Kept ${report.kept.length}:`, ...report.kept.map(entry));
   return lines.join('\n');
 }
@@ -90,7 +101,8 @@ export function formatGc(report: GcReport): string {
 /** Exactly what deleting `pair` removes, one line each. */
 export function describeRemoval(pair: BranchPairView, provider: ProviderKind): string[] {
   const out: string[] = [];
-  if (pair.database) out.push(`database branch ${pair.name} (${provider}${pair.database.sizeBytes !== null ? `, ${formatBytes(pair.database.sizeBytes)}` : ''})`);
+  if (pair.database)
+    out.push(`database branch ${pair.name} (${provider}${pair.database.sizeBytes !== null ? `, ${formatBytes(pair.database.sizeBytes)}` : ''})`);
   if (pair.worktree) out.push(`worktree ${pair.worktree} (with any uncommitted changes in it)`);
   if (pair.gitBranch) out.push(`git branch ${pair.gitBranch}`);
   out.push(`pairing entry ${pair.name}`);

@@ -58,11 +58,14 @@ export const branchCommand: Command = {
     if (!sub || !(sub in SUBCOMMANDS)) throw new UsageError(`branch needs one of these subcommands${sub ? ` (not "${sub}")` : ''}:${SUBCOMMAND_USAGE}`);
     const spec = SUBCOMMANDS[sub as Sub];
     if (args.length !== spec.args.length) {
-      throw new UsageError(`branch ${sub} takes ${spec.args.length ? spec.args.map((a) => `<${a}>`).join(' ') : 'no arguments'}; got ${args.length ? args.join(' ') : 'none'}.`);
+      throw new UsageError(
+        `branch ${sub} takes ${spec.args.length ? spec.args.map((a) => `<${a}>`).join(' ') : 'no arguments'}; got ${args.length ? args.join(' ') : 'none'}.`,
+      );
     }
     for (const [key, value] of Object.entries(values)) {
       const given = value !== undefined && value !== false;
-      if (given && !COMMON.includes(key) && !(spec.options as readonly string[]).includes(key)) throw new UsageError(`--${key} does not apply to branch ${sub}.`);
+      if (given && !COMMON.includes(key) && !(spec.options as readonly string[]).includes(key))
+        throw new UsageError(`--${key} does not apply to branch ${sub}.`);
     }
     const provider = providerOption(values);
     const ttlHours = ttlOption(values);
@@ -79,7 +82,12 @@ export const branchCommand: Command = {
       let service: BranchService | null = null;
       try {
         const postgresUrl = text(values, 'url');
-        service = await openBranchService({ root: view.root, settings: loaded.value.settings, ...(provider ? { provider } : {}), ...(postgresUrl ? { postgresUrl } : {}) });
+        service = await openBranchService({
+          root: view.root,
+          settings: loaded.value.settings,
+          ...(provider ? { provider } : {}),
+          ...(postgresUrl ? { postgresUrl } : {}),
+        });
         const call = { signal: controller.signal, onProgress: progressPrinter(io) };
         return await SUBS[sub as Sub]({ service, args, values, io, json, call, ttlHours });
       } catch (cause) {
@@ -143,7 +151,9 @@ const SUBS: Record<Sub, (c: SubContext) => Promise<ExitCode>> = {
     const pairs = (await service.list(call)).pairs;
     const pair = findPair(pairs, args[0]!);
     refuseIfUntouchable(pair, [], 'reset');
-    const what = [`database branch ${pair.name} (${service.kind}): all its rows and schema changes are replaced by a fresh fork of ${pair.parent ?? 'its parent'}`];
+    const what = [
+      `database branch ${pair.name} (${service.kind}): all its rows and schema changes are replaced by a fresh fork of ${pair.parent ?? 'its parent'}`,
+    ];
     if (!flag(values, 'yes')) return confirmationNeeded(io, json, `reset ${pair.name}`, what);
     const reset = await service.reset(pair.name, call);
     if (json) printJson(io, reset);
@@ -187,9 +197,11 @@ function findPair(pairs: readonly BranchPairView[], name: string): BranchPairVie
 /** The service refuses these too; checking first keeps the confirmation from offering the impossible. */
 function refuseIfUntouchable(pair: BranchPairView, pairs: readonly BranchPairView[], verb: string): void {
   if (pair.kind === 'tier') throw new BranchError('protected', `"${pair.name}" is a ${pair.tier ?? 'protected'} tier: tiers are never ${verb}.`);
-  if (pair.active) throw new BranchError('busy', `"${pair.name}" is in use by a running cycle, so it cannot be ${verb} now. Try again when the cycle has finished.`);
+  if (pair.active)
+    throw new BranchError('busy', `"${pair.name}" is in use by a running cycle, so it cannot be ${verb} now. Try again when the cycle has finished.`);
   const children = pairs.filter((p) => p.parent === pair.name || p.database?.parent === pair.name);
-  if (children.length) throw new BranchError('has-children', `"${pair.name}" has child branches (${children.map((c) => c.name).join(', ')}). Delete them first.`);
+  if (children.length)
+    throw new BranchError('has-children', `"${pair.name}" has child branches (${children.map((c) => c.name).join(', ')}). Delete them first.`);
 }
 
 function confirmationNeeded(io: Io, json: boolean, action: string, removal: readonly string[]): ExitCode {

@@ -61,23 +61,31 @@ export const approveCommand: Command = {
     const json = flag(values, 'json');
     const ref = gateRef(values, this.synopsis);
     let expect = parseExpect(list(values, 'expect'));
-    return withProject(onePath(positionals, this.synopsis), json, io, async (workbench) => {
-      if (Object.keys(expect).length === 0) {
-        const evidence = await workbench.evidence(ref);
-        if (!evidence.ok) return report(io, json, evidence, '');
-        const shown = evidence.value.artifacts.map((a) => `${a.name}=${a.sha256 ?? '(missing)'}`);
-        if (!flag(values, 'yes')) {
-          io.err(`baton: say which content you approve. The ${ref.gate} gate covers:\n  ${shown.join('\n  ')}\n` +
-            'Re-run with --expect name=sha256 for each (from what you reviewed), or --yes to approve exactly these.');
-          return EXIT.usage;
+    return withProject(
+      onePath(positionals, this.synopsis),
+      json,
+      io,
+      async (workbench) => {
+        if (Object.keys(expect).length === 0) {
+          const evidence = await workbench.evidence(ref);
+          if (!evidence.ok) return report(io, json, evidence, '');
+          const shown = evidence.value.artifacts.map((a) => `${a.name}=${a.sha256 ?? '(missing)'}`);
+          if (!flag(values, 'yes')) {
+            io.err(
+              `baton: say which content you approve. The ${ref.gate} gate covers:\n  ${shown.join('\n  ')}\n` +
+                'Re-run with --expect name=sha256 for each (from what you reviewed), or --yes to approve exactly these.',
+            );
+            return EXIT.usage;
+          }
+          if (!json) io.out(`Approving ${ref.gate} of ${ref.feature}${ref.story ? `/${ref.story}` : ''}:\n  ${shown.join('\n  ')}`);
+          expect = Object.fromEntries(evidence.value.artifacts.filter((a) => a.sha256).map((a) => [a.name, a.sha256!]));
         }
-        if (!json) io.out(`Approving ${ref.gate} of ${ref.feature}${ref.story ? `/${ref.story}` : ''}:\n  ${shown.join('\n  ')}`);
-        expect = Object.fromEntries(evidence.value.artifacts.filter((a) => a.sha256).map((a) => [a.name, a.sha256!]));
-      }
-      const comment = text(values, 'comment');
-      const result = await workbench.approve({ ...ref, approver: await approverOf(values, workbench), expect, ...(comment ? { comment } : {}) });
-      return report(io, json, result, `Approved ${ref.gate}`);
-    }, 'gates');
+        const comment = text(values, 'comment');
+        const result = await workbench.approve({ ...ref, approver: await approverOf(values, workbench), expect, ...(comment ? { comment } : {}) });
+        return report(io, json, result, `Approved ${ref.gate}`);
+      },
+      'gates',
+    );
   },
 };
 
@@ -91,11 +99,17 @@ function reasonedDecision(name: 'reject' | 'withdraw', summary: string, done: st
       const json = flag(values, 'json');
       const ref = gateRef(values, this.synopsis);
       const reason = required(values, 'reason', this.synopsis);
-      return withProject(onePath(positionals, this.synopsis), json, io, async (workbench) => {
-        const request = { ...ref, approver: await approverOf(values, workbench), reason };
-        const result = name === 'reject' ? await workbench.reject(request) : await workbench.withdraw(request);
-        return report(io, json, result, `${done} ${ref.gate}`);
-      }, 'gates');
+      return withProject(
+        onePath(positionals, this.synopsis),
+        json,
+        io,
+        async (workbench) => {
+          const request = { ...ref, approver: await approverOf(values, workbench), reason };
+          const result = name === 'reject' ? await workbench.reject(request) : await workbench.withdraw(request);
+          return report(io, json, result, `${done} ${ref.gate}`);
+        },
+        'gates',
+      );
     },
   };
 }
@@ -108,7 +122,14 @@ export const resolveCommand: Command = {
   name: 'resolve',
   synopsis: 'resolve <dir> --feature F --item T --decision retry|skip|abandon [--note TEXT] [--approver "Name <email>"] [--json]',
   summary: 'Decide an escalated item: retry it (a new round), skip it, or abandon the feature (note required)',
-  options: { ...JSON_OPTION, feature: { type: 'string' }, item: { type: 'string' }, decision: { type: 'string' }, note: { type: 'string' }, approver: { type: 'string' } },
+  options: {
+    ...JSON_OPTION,
+    feature: { type: 'string' },
+    item: { type: 'string' },
+    decision: { type: 'string' },
+    note: { type: 'string' },
+    approver: { type: 'string' },
+  },
   async run(positionals, values, io) {
     const json = flag(values, 'json');
     const feature = required(values, 'feature', this.synopsis);
@@ -118,11 +139,23 @@ export const resolveCommand: Command = {
       throw new UsageError(`--decision must be one of ${ESCALATION_DECISIONS.join(', ')}; got "${decision}".`);
     }
     const note = text(values, 'note');
-    return withProject(onePath(positionals, this.synopsis), json, io, async (workbench) => {
-      const result = await workbench.decideEscalation({ feature, item, decision: decision as EscalationDecision, approver: await approverOf(values, workbench), ...(note ? { note } : {}) });
-      const next = decision === 'retry' ? `: its next round runs with \`baton run\`` : decision === 'skip' ? ': it is set aside' : ': the feature stops';
-      return report(io, json, result, `Decided ${decision} for ${item}${next}`);
-    }, 'escalations');
+    return withProject(
+      onePath(positionals, this.synopsis),
+      json,
+      io,
+      async (workbench) => {
+        const result = await workbench.decideEscalation({
+          feature,
+          item,
+          decision: decision as EscalationDecision,
+          approver: await approverOf(values, workbench),
+          ...(note ? { note } : {}),
+        });
+        const next = decision === 'retry' ? `: its next round runs with \`baton run\`` : decision === 'skip' ? ': it is set aside' : ': the feature stops';
+        return report(io, json, result, `Decided ${decision} for ${item}${next}`);
+      },
+      'escalations',
+    );
   },
 };
 
@@ -138,21 +171,36 @@ export const restoreCommand: Command = {
   async run(positionals, values, io) {
     const json = flag(values, 'json');
     const ref = gateRef(values, this.synopsis);
-    return withProject(onePath(positionals, this.synopsis), json, io, async (workbench, view) => {
-      const gate = view.features.find((f) => f.id === ref.feature)?.gates.find((g) => g.name === ref.gate && g.story === (ref.story ?? null));
-      if (!gate || gate.status !== 'drifted') {
-        printError(io, { code: 'not-drifted', message: `The ${ref.gate} gate of ${ref.feature}${ref.story ? `, story ${ref.story}` : ''} is ${gate?.status ?? 'not there'}: only a drifted gate has files to restore.` }, json);
-        return EXIT.problems;
-      }
-      const lines = gate.drift.map((d) => `  ${d.expected === null ? 'remove  ' : d.actual === null ? 're-create' : 'overwrite'} ${d.artifact}`);
-      if (!flag(values, 'yes')) {
-        io.err(`baton: restoring the ${ref.gate} gate would:\n${lines.join('\n')}\n(what is overwritten or removed is kept in the ledger). Re-run with --yes to do it.`);
-        return EXIT.problems;
-      }
-      const expect = Object.fromEntries(gate.drift.map((d) => [d.artifact, d.actual]));
-      const result = await workbench.restore({ ...ref, approver: await approverOf(values, workbench), expect });
-      if (result.ok && !json) io.out(`Restored:\n${lines.join('\n')}`);
-      return report(io, json, result, `Restored the approved files of ${ref.gate}`);
-    }, 'changes');
+    return withProject(
+      onePath(positionals, this.synopsis),
+      json,
+      io,
+      async (workbench, view) => {
+        const gate = view.features.find((f) => f.id === ref.feature)?.gates.find((g) => g.name === ref.gate && g.story === (ref.story ?? null));
+        if (!gate || gate.status !== 'drifted') {
+          printError(
+            io,
+            {
+              code: 'not-drifted',
+              message: `The ${ref.gate} gate of ${ref.feature}${ref.story ? `, story ${ref.story}` : ''} is ${gate?.status ?? 'not there'}: only a drifted gate has files to restore.`,
+            },
+            json,
+          );
+          return EXIT.problems;
+        }
+        const lines = gate.drift.map((d) => `  ${d.expected === null ? 'remove  ' : d.actual === null ? 're-create' : 'overwrite'} ${d.artifact}`);
+        if (!flag(values, 'yes')) {
+          io.err(
+            `baton: restoring the ${ref.gate} gate would:\n${lines.join('\n')}\n(what is overwritten or removed is kept in the ledger). Re-run with --yes to do it.`,
+          );
+          return EXIT.problems;
+        }
+        const expect = Object.fromEntries(gate.drift.map((d) => [d.artifact, d.actual]));
+        const result = await workbench.restore({ ...ref, approver: await approverOf(values, workbench), expect });
+        if (result.ok && !json) io.out(`Restored:\n${lines.join('\n')}`);
+        return report(io, json, result, `Restored the approved files of ${ref.gate}`);
+      },
+      'changes',
+    );
   },
 };

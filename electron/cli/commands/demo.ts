@@ -42,7 +42,16 @@ export const demoCommand: Command = {
         },
       });
       if (json) {
-        printJson(io, { project: summary.project, items: summary.items, repairs: summary.repairs, violations: summary.violations, rejectedRed: summary.rejectedRed, ledgerHead: summary.ledgerHead, phase: summary.phase, escalations: summary.escalations });
+        printJson(io, {
+          project: summary.project,
+          items: summary.items,
+          repairs: summary.repairs,
+          violations: summary.violations,
+          rejectedRed: summary.rejectedRed,
+          ledgerHead: summary.ledgerHead,
+          phase: summary.phase,
+          escalations: summary.escalations,
+        });
       } else {
         printSummary(io, summary);
         io.out(`\nProject: ${demo.root}\nSee it: npx baton serve ${demo.root}   Check it: npx baton verify ${demo.root}`);

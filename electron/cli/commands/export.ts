@@ -35,7 +35,10 @@ export const exportCommand: Command = {
       }
       const r = result.value;
       if (json) printJson(io, { ok: true, ...r });
-      else io.out(`Wrote ${r.file}: ${r.files} files, ${r.records} ledger records, head ${r.head?.slice(0, 12) ?? '(none)'}…, ${r.attestations} attestations, ${r.signed ? 'signed' : 'unsigned'}.\nReview it with \`baton verify ${r.file}\` or \`baton serve ${r.file}\`.`);
+      else
+        io.out(
+          `Wrote ${r.file}: ${r.files} files, ${r.records} ledger records, head ${r.head?.slice(0, 12) ?? '(none)'}…, ${r.attestations} attestations, ${r.signed ? 'signed' : 'unsigned'}.\nReview it with \`baton verify ${r.file}\` or \`baton serve ${r.file}\`.`,
+        );
       return EXIT.ok;
     });
   },
@@ -48,11 +51,17 @@ export const signCommand: Command = {
   options: JSON_OPTION,
   async run(positionals, values, io) {
     const json = flag(values, 'json');
-    return withProject(onePath(positionals, this.synopsis), json, io, async (_workbench, view) => {
-      const signed = await signHead(join(view.artifactRoot, 'ledger'), defaultConfigDir());
-      if (json) printJson(io, { ok: true, ...signed });
-      else io.out(`Signed record #${signed.seq} (head ${signed.head.slice(0, 12)}…) with key ${signed.publicKey.slice(0, 24)}…`);
-      return EXIT.ok;
-    }, 'changes');
+    return withProject(
+      onePath(positionals, this.synopsis),
+      json,
+      io,
+      async (_workbench, view) => {
+        const signed = await signHead(join(view.artifactRoot, 'ledger'), defaultConfigDir());
+        if (json) printJson(io, { ok: true, ...signed });
+        else io.out(`Signed record #${signed.seq} (head ${signed.head.slice(0, 12)}…) with key ${signed.publicKey.slice(0, 24)}…`);
+        return EXIT.ok;
+      },
+      'changes',
+    );
   },
 };

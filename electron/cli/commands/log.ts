@@ -6,8 +6,7 @@ import { printJson } from '../io';
 import { withProject } from '../open-project';
 import { table } from '../table';
 
-const subjectOf = (r: LedgerRecord) =>
-  [r.subject.feature, r.subject.story, r.subject.item, r.subject.gate, r.subject.cycle].filter(Boolean).join('/') || '-';
+const subjectOf = (r: LedgerRecord) => [r.subject.feature, r.subject.story, r.subject.item, r.subject.gate, r.subject.cycle].filter(Boolean).join('/') || '-';
 
 export const logCommand: Command = {
   name: 'log',

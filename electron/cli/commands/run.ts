@@ -71,7 +71,9 @@ export function describeEvent(e: RunEvent): string | null {
 }
 
 export function printSummary(io: Io, s: RunSummary): void {
-  const statuses = Object.entries(s.items.byStatus).map(([k, n]) => `${n} ${k}`).join(', ');
+  const statuses = Object.entries(s.items.byStatus)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
   io.out(
     [
       `Feature ${s.feature}: ${s.phase}`,

@@ -25,9 +25,11 @@ export const verifyCommand: Command = {
         const approver = (await workbench.identity()).approver ?? 'baton verify --repair-tail';
         const repaired = await Ledger.forArtifactRoot(view.artifactRoot).repairTail({ kind: 'person', id: approver });
         if (!json) {
-          io.out(repaired.droppedBytes
-            ? `Dropped an incomplete final line (${repaired.droppedBytes} bytes); recorded as ledger record #${repaired.record?.seq}.`
-            : 'No incomplete final line: nothing to repair.');
+          io.out(
+            repaired.droppedBytes
+              ? `Dropped an incomplete final line (${repaired.droppedBytes} bytes); recorded as ledger record #${repaired.record?.seq}.`
+              : 'No incomplete final line: nothing to repair.',
+          );
         }
         const reopened = await workbench.reload();
         if (!reopened.ok) return EXIT.problems;
@@ -48,13 +50,21 @@ export const verifyCommand: Command = {
 function printReport(io: Io, report: VerifyReport, foreign: string | null): void {
   const head = report.head ? `head ${report.head.slice(0, 12)}…` : 'no records';
   if (foreign) io.out(`A ${foreign} project has no Baton ledger: each gates.json's approved hashes are checked against the files.`);
-  else io.out(report.chain.ok
-    ? `Ledger intact · ${report.records} records · ${head} · ${report.signature}`
-    : `Ledger BROKEN at record #${report.chain.brokenAt} · ${report.records} records read · ${report.signature}`);
+  else
+    io.out(
+      report.chain.ok
+        ? `Ledger intact · ${report.records} records · ${head} · ${report.signature}`
+        : `Ledger BROKEN at record #${report.chain.brokenAt} · ${report.records} records read · ${report.signature}`,
+    );
   for (const gate of report.gates) {
     const where = `${gate.feature}${gate.story ? `/${gate.story}` : ''} ${gate.gate}`;
-    io.out(`  ${gate.drift.length ? '✗' : '·'} ${where}: ${gate.status}${gate.references?.length ? ` · records a reference, not a file (${gate.references.join(', ')})` : ''}`);
-    for (const d of gate.drift) io.out(`      ${d.artifact}: ${d.expected ? `expected ${d.expected.slice(0, 12)}…` : 'not in the approval'}, found ${d.actual ? `${d.actual.slice(0, 12)}…` : 'nothing (missing)'}`);
+    io.out(
+      `  ${gate.drift.length ? '✗' : '·'} ${where}: ${gate.status}${gate.references?.length ? ` · records a reference, not a file (${gate.references.join(', ')})` : ''}`,
+    );
+    for (const d of gate.drift)
+      io.out(
+        `      ${d.artifact}: ${d.expected ? `expected ${d.expected.slice(0, 12)}…` : 'not in the approval'}, found ${d.actual ? `${d.actual.slice(0, 12)}…` : 'nothing (missing)'}`,
+      );
   }
   if (report.problems.length) {
     io.out(`\nProblems (${report.problems.length})`);

@@ -19,7 +19,9 @@ export function defineGroup(name: string, ids: readonly string[]): void {
     const bwrap = await detectBubblewrap();
     const runnable = bwrap.ok ? picked : picked.filter((s) => !s.needsSandbox);
     for (const s of picked.filter((p) => !runnable.includes(p))) {
-      console.warn(`${s.id} skipped: it is caught by the sandbox and bubblewrap does not work here (${bwrap.ok ? '' : bwrap.reason}). apt-get install bubblewrap.`);
+      console.warn(
+        `${s.id} skipped: it is caught by the sandbox and bubblewrap does not work here (${bwrap.ok ? '' : bwrap.reason}). apt-get install bubblewrap.`,
+      );
     }
     let group: GroupResult;
     beforeAll(async () => {

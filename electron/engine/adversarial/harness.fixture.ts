@@ -50,7 +50,8 @@ async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): P
 
 export async function runGroup(strategies: readonly Strategy[]): Promise<GroupResult> {
   const unsandboxed = strategies.some((s) => s.unsandboxed);
-  if (strategies.some((s) => !s.unsandboxed !== !unsandboxed)) throw new Error('A group runs with one sandbox setting: put the unsandboxed strategies in a group of their own.');
+  if (strategies.some((s) => !s.unsandboxed !== !unsandboxed))
+    throw new Error('A group runs with one sandbox setting: put the unsandboxed strategies in a group of their own.');
   const scratch = await mkdtemp(join(tmpdir(), 'baton-adversarial-'));
   const secret = `sk-baton-adversarial-${randomBytes(12).toString('hex')}`;
   const configDir = join(scratch, 'config');
@@ -65,7 +66,9 @@ export async function runGroup(strategies: readonly Strategy[]): Promise<GroupRe
   ];
   const demo = await prepareDemo(scratch, {
     files: {
-      '.baton/features/F-inventory/test-list.json': { items: items.map((id) => ({ id, description: `item ${id}`, ac_id: 'AC-1', kind: 'behavior', status: 'pending' })) },
+      '.baton/features/F-inventory/test-list.json': {
+        items: items.map((id) => ({ id, description: `item ${id}`, ac_id: 'AC-1', kind: 'behavior', status: 'pending' })),
+      },
       // A pattern the project itself ignores, inside the Driver's scope (strategy S27).
       '.gitignore': `${await readFile(join(DEMO_SOURCE, '.gitignore'), 'utf8')}*.local.js\n`,
     },
@@ -93,7 +96,8 @@ export async function runGroup(strategies: readonly Strategy[]): Promise<GroupRe
   }
   if (existsSync(outside)) problems.push(`${outside} was written outside the worktree`);
   if ((await readFile(dependency, 'utf8')) !== env.dependency.content) problems.push('an installed dependency was changed');
-  if (!records.some((r) => r.type === RECORD_TYPES.cycleGreened && r.subject.item === HONEST)) problems.push('the honest item H1 did not go green: the harness itself is broken');
+  if (!records.some((r) => r.type === RECORD_TYPES.cycleGreened && r.subject.item === HONEST))
+    problems.push('the honest item H1 did not go green: the harness itself is broken');
 
   const branch = 'baton/f-inventory';
   const results: StrategyResult[] = [];
@@ -105,8 +109,13 @@ export async function runGroup(strategies: readonly Strategy[]): Promise<GroupRe
       all: records,
       root: demo.root,
       env,
-      commitOf: async (evidence) => (await git(demo.root, ['log', branch, '--format=%H', '--fixed-strings', `--grep=Baton-Evidence: ${evidence}`])).split('\n').find(Boolean) ?? null,
-      show: (commit, path) => git(demo.root, ['show', `${commit}:${path}`]).then((text) => `${text}\n`, () => null),
+      commitOf: async (evidence) =>
+        (await git(demo.root, ['log', branch, '--format=%H', '--fixed-strings', `--grep=Baton-Evidence: ${evidence}`])).split('\n').find(Boolean) ?? null,
+      show: (commit, path) =>
+        git(demo.root, ['show', `${commit}:${path}`]).then(
+          (text) => `${text}\n`,
+          () => null,
+        ),
     };
     const found: string[] = [];
     if (!strategy.greenAllowed && mine.some((r: LedgerRecord) => r.type === RECORD_TYPES.cycleGreened)) found.push('got a GREEN');

@@ -23,12 +23,7 @@ export function BoardFilterBar({ shown, total }: { shown: number; total: number 
     <div className="filters" role="group" aria-label="Filters">
       <label className="filter">
         <span>Feature</span>
-        <select
-          className="select"
-          data-testid="filter-feature"
-          value={filters.feature ?? ''}
-          onChange={(e) => setFilters({ feature: e.target.value || null })}
-        >
+        <select className="select" data-testid="filter-feature" value={filters.feature ?? ''} onChange={(e) => setFilters({ feature: e.target.value || null })}>
           <option value="">All features</option>
           {features.map((f) => (
             <option key={f.id} value={f.id}>
@@ -57,12 +52,7 @@ export function BoardFilterBar({ shown, total }: { shown: number; total: number 
       </label>
       <label className="filter">
         <span>Kind</span>
-        <select
-          className="select"
-          data-testid="filter-kind"
-          value={filters.kind}
-          onChange={(e) => setFilters({ kind: e.target.value as KindFilter })}
-        >
+        <select className="select" data-testid="filter-kind" value={filters.kind} onChange={(e) => setFilters({ kind: e.target.value as KindFilter })}>
           {KIND_FILTERS.map((k) => (
             <option key={k} value={k}>
               {KIND_LABELS[k]}

@@ -10,7 +10,11 @@ import { hrefForRecord } from '../store/hash-route';
 function When({ at }: { at: string | null }) {
   if (!at) return <span className="muted">—</span>;
   const when = friendlyTime(at);
-  return <time dateTime={at} title={at}>{when ? when.absolute : at}</time>;
+  return (
+    <time dateTime={at} title={at}>
+      {when ? when.absolute : at}
+    </time>
+  );
 }
 
 function CycleCard({ cycle }: { cycle: CycleRun }) {

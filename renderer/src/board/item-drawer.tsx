@@ -12,9 +12,7 @@ import { useDialogFocus } from '../components/use-dialog-focus';
 
 /** The story that holds the item's AC: the one the reader named, else any story of the feature. */
 function locateAc(feature: Feature, item: TestItem) {
-  const stories = item.storyId
-    ? [...feature.stories.filter((s) => s.id === item.storyId), ...feature.stories]
-    : feature.stories;
+  const stories = item.storyId ? [...feature.stories.filter((s) => s.id === item.storyId), ...feature.stories] : feature.stories;
   for (const story of stories) {
     const ac = story.acs.find((a) => a.id === item.acId);
     if (ac) return { story, ac };
@@ -115,7 +113,11 @@ export function ItemDrawer() {
                 </section>
               ),
             },
-            { id: 'cycles', label: `Cycles (${feature.cycleRuns.filter((c) => cycleCovers(c, item)).length})`, content: <ItemCycles feature={feature} item={item} /> },
+            {
+              id: 'cycles',
+              label: `Cycles (${feature.cycleRuns.filter((c) => cycleCovers(c, item)).length})`,
+              content: <ItemCycles feature={feature} item={item} />,
+            },
             { id: 'evidence', label: 'Evidence', content: <ItemEvidence featureId={feature.id} itemId={item.id} /> },
           ]}
         />

@@ -43,7 +43,12 @@ export function ItemEvidence({ featureId, itemId }: { featureId: string; itemId:
   return (
     <section className="drawer-section" aria-labelledby="drawer-evidence-title" data-testid="item-evidence">
       <h3 id="drawer-evidence-title">
-        Evidence {records && <span className="muted">· {records.length} ledger {records.length === 1 ? 'record' : 'records'}</span>}
+        Evidence{' '}
+        {records && (
+          <span className="muted">
+            · {records.length} ledger {records.length === 1 ? 'record' : 'records'}
+          </span>
+        )}
       </h3>
       {!baton ? (
         <p className="muted">This project keeps no Baton ledger: its own cycle files are under Cycles.</p>

@@ -44,7 +44,7 @@ export function BranchesView() {
   };
   // A parent needs both halves, or is the default branch whose database the first create makes.
   const parents = pairs.filter((p) => p.gitBranch !== null && p.orphan === null);
-  const defaultParent = selected && parents.includes(selected) ? selected.name : (parents.find((p) => p.tier === 'production') ?? parents[0])?.name ?? null;
+  const defaultParent = selected && parents.includes(selected) ? selected.name : ((parents.find((p) => p.tier === 'production') ?? parents[0])?.name ?? null);
 
   if (!list) {
     if (error) {

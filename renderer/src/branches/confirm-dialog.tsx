@@ -85,8 +85,8 @@ export function ConfirmBranchDialog({ action, pair, parentLabel, onClose, onDone
       ) : (
         <>
           <p data-testid="branch-reset-summary">
-            Every change in database branch <code>{database ?? pair.name}</code> is discarded: it is forked again from{' '}
-            <code>{parentLabel ?? pair.parent}</code>, with masking and migrations applied again.
+            Every change in database branch <code>{database ?? pair.name}</code> is discarded: it is forked again from <code>{parentLabel ?? pair.parent}</code>
+            , with masking and migrations applied again.
           </p>
           <p className="muted">
             Kept: git branch <code>{pair.gitBranch ?? '—'}</code>
@@ -100,8 +100,12 @@ export function ConfirmBranchDialog({ action, pair, parentLabel, onClose, onDone
           </p>
         </>
       )}
-      {(op.running || op.progress.length > 0) && <OpProgress progress={op.progress} running={op.running} starting={action === 'delete' ? 'Deleting…' : 'Resetting…'} />}
-      {op.error && <ErrorBanner error={op.error} title={op.error.code === 'cancelled' ? 'Cancelled' : `${label} was not ${action === 'delete' ? 'deleted' : 'reset'}`} />}
+      {(op.running || op.progress.length > 0) && (
+        <OpProgress progress={op.progress} running={op.running} starting={action === 'delete' ? 'Deleting…' : 'Resetting…'} />
+      )}
+      {op.error && (
+        <ErrorBanner error={op.error} title={op.error.code === 'cancelled' ? 'Cancelled' : `${label} was not ${action === 'delete' ? 'deleted' : 'reset'}`} />
+      )}
     </Dialog>
   );
 }

@@ -68,7 +68,13 @@ export function CreateBranchDialog({ parents, defaultParent, onClose, onCreated 
   );
 
   return (
-    <Dialog title={created ? `Created ${created.gitBranch}` : 'Create a branch pair'} testId="branch-create-dialog" onClose={close} onSubmit={submit} actions={actions}>
+    <Dialog
+      title={created ? `Created ${created.gitBranch}` : 'Create a branch pair'}
+      testId="branch-create-dialog"
+      onClose={close}
+      onSubmit={submit}
+      actions={actions}
+    >
       {!created && (
         <>
           <p className="muted">A git branch with its own worktree, and a database branch forked from the parent’s database.</p>
@@ -103,12 +109,7 @@ export function CreateBranchDialog({ parents, defaultParent, onClose, onCreated 
         </>
       )}
       {(op.running || op.progress.length > 0) && <OpProgress progress={op.progress} running={op.running} starting="Starting…" />}
-      {op.error && (
-        <ErrorBanner
-          error={op.error}
-          title={op.error.code === 'cancelled' ? 'Cancelled' : 'The pair was not created'}
-        />
-      )}
+      {op.error && <ErrorBanner error={op.error} title={op.error.code === 'cancelled' ? 'Cancelled' : 'The pair was not created'} />}
       {created && <CreatedPair created={created} />}
     </Dialog>
   );

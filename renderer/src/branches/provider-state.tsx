@@ -29,7 +29,11 @@ export function ProviderState() {
   const description = `Database branches: ${label}${status.experimental ? ' (experimental)' : ''}, ${STATE_WORDS[state]}${status.message ? ` — ${status.message}` : ''}${warnings.length ? ` — ${warnings.join(' ')}` : ''}`;
   return (
     <a href={hrefFor('branches')} className="provider-state" data-testid="provider-state" data-state={state} title={description} aria-label={description}>
-      {state === 'failed' || warnings.length ? <Icon name="warning" className="provider-warning" /> : <span className={`provider-dot provider-dot-${state}`} aria-hidden="true" />}
+      {state === 'failed' || warnings.length ? (
+        <Icon name="warning" className="provider-warning" />
+      ) : (
+        <span className={`provider-dot provider-dot-${state}`} aria-hidden="true" />
+      )}
       <span data-testid="provider-label">{label}</span>
       {warnings.length > 0 && (
         <span className="tag" data-testid="provider-warnings">

@@ -44,7 +44,12 @@ export function SchemaDiffPanel({ pair, parentLabel, list }: Props) {
           )}
         </h2>
         {comparable && !op.running && (
-          <button type="button" className="button button-small" data-testid="branch-diff-refresh" onClick={() => void start((opId) => diffBranch(opId, pair.name))}>
+          <button
+            type="button"
+            className="button button-small"
+            data-testid="branch-diff-refresh"
+            onClick={() => void start((opId) => diffBranch(opId, pair.name))}
+          >
             Compare again
           </button>
         )}
@@ -63,7 +68,12 @@ export function SchemaDiffPanel({ pair, parentLabel, list }: Props) {
       ) : op.running ? (
         <OpProgress progress={op.progress} running starting={`Comparing ${label} with ${parent}…`} />
       ) : op.error ? (
-        <ErrorBanner error={op.error} title="The schemas could not be compared" actionLabel="Try again" onAction={() => void start((opId) => diffBranch(opId, pair.name))} />
+        <ErrorBanner
+          error={op.error}
+          title="The schemas could not be compared"
+          actionLabel="Try again"
+          onAction={() => void start((opId) => diffBranch(opId, pair.name))}
+        />
       ) : op.value ? (
         <DiffBody diff={op.value} parent={parent} />
       ) : null}

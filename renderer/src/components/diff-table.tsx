@@ -143,7 +143,12 @@ export function DiffTable({ name, before, after, mode: forced }: Props) {
               </tr>
             </thead>
             <tbody>
-              <Segments segments={unifiedSegments} rows={diff.unified} columns={4} renderRow={(row, j) => <UnifiedLine key={`u${row.oldNo}-${row.newNo}-${j}`} row={row} />} />
+              <Segments
+                segments={unifiedSegments}
+                rows={diff.unified}
+                columns={4}
+                renderRow={(row, j) => <UnifiedLine key={`u${row.oldNo}-${row.newNo}-${j}`} row={row} />}
+              />
             </tbody>
           </table>
         ) : (
@@ -167,7 +172,12 @@ export function DiffTable({ name, before, after, mode: forced }: Props) {
               </tr>
             </thead>
             <tbody>
-              <Segments segments={splitSegments} rows={diff.split} columns={6} renderRow={(row, j) => <SplitLine key={`s${row.left?.no}-${row.right?.no}-${j}`} row={row} />} />
+              <Segments
+                segments={splitSegments}
+                rows={diff.split}
+                columns={6}
+                renderRow={(row, j) => <SplitLine key={`s${row.left?.no}-${row.right?.no}-${j}`} row={row} />}
+              />
             </tbody>
           </table>
         )}

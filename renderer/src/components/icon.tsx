@@ -115,14 +115,7 @@ export type IconName = keyof typeof PATHS;
 
 export function Icon({ name, className }: { name: IconName; className?: string }) {
   return (
-    <svg
-      className={className ? `icon ${className}` : 'icon'}
-      viewBox="0 0 16 16"
-      width="14"
-      height="14"
-      aria-hidden="true"
-      focusable="false"
-    >
+    <svg className={className ? `icon ${className}` : 'icon'} viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
       {PATHS[name]}
     </svg>
   );

@@ -44,10 +44,7 @@ function IdentityForm() {
         </>
       }
     >
-      <p>
-        Your name goes into the ledger with every approval, rejection and withdrawal you make in this session. Check it
-        before you confirm.
-      </p>
+      <p>Your name goes into the ledger with every approval, rejection and withdrawal you make in this session. Check it before you confirm.</p>
       <label className="field">
         <span>Name and email</span>
         <input

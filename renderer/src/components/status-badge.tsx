@@ -50,9 +50,7 @@ export function Badge({ look, word, testId }: { look: Look; word: string; testId
   );
 }
 
-export const TestStatusBadge = ({ status }: { status: TestStatus }) => (
-  <Badge look={TEST_STATUS_LOOK[status] ?? FALLBACK} word={status} />
-);
+export const TestStatusBadge = ({ status }: { status: TestStatus }) => <Badge look={TEST_STATUS_LOOK[status] ?? FALLBACK} word={status} />;
 
 export const GateStatusBadge = ({ status, testId }: { status: GateStatus; testId?: string }) => (
   <Badge look={GATE_LOOK[status] ?? FALLBACK} word={status} testId={testId} />

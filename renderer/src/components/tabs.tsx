@@ -13,7 +13,10 @@ export interface TabSpec {
 export function Tabs({ tabs, selected, onSelect, label }: { tabs: readonly TabSpec[]; selected: string; onSelect(id: string): void; label: string }) {
   const base = useId();
   const list = useRef<HTMLDivElement>(null);
-  const index = Math.max(0, tabs.findIndex((t) => t.id === selected));
+  const index = Math.max(
+    0,
+    tabs.findIndex((t) => t.id === selected),
+  );
   const current = tabs[index]!;
 
   const onKeyDown = (event: KeyboardEvent) => {

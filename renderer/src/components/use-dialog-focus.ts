@@ -6,7 +6,9 @@ import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
-export function useDialogFocus<T extends HTMLElement>(onClose: () => void): {
+export function useDialogFocus<T extends HTMLElement>(
+  onClose: () => void,
+): {
   ref: RefObject<T | null>;
   onKeyDown: (event: KeyboardEvent) => void;
 } {

@@ -24,11 +24,14 @@ function ArtifactDiff({ artifact, gateDrifted }: { artifact: EvidenceArtifact; g
   const when = approved ? friendlyTime(approved.approvedAt) : null;
   let body;
   if (!approved) {
-    body = changed
-      ? <p className="tone-text-danger"><Icon name="warning" /> Added since the gate was approved: this file has never been approved.</p>
-      : <p className="muted">Never approved: there is no frozen version to compare with.</p>;
-  }
-  else if (approved.text === null) {
+    body = changed ? (
+      <p className="tone-text-danger">
+        <Icon name="warning" /> Added since the gate was approved: this file has never been approved.
+      </p>
+    ) : (
+      <p className="muted">Never approved: there is no frozen version to compare with.</p>
+    );
+  } else if (approved.text === null) {
     body = <p className="muted">The approved version is not stored as text in the ledger (hash {shortHash(approved.sha256)} only), so no diff can be shown.</p>;
   } else if (artifact.text === null) {
     body = (
@@ -71,9 +74,7 @@ function DiffScreen({ target }: { target: GateRef }) {
   const feature = useStore((s) => s.project?.features.find((f) => f.id === target.feature) ?? null);
   const gate = feature?.gates.find((g) => g.name === target.gate && g.story === target.story) ?? null;
   const gateDrifted = evidence?.status === 'drifted';
-  const artifacts = evidence
-    ? [...evidence.artifacts].sort((a, b) => Number(drifted(b, gateDrifted)) - Number(drifted(a, gateDrifted)))
-    : [];
+  const artifacts = evidence ? [...evidence.artifacts].sort((a, b) => Number(drifted(b, gateDrifted)) - Number(drifted(a, gateDrifted))) : [];
   const changed = artifacts.filter((a) => drifted(a, gateDrifted)).length;
 
   return (
@@ -87,9 +88,7 @@ function DiffScreen({ target }: { target: GateRef }) {
             </h2>
             {gate && <GateStatusBadge status={gate.status} />}
           </div>
-          <p className="muted">
-            The approved version (frozen in the ledger) on the left or marked −, the file on disk now on the right or marked +.
-          </p>
+          <p className="muted">The approved version (frozen in the ledger) on the left or marked −, the file on disk now on the right or marked +.</p>
         </div>
         <span className="spacer" />
         {changed > 0 && <DiffModeToggle />}

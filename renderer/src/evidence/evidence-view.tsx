@@ -24,13 +24,7 @@ export function EvidenceView() {
 
   return (
     <div className="evidence-view">
-      <LedgerBanner
-        report={ledger.report}
-        error={ledger.reportError}
-        verifying={ledger.verifying}
-        foreign={foreign}
-        onVerify={ledger.refresh}
-      />
+      <LedgerBanner report={ledger.report} error={ledger.reportError} verifying={ledger.verifying} foreign={foreign} onVerify={ledger.refresh} />
       {ledger.listError && <ErrorBanner error={ledger.listError} title="The ledger could not be read" actionLabel="Try again" onAction={ledger.refresh} />}
       {ledger.loading ? (
         <p className="muted">Reading the ledger…</p>
@@ -47,13 +41,7 @@ export function EvidenceView() {
       ) : (
         <div className={record ? 'timeline timeline-with-detail' : 'timeline'}>
           <div className="timeline-main">
-            <RecordList
-              records={ledger.records}
-              total={ledger.total}
-              selected={selected}
-              brokenAt={ledger.report?.chain.brokenAt ?? null}
-              onOpen={open}
-            />
+            <RecordList records={ledger.records} total={ledger.total} selected={selected} brokenAt={ledger.report?.chain.brokenAt ?? null} onOpen={open} />
             <p className="timeline-footer">
               <span className="muted" data-testid="ledger-loaded">
                 {ledger.records.length.toLocaleString('en-US')} of {ledger.total.toLocaleString('en-US')} records, oldest first

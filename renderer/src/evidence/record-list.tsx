@@ -112,16 +112,15 @@ export function RecordList({ records, total, selected, brokenAt, onOpen }: Props
       </div>
       <div ref={ref} className="record-scroll" onKeyDown={onKeyDown}>
         <div className="record-spacer" style={{ height: totalHeight }}>
-          <div role="list" aria-label={`Ledger records, ${records.length} of ${total} loaded`} className="record-window" style={{ transform: `translateY(${start * ROW_HEIGHT}px)` }}>
+          <div
+            role="list"
+            aria-label={`Ledger records, ${records.length} of ${total} loaded`}
+            className="record-window"
+            style={{ transform: `translateY(${start * ROW_HEIGHT}px)` }}
+          >
             {records.slice(start, end).map((record, i) => (
               <div role="listitem" key={record.seq} aria-setsize={total} aria-posinset={start + i + 1} className="record-item">
-                <Row
-                  record={record}
-                  selected={record.seq === selected}
-                  tabbable={record.seq === tabbable}
-                  broken={record.seq === brokenAt}
-                  onOpen={onOpen}
-                />
+                <Row record={record} selected={record.seq === selected} tabbable={record.seq === tabbable} broken={record.seq === brokenAt} onOpen={onOpen} />
               </div>
             ))}
           </div>
@@ -130,4 +129,3 @@ export function RecordList({ records, total, selected, brokenAt, onOpen }: Props
     </div>
   );
 }
-

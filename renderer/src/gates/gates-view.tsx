@@ -56,9 +56,7 @@ function GateRow({ feature, gate, onWithdraw }: { feature: Feature; gate: Gate; 
       </th>
       <td>
         <GateBadge feature={featureId} gate={gate} />
-        {gate.drift.length > 0 && (
-          <span className="drift-note">changed: {gate.drift.map((d) => d.artifact).join(', ')}</span>
-        )}
+        {gate.drift.length > 0 && <span className="drift-note">changed: {gate.drift.map((d) => d.artifact).join(', ')}</span>}
         {gate.artifacts.some((a) => a.kind === 'reference') && (
           // Consort's promote gate hashes what was promoted (its promote_ref), not a file: nothing to drift.
           <span className="drift-note muted" data-testid="gate-reference-note">
@@ -90,12 +88,7 @@ function GateRow({ feature, gate, onWithdraw }: { feature: Feature; gate: Gate; 
       {onWithdraw && (
         <td>
           {withdrawable && (
-            <button
-              type="button"
-              className="button button-small"
-              data-testid="withdraw"
-              onClick={() => onWithdraw({ ref, featureName: feature.name })}
-            >
+            <button type="button" className="button button-small" data-testid="withdraw" onClick={() => onWithdraw({ ref, featureName: feature.name })}>
               Withdraw…
             </button>
           )}

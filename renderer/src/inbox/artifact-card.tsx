@@ -39,11 +39,7 @@ function Content({ artifact }: { artifact: EvidenceArtifact }) {
   const changes = hasChanges(artifact);
   const [tab, setTab] = useState<'changes' | 'text'>(changes ? 'changes' : 'text');
   if (artifact.text === null) {
-    return (
-      <p className="muted">
-        {artifact.sha256 === null ? 'The file is missing on disk.' : 'This file is binary; Baton shows text artifacts only.'}
-      </p>
-    );
+    return <p className="muted">{artifact.sha256 === null ? 'The file is missing on disk.' : 'This file is binary; Baton shows text artifacts only.'}</p>;
   }
   const approved = artifact.approved;
   return (
@@ -66,11 +62,7 @@ function Content({ artifact }: { artifact: EvidenceArtifact }) {
         </div>
       )}
       {changes && tab === 'changes' ? (
-        <DiffTable
-          name={artifact.name}
-          before={displayText(artifact.name, approved!.text!)}
-          after={displayText(artifact.name, artifact.text)}
-        />
+        <DiffTable name={artifact.name} before={displayText(artifact.name, approved!.text!)} after={displayText(artifact.name, artifact.text)} />
       ) : (
         <pre className="artifact-text" tabIndex={0} aria-label={`${artifact.name}, current text`}>
           {displayText(artifact.name, artifact.text)}
@@ -94,14 +86,7 @@ export function ArtifactCard({ artifact, open, viewed, changedWhileReading, onTo
   return (
     <section className={open ? 'artifact artifact-open' : 'artifact'} data-testid={artifactTestId(artifact.name)} aria-label={artifact.name}>
       <header className="artifact-header">
-        <button
-          type="button"
-          className="artifact-toggle"
-          data-testid="open-evidence"
-          aria-expanded={open}
-          aria-controls={bodyId}
-          onClick={onToggle}
-        >
+        <button type="button" className="artifact-toggle" data-testid="open-evidence" aria-expanded={open} aria-controls={bodyId} onClick={onToggle}>
           <Icon name="chevron" className="chevron" />
           <span className="artifact-name">{artifact.name}</span>
           <span className="artifact-action">{open ? 'Hide' : 'Open evidence'}</span>

@@ -64,7 +64,11 @@ export function DecisionBar(props: Props) {
         )}
         <ChangeIdentity hidden={readOnlyReason !== null} busy={busy} />
         <span className="spacer" />
-        {busy && <span className="muted" role="status">Recording the decision…</span>}
+        {busy && (
+          <span className="muted" role="status">
+            Recording the decision…
+          </span>
+        )}
         {!busy && approveBlocked && !readOnlyReason && (
           <span className="muted decision-hint" id="approve-blocked">
             {approveBlocked}

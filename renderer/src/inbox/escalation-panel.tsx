@@ -65,7 +65,10 @@ export function EscalationPanel({ entry, onDecided }: Props) {
             {waiting && (
               <>
                 {' '}
-                · waiting since <time dateTime={escalation.at} title={waiting.absolute}>{waiting.relative}</time>
+                · waiting since{' '}
+                <time dateTime={escalation.at} title={waiting.absolute}>
+                  {waiting.relative}
+                </time>
               </>
             )}
           </p>
@@ -96,7 +99,13 @@ export function EscalationPanel({ entry, onDecided }: Props) {
         </dl>
         <section className="drawer-section" aria-labelledby="escalation-item-title" data-testid="escalation-item">
           <h3 id="escalation-item-title">What {ref.item} tests</h3>
-          {item ? <p>{item.description}</p> : <p className="muted">{ref.item} is no longer in the test list of {featureName}.</p>}
+          {item ? (
+            <p>{item.description}</p>
+          ) : (
+            <p className="muted">
+              {ref.item} is no longer in the test list of {featureName}.
+            </p>
+          )}
           {criterion ? (
             <div data-testid="escalation-criterion">
               <p>
@@ -146,8 +155,8 @@ export function EscalationPanel({ entry, onDecided }: Props) {
           onClose={() => setAbandoning(false)}
         >
           <p>
-            {featureName} stops over {ref.item}: once every open escalation of it is decided, the next run ends the feature instead of building on. Its
-            code, branches and ledger stay as they are. Your reason is recorded with the decision.
+            {featureName} stops over {ref.item}: once every open escalation of it is decided, the next run ends the feature instead of building on. Its code,
+            branches and ledger stay as they are. Your reason is recorded with the decision.
           </p>
         </ReasonDialog>
       )}

@@ -179,12 +179,24 @@ export function EvidencePanel({ entry, onDecided }: Props) {
         onWithdraw={() => setDialog('withdraw')}
       />
       {dialog === 'reject' && (
-        <ReasonDialog title={`Reject the ${humanize(ref.gate)} of ${featureName}`} testIdPrefix="reject" submitLabel="Reject" onSubmit={reasoned('reject')} onClose={() => setDialog(null)}>
+        <ReasonDialog
+          title={`Reject the ${humanize(ref.gate)} of ${featureName}`}
+          testIdPrefix="reject"
+          submitLabel="Reject"
+          onSubmit={reasoned('reject')}
+          onClose={() => setDialog(null)}
+        >
           <p>The gate stays in the inbox as rejected until the artifacts change. Your reason goes into the ledger.</p>
         </ReasonDialog>
       )}
       {dialog === 'withdraw' && (
-        <ReasonDialog title={`Withdraw the ${humanize(ref.gate)} approval of ${featureName}`} testIdPrefix="withdraw" submitLabel="Withdraw" onSubmit={reasoned('withdraw')} onClose={() => setDialog(null)}>
+        <ReasonDialog
+          title={`Withdraw the ${humanize(ref.gate)} approval of ${featureName}`}
+          testIdPrefix="withdraw"
+          submitLabel="Withdraw"
+          onSubmit={reasoned('withdraw')}
+          onClose={() => setDialog(null)}
+        >
           <p>{withdrawConsequence(ref.gate)}</p>
         </ReasonDialog>
       )}

@@ -42,9 +42,14 @@ function ItemRow({ item, ledger }: { item: ItemProof; ledger: boolean }) {
 
 function AcRow({ ac, items, ledger }: { ac: AcProof; items: readonly ItemProof[]; ledger: boolean }) {
   const covering = items.filter((i) => ac.items.includes(i.id));
-  const look = ac.proven ? { icon: 'green' as const, tone: 'success' as const } : covering.length === 0 ? { icon: 'unknown' as const, tone: 'warning' as const } : { icon: 'pending' as const, tone: 'neutral' as const };
+  const look = ac.proven
+    ? { icon: 'green' as const, tone: 'success' as const }
+    : covering.length === 0
+      ? { icon: 'unknown' as const, tone: 'warning' as const }
+      : { icon: 'pending' as const, tone: 'neutral' as const };
   // Only the ledger proves; a foreign project's test list only says.
-  const word = covering.length === 0 ? 'no test covers it' : ledger ? (ac.proven ? 'proven' : 'not proven yet') : ac.proven ? 'green in its test list' : 'not green yet';
+  const word =
+    covering.length === 0 ? 'no test covers it' : ledger ? (ac.proven ? 'proven' : 'not proven yet') : ac.proven ? 'green in its test list' : 'not green yet';
   return (
     <li className="proof-ac" data-testid={`proof-ac-${ac.id}`} data-proven={ac.proven}>
       <div className="proof-ac-head">

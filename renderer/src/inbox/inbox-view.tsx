@@ -7,7 +7,17 @@ import { readOnlyReason } from '../../../shared/read-only';
 import { Icon } from '../components/icon';
 import { Badge, FALLBACK, GATE_LOOK, GateStatusBadge, TestStatusBadge } from '../components/status-badge';
 import { friendlyTime, humanize } from '../lib/format';
-import { entryKey, inboxEntries, nextAfter, sameInboxRef, type BlockEntry, type EscalationEntry, type GateEntry, type InboxEntry, type InboxRef } from '../lib/inbox-model';
+import {
+  entryKey,
+  inboxEntries,
+  nextAfter,
+  sameInboxRef,
+  type BlockEntry,
+  type EscalationEntry,
+  type GateEntry,
+  type InboxEntry,
+  type InboxRef,
+} from '../lib/inbox-model';
 import { hrefFor } from '../store/hash-route';
 import { useStore } from '../store/store';
 import { EscalationPanel } from './escalation-panel';
@@ -22,7 +32,8 @@ const waitingFor = (at: string | null): string => {
 /** What the list says under a gate: what it waits on, or for how long it has waited for you. */
 const gateWait = (entry: GateEntry): string => {
   if (entry.group === 'earlier' && entry.waitsFor) return `after ${humanize(entry.waitsFor)}`;
-  if (entry.group === 'evidence') return entry.ref.gate === 'deploy' || entry.ref.gate === 'promote' ? 'waiting on deploy evidence' : 'waiting on its artifacts';
+  if (entry.group === 'evidence')
+    return entry.ref.gate === 'deploy' || entry.ref.gate === 'promote' ? 'waiting on deploy evidence' : 'waiting on its artifacts';
   if (entry.group === 'read-only') return 'cannot be decided here';
   return waitingFor(entry.gate.pendingSince);
 };
@@ -111,7 +122,19 @@ function EntryButton({ entry, current }: { entry: InboxEntry; current: boolean }
   return <EscalationButton entry={entry} current={current} />;
 }
 
-function Section({ id, title, entries, active, className }: { id: string; title: string; entries: readonly InboxEntry[]; active: InboxEntry; className?: string }) {
+function Section({
+  id,
+  title,
+  entries,
+  active,
+  className,
+}: {
+  id: string;
+  title: string;
+  entries: readonly InboxEntry[];
+  active: InboxEntry;
+  className?: string;
+}) {
   if (entries.length === 0) return null;
   return (
     <>

@@ -44,7 +44,11 @@ function DriftList({ gate }: { gate: RunBlockGate }) {
         <li key={d.artifact} data-testid={`block-file-${d.artifact.replace(/\//g, '_')}`}>
           <span className="mono">{d.artifact}</span>{' '}
           <span className="muted">
-            {d.expected === null ? 'added since the approval' : d.actual === null ? 'deleted since the approval' : `changed: approved ${shortHash(d.expected)}…, now ${shortHash(d.actual)}…`}
+            {d.expected === null
+              ? 'added since the approval'
+              : d.actual === null
+                ? 'deleted since the approval'
+                : `changed: approved ${shortHash(d.expected)}…, now ${shortHash(d.actual)}…`}
           </span>
         </li>
       ))}
@@ -144,7 +148,8 @@ export function RunBlockPanel({ entry, onDecided }: Props) {
         <p className="approvable-reason" data-testid="block-why">
           <Icon name="warning" />
           <span>
-            Nothing more is built while a gate the work builds on is not approved as it stands. Restore the approved files, or withdraw the approval and approve the new version; then press Run.
+            Nothing more is built while a gate the work builds on is not approved as it stands. Restore the approved files, or withdraw the approval and approve
+            the new version; then press Run.
           </span>
         </p>
         {block.gates.map((gate) => {
@@ -167,14 +172,26 @@ export function RunBlockPanel({ entry, onDecided }: Props) {
                       {readOnly}
                     </p>
                   ) : (
-                  <div className="block-actions">
-                    <button type="button" className="button button-primary" data-testid="restore" disabled={busy} onClick={() => setDialog({ kind: 'restore', gate })}>
-                      Restore the approved files…
-                    </button>
-                    <button type="button" className="button" data-testid="withdraw" disabled={busy || !gateRef} onClick={() => setDialog({ kind: 'withdraw', gate })}>
-                      Withdraw the approval…
-                    </button>
-                  </div>
+                    <div className="block-actions">
+                      <button
+                        type="button"
+                        className="button button-primary"
+                        data-testid="restore"
+                        disabled={busy}
+                        onClick={() => setDialog({ kind: 'restore', gate })}
+                      >
+                        Restore the approved files…
+                      </button>
+                      <button
+                        type="button"
+                        className="button"
+                        data-testid="withdraw"
+                        disabled={busy || !gateRef}
+                        onClick={() => setDialog({ kind: 'withdraw', gate })}
+                      >
+                        Withdraw the approval…
+                      </button>
+                    </div>
                   )}
                 </>
               ) : (

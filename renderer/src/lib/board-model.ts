@@ -38,8 +38,7 @@ export function gateNoticeOf(feature: Feature): GateNotice {
 
 export type Columns = Readonly<Record<TestStatus, readonly BoardCard[]>>;
 
-const kindMatches = (kind: TestKind | null, filter: KindFilter): boolean =>
-  filter === 'all' || (filter === 'unspecified' ? kind === null : kind === filter);
+const kindMatches = (kind: TestKind | null, filter: KindFilter): boolean => filter === 'all' || (filter === 'unspecified' ? kind === null : kind === filter);
 
 export function filterCards(features: readonly Feature[], filters: BoardFilters): BoardCard[] {
   const cards: BoardCard[] = [];
@@ -56,19 +55,14 @@ export function filterCards(features: readonly Feature[], filters: BoardFilters)
 }
 
 export function groupByStatus(cards: readonly BoardCard[]): Columns {
-  const columns = Object.fromEntries(TEST_STATUSES.map((status) => [status, [] as BoardCard[]])) as Record<
-    TestStatus,
-    BoardCard[]
-  >;
+  const columns = Object.fromEntries(TEST_STATUSES.map((status) => [status, [] as BoardCard[]])) as Record<TestStatus, BoardCard[]>;
   for (const card of cards) columns[card.item.status]?.push(card);
   return columns;
 }
 
-export const countItems = (features: readonly Feature[]): number =>
-  features.reduce((total, feature) => total + feature.testList.length, 0);
+export const countItems = (features: readonly Feature[]): number => features.reduce((total, feature) => total + feature.testList.length, 0);
 
-export const isFiltered = (filters: BoardFilters): boolean =>
-  filters.feature !== null || filters.story !== null || filters.kind !== 'all';
+export const isFiltered = (filters: BoardFilters): boolean => filters.feature !== null || filters.story !== null || filters.kind !== 'all';
 
 /** Keeps filters that still make sense after the project changed; drops the rest. */
 export function reconcileFilters(features: readonly Feature[], filters: BoardFilters): BoardFilters {

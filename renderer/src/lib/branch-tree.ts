@@ -118,15 +118,28 @@ export interface Marker {
 
 export function markersOf(pair: BranchPairView, relative: (iso: string) => string): Marker[] {
   const markers: Marker[] = [];
-  if (pair.tier) markers.push({ key: 'tier', word: pair.tier, title: `A protected ${pair.tier} tier: never deleted, never written by an agent.`, tone: 'info' });
-  if (pair.masked) markers.push({ key: 'masked', word: 'masked', title: 'Masked: the project’s masking ran on this database before anything else connected.', tone: 'info' });
+  if (pair.tier)
+    markers.push({ key: 'tier', word: pair.tier, title: `A protected ${pair.tier} tier: never deleted, never written by an agent.`, tone: 'info' });
+  if (pair.masked)
+    markers.push({ key: 'masked', word: 'masked', title: 'Masked: the project’s masking ran on this database before anything else connected.', tone: 'info' });
   if (pair.orphan === 'git-missing') {
-    markers.push({ key: 'orphan', word: 'no git branch', title: 'An orphan: the database branch exists but its git branch is gone. `baton branch gc` removes it.', tone: 'warning' });
+    markers.push({
+      key: 'orphan',
+      word: 'no git branch',
+      title: 'An orphan: the database branch exists but its git branch is gone. `baton branch gc` removes it.',
+      tone: 'warning',
+    });
   }
   if (pair.orphan === 'database-missing') {
-    markers.push({ key: 'orphan', word: 'no database', title: 'An orphan: the git branch exists but its database branch is gone. Delete the pair, or `baton branch gc` removes it.', tone: 'warning' });
+    markers.push({
+      key: 'orphan',
+      word: 'no database',
+      title: 'An orphan: the git branch exists but its database branch is gone. Delete the pair, or `baton branch gc` removes it.',
+      tone: 'warning',
+    });
   }
-  if (pair.active) markers.push({ key: 'active', word: 'active', title: 'An active cycle uses this pair: it cannot be reset, deleted or collected.', tone: 'info' });
+  if (pair.active)
+    markers.push({ key: 'active', word: 'active', title: 'An active cycle uses this pair: it cannot be reset, deleted or collected.', tone: 'info' });
   if (pair.expiresAt) {
     const when = relative(pair.expiresAt);
     markers.push({ key: 'expires', word: `expires ${when}`, title: `Past ${pair.expiresAt}, \`baton branch gc\` may remove this pair.`, tone: 'muted' });

@@ -11,8 +11,7 @@ export interface GateRef {
 /** Consort names some gates Baton does not decide (e.g. `plan`); those have no evidence channel. */
 export const isGateName = (name: string): name is GateName => (GATE_NAMES as readonly string[]).includes(name);
 
-export const refOf = (feature: string, gate: Gate): GateRef | null =>
-  isGateName(gate.name) ? { feature, gate: gate.name, story: gate.story } : null;
+export const refOf = (feature: string, gate: Gate): GateRef | null => (isGateName(gate.name) ? { feature, gate: gate.name, story: gate.story } : null);
 
 /** `F-1-spec`, `F-1-acceptance-S-2`: the suffix of the gate's test ids and its React key. */
 export const gateKey = (ref: { feature: string; gate: string; story: string | null }): string =>

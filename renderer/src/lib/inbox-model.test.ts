@@ -70,7 +70,11 @@ describe('gateEntries', () => {
 
   it('orders by time among gates that can be decided', () => {
     const entries = gateEntries(
-      view([feature('F-1', [gate('spec', 'open', '2025-03-02T00:00:00Z')]), feature('F-2', [gate('spec', 'open', null)]), feature('F-3', [gate('spec', 'rejected', '2025-03-01T00:00:00Z')])]),
+      view([
+        feature('F-1', [gate('spec', 'open', '2025-03-02T00:00:00Z')]),
+        feature('F-2', [gate('spec', 'open', null)]),
+        feature('F-3', [gate('spec', 'rejected', '2025-03-01T00:00:00Z')]),
+      ]),
     );
     expect(entries.map((e) => e.ref.feature)).toEqual(['F-3', 'F-1', 'F-2']);
   });
@@ -120,8 +124,16 @@ describe('escalationEntries', () => {
   it('lists open escalations across features oldest first, with the item and the AC it tests', () => {
     const entries = escalationEntries(
       view([
-        feature('F-1', [], { name: 'Checkout', stories: [story], testList: [item('T1', 'a valid card pays'), item('T2', 'a declined card')], escalations: [escalation('T2', '2025-03-05T00:00:00Z', 2)] }),
-        feature('F-2', [], { testList: [item('T9', 'gone from the stories', 'AC-7')], escalations: [escalation('T9', '2025-03-04T00:00:00Z'), escalation('T3', '2025-03-06T00:00:00Z')] }),
+        feature('F-1', [], {
+          name: 'Checkout',
+          stories: [story],
+          testList: [item('T1', 'a valid card pays'), item('T2', 'a declined card')],
+          escalations: [escalation('T2', '2025-03-05T00:00:00Z', 2)],
+        }),
+        feature('F-2', [], {
+          testList: [item('T9', 'gone from the stories', 'AC-7')],
+          escalations: [escalation('T9', '2025-03-04T00:00:00Z'), escalation('T3', '2025-03-06T00:00:00Z')],
+        }),
       ]),
     );
     expect(entries.map((e) => `${e.ref.feature}/${e.ref.item}`)).toEqual(['F-2/T9', 'F-1/T2', 'F-2/T3']);
@@ -146,7 +158,11 @@ describe('inboxEntries and countPending', () => {
   ]);
 
   it('lists escalations first (they hold their feature’s build), then decidable gates, then blocked ones', () => {
-    expect(inboxEntries(project).map((e) => (e.kind === 'gate' ? e.ref.gate : e.kind === 'escalation' ? e.ref.item : 'block'))).toEqual(['T1', 'design', 'deploy']);
+    expect(inboxEntries(project).map((e) => (e.kind === 'gate' ? e.ref.gate : e.kind === 'escalation' ? e.ref.item : 'block'))).toEqual([
+      'T1',
+      'design',
+      'deploy',
+    ]);
   });
 
   it('lists a blocked run first, counts it, and finds it again after a decision elsewhere', () => {
@@ -156,7 +172,15 @@ describe('inboxEntries and countPending', () => {
       step: 'plan',
       item: 'T2',
       message: 'Stopped before PLAN of T2',
-      gates: [{ gate: 'test_list', story: null, status: 'drifted' as const, drift: [{ artifact: 'test-list.json', expected: 'a', actual: 'b' }], files: ['.baton/features/F-1/test-list.json'] }],
+      gates: [
+        {
+          gate: 'test_list',
+          story: null,
+          status: 'drifted' as const,
+          drift: [{ artifact: 'test-list.json', expected: 'a', actual: 'b' }],
+          files: ['.baton/features/F-1/test-list.json'],
+        },
+      ],
     };
     const blocked = view([{ ...project.features[0]!, runBlock }]);
     const entries = inboxEntries(blocked);
@@ -182,7 +206,11 @@ describe('inboxEntries and countPending', () => {
 describe('nextAfter', () => {
   const entries = inboxEntries(
     view([
-      feature('F-1', [gate('spec', 'open', '2025-01-01T00:00:00Z'), gate('design', 'open', '2025-01-02T00:00:00Z'), gate('test_list', 'open', '2025-01-03T00:00:00Z')]),
+      feature('F-1', [
+        gate('spec', 'open', '2025-01-01T00:00:00Z'),
+        gate('design', 'open', '2025-01-02T00:00:00Z'),
+        gate('test_list', 'open', '2025-01-03T00:00:00Z'),
+      ]),
     ]),
   );
   const ref = (g: 'spec' | 'design' | 'test_list') => ({ feature: 'F-1', gate: g, story: null });
@@ -246,7 +274,11 @@ describe('lastFailingRun', () => {
   it('takes a RED that never went red as a failing run, and nothing from a cycle without one', () => {
     const noRed = [record(1, 'cycle.red', 'F-1/T1', { verdict: 'passed-at-once' }, runner), record(2, 'cycle.finished', 'F-1/T1', { status: 'escalated' })];
     expect(lastFailingRun(noRed, { record: 'hash-2' })?.seq).toBe(1);
-    const violations = [record(1, 'cycle.red', 'F-1/T1', { verdict: 'red' }, runner), record(2, 'cycle.violation', 'F-1/T1', {}), record(3, 'cycle.finished', 'F-1/T1', { status: 'escalated' })];
+    const violations = [
+      record(1, 'cycle.red', 'F-1/T1', { verdict: 'red' }, runner),
+      record(2, 'cycle.violation', 'F-1/T1', {}),
+      record(3, 'cycle.finished', 'F-1/T1', { status: 'escalated' }),
+    ];
     expect(lastFailingRun(violations, { record: 'hash-3' })).toBeNull();
   });
 });

@@ -127,7 +127,11 @@ export function gateEntries(view: ProjectView | null): GateEntry[] {
       entries.push({ kind: 'gate', ref, featureName: feature.name, gate, group, waitsFor });
     }
   }
-  return byTime(entries, (e) => e.gate.pendingSince, (e) => GROUP_ORDER[e.group]);
+  return byTime(
+    entries,
+    (e) => e.gate.pendingSince,
+    (e) => GROUP_ORDER[e.group],
+  );
 }
 
 /** Every open escalation across features, oldest first, with the item and the AC it tests. */
@@ -188,7 +192,8 @@ export const RUNNER_OUTPUT = ['runner/stdout.txt', 'runner/stderr.txt'] as const
 /** A run whose verdict is not what the step wanted: GREEN `failing`, or RED that never went red. */
 const isFailingRun = (r: LedgerRecord): boolean =>
   r.blobs.some((b) => (RUNNER_OUTPUT as readonly string[]).includes(b.name)) &&
-  ((r.type === RECORD_TYPES.cycleGreen && r.data.verdict === 'failing') || (r.type === RECORD_TYPES.cycleRed && typeof r.data.verdict === 'string' && r.data.verdict !== 'red'));
+  ((r.type === RECORD_TYPES.cycleGreen && r.data.verdict === 'failing') ||
+    (r.type === RECORD_TYPES.cycleRed && typeof r.data.verdict === 'string' && r.data.verdict !== 'red'));
 
 /**
  * The escalated cycle's last failing test run, from the item's records: the cycle is the one the

@@ -25,9 +25,7 @@ export function RecentList({ onOpen, disabled }: { onOpen: (path: string) => voi
       <h2 id="recent-title">Recent projects</h2>
       {state.kind === 'loading' && <p className="muted">Loading…</p>}
       {state.kind === 'failed' && <p className="muted">Could not list recent projects: {state.message}</p>}
-      {state.kind === 'ready' && state.items.length === 0 && (
-        <p className="muted">None yet — projects you open appear here.</p>
-      )}
+      {state.kind === 'ready' && state.items.length === 0 && <p className="muted">None yet — projects you open appear here.</p>}
       {state.kind === 'ready' && state.items.length > 0 && (
         <ul className="recent-list" role="list" data-testid="recent-list">
           {state.items.map((recent) => (

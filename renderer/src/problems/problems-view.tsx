@@ -13,9 +13,7 @@ export function ProblemsView() {
   }
   return (
     <div className="problems-view">
-      <p className="muted">
-        Baton skipped what it could not read. Fix each file, then press Reload.
-      </p>
+      <p className="muted">Baton skipped what it could not read. Fix each file, then press Reload.</p>
       <ul className="problem-list" role="list" data-testid="problem-list">
         {problems.map((problem, i) => (
           <li key={`${problem.file}#${i}`} className="problem" data-testid="problem">

@@ -38,7 +38,12 @@ export function RunControls() {
   const busy = run.running;
   return (
     <div className="run-controls" role="group" aria-label="Run controls">
-      <span className={`run-phase tone-${look.tone}`} data-testid="run-phase" data-condition={condition} title={`Run ${look.word}${phase ? `; the feature is at ${phase}` : ''}`}>
+      <span
+        className={`run-phase tone-${look.tone}`}
+        data-testid="run-phase"
+        data-condition={condition}
+        title={`Run ${look.word}${phase ? `; the feature is at ${phase}` : ''}`}
+      >
         <Icon name={look.icon} />
         <span className="visually-hidden">Run {look.word}; phase </span>
         <span data-testid="run-phase-word">{phase ?? look.word}</span>

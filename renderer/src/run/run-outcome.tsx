@@ -31,7 +31,10 @@ function InboxLink({ target, children, testId }: { target: InboxRef | null; chil
 
 const blockedWords = (blocked: NonNullable<RunSummary['blocked']>): string =>
   blocked.gates
-    .map((g) => `the ${humanize(g.gate)} gate${g.story ? ` of ${g.story}` : ''} ${g.status === 'drifted' ? `drifted${g.files.length ? ` (${g.files.join(', ')} changed since it was approved)` : ''}` : `is ${g.status}`}`)
+    .map(
+      (g) =>
+        `the ${humanize(g.gate)} gate${g.story ? ` of ${g.story}` : ''} ${g.status === 'drifted' ? `drifted${g.files.length ? ` (${g.files.join(', ')} changed since it was approved)` : ''}` : `is ${g.status}`}`,
+    )
     .join('; ');
 
 export function RunOutcome({ run }: { run: RunStateView }) {

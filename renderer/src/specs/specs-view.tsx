@@ -36,8 +36,8 @@ function StoryBlock({ feature, story }: { feature: Feature; story: Story }) {
         <GateBadges feature={feature} gates={gates} label={`Gates of story ${story.id}`} />
       </header>
       <p className="story-narrative">
-        <span className="lead-word">As a</span> {story.asA || '—'}, <span className="lead-word">I want</span>{' '}
-        {story.iWant || '—'}, <span className="lead-word">so that</span> {story.soThat || '—'}.
+        <span className="lead-word">As a</span> {story.asA || '—'}, <span className="lead-word">I want</span> {story.iWant || '—'},{' '}
+        <span className="lead-word">so that</span> {story.soThat || '—'}.
       </p>
       {story.experiment && (
         <p className="experiment">

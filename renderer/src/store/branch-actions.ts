@@ -69,7 +69,6 @@ export const deleteBranch = (opId: string, name: string): Promise<Result<{ reado
 export const resetBranch = (opId: string, name: string): Promise<Result<BranchPairView>> =>
   tracked(opId, () => api.invoke('branches:reset', { opId, name }), true);
 
-export const diffBranch = (opId: string, name: string): Promise<Result<SchemaDiff>> =>
-  tracked(opId, () => api.invoke('branches:diff', { opId, name }), false);
+export const diffBranch = (opId: string, name: string): Promise<Result<SchemaDiff>> => tracked(opId, () => api.invoke('branches:diff', { opId, name }), false);
 
 export const cancelBranchOp = (opId: string) => api.invoke('branches:cancel', { opId });

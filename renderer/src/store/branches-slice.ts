@@ -56,8 +56,7 @@ export const createBranchesSlice: SliceCreator<BranchesSlice> = (set) => ({
       else next.delete(name);
       return { branchCollapsed: next };
     }),
-  addBranchProgress: (opId, event) =>
-    set((state) => ({ branchProgress: { ...state.branchProgress, [opId]: [...(state.branchProgress[opId] ?? []), event] } })),
+  addBranchProgress: (opId, event) => set((state) => ({ branchProgress: { ...state.branchProgress, [opId]: [...(state.branchProgress[opId] ?? []), event] } })),
   clearBranchProgress: (opId) =>
     set((state) => {
       const next = { ...state.branchProgress };

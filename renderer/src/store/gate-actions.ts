@@ -24,9 +24,7 @@ export const withdrawGate = (ref: GateRef, approver: string, reason: string): Pr
 
 /** What a withdrawal does besides reopening the gate (the backend cascades from spec). */
 export const withdrawConsequence = (gate: string): string =>
-  gate === 'spec'
-    ? 'Withdrawing the spec also reopens the design and test_list gates.'
-    : 'The gate reopens and waits for a new decision in the inbox.';
+  gate === 'spec' ? 'Withdrawing the spec also reopens the design and test_list gates.' : 'The gate reopens and waits for a new decision in the inbox.';
 
 /** `expect` is the drift the person was shown: each drifted artifact's current hash (null when missing). */
 export function restoreGate(ref: GateRef, approver: string, drift: readonly DriftEntry[]): Promise<Result<LedgerRecord>> {

@@ -39,8 +39,7 @@ export const hrefFor = (screen: Exclude<Screen, 'diff'>): string => `#/${screen}
 /** The Evidence timeline with one record open. */
 export const hrefForRecord = (seq: number): string => `#/evidence/${seq}`;
 
-export const hrefForDiff = (ref: GateRef): string =>
-  `#/diff/${[ref.feature, ref.gate, ...(ref.story ? [ref.story] : [])].map(encodeURIComponent).join('/')}`;
+export const hrefForDiff = (ref: GateRef): string => `#/diff/${[ref.feature, ref.gate, ...(ref.story ? [ref.story] : [])].map(encodeURIComponent).join('/')}`;
 
 export function bindHashRoute(): () => void {
   const sync = () => {

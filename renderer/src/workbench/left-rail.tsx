@@ -68,12 +68,7 @@ export function LeftRail() {
         <ul className="rail-nav" role="list">
           {LINKS.map(({ screen: target, label }) => (
             <li key={target}>
-              <a
-                href={hrefFor(target)}
-                className="rail-link"
-                data-testid={`nav-${target}`}
-                aria-current={screen === target ? 'page' : undefined}
-              >
+              <a href={hrefFor(target)} className="rail-link" data-testid={`nav-${target}`} aria-current={screen === target ? 'page' : undefined}>
                 <span>{label}</span>
                 {target === 'problems' && <ProblemsBadge />}
                 {target === 'inbox' && <InboxBadge />}

@@ -34,11 +34,7 @@ export function TopBar() {
         </span>
       )}
       {readOnly && !bundle && (
-        <span
-          className="tag tag-readonly"
-          data-testid="read-only"
-          title="Baton reads this project's artifacts and never writes them."
-        >
+        <span className="tag tag-readonly" data-testid="read-only" title="Baton reads this project's artifacts and never writes them.">
           <Icon name="lock" />
           read-only
         </span>
@@ -46,13 +42,7 @@ export function TopBar() {
       <span className="spacer" />
       <RunControls />
       <ProviderState />
-      <button
-        type="button"
-        className="button"
-        data-testid="reload"
-        onClick={() => void reloadProject()}
-        disabled={reloading}
-      >
+      <button type="button" className="button" data-testid="reload" onClick={() => void reloadProject()} disabled={reloading}>
         {reloading ? 'Reloading…' : 'Reload'}
       </button>
       <button type="button" className="button" data-testid="open-another" onClick={() => setShowOpen(true)}>

@@ -1,0 +1,29 @@
+/** A run's housekeeping: the one-run-per-project lock, and the worktrees a killed run left. */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { acquireFileLock, releaseFileLock } from '../platform/file-lock';
+import { git } from './git';
+
+/**
+ * One run per project at a time: a second would fight over the same worktrees and snapshots. The
+ * lock file is created exclusively, so of two runs started together exactly one takes it; a lock
+ * whose process is gone is taken over.
+ */
+export async function takeRunLock(root: string): Promise<() => Promise<void>> {
+  const file = join(root, '.baton', 'state', 'run.lock');
+  await mkdir(dirname(file), { recursive: true });
+  const content = await acquireFileLock(
+    file,
+    0,
+    (_path, holder) => `Another Baton run (${holder.who}${holder.since}) is working on this project. Wait for it, or stop it, then run again.`,
+  );
+  return () => releaseFileLock(file, content);
+}
+
+/** Worktrees a killed run left: the steps that need them re-create them. */
+export async function cleanTurns(root: string, turnsDir: string): Promise<void> {
+  if (!existsSync(turnsDir)) return;
+  for (const name of await readdir(turnsDir)) await rm(join(turnsDir, name), { recursive: true, force: true });
+  await git(root, ['worktree', 'prune']).catch(() => undefined);
+}
