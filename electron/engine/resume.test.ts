@@ -19,7 +19,7 @@ import { loadSettings } from './run-feature';
 import { calcSource, makeCycleProject, testFile, type CycleProject } from './cycle-project.fixture';
 import { THROWAWAY_PREFIX } from './test-run';
 
-const BIN = resolve(import.meta.dirname, '..', '..', '..', 'bin', 'baton.mjs');
+const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.mjs');
 const KILL_AT = ['plan', 'red', 'lock', 'green', 'refactor', 'review', 'violation'] as const;
 const ITEMS = KILL_AT.map((_, i) => `T${i + 1}`);
 const VIOLATOR = ITEMS.at(-1)!;
