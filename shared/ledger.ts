@@ -45,42 +45,6 @@ export interface LedgerRecord {
 
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** Every record type Baton writes, spelled once: everything else names a type through this table. */
-export const RECORD_TYPES = {
-  gateApproved: 'gate.approved',
-  gateRejected: 'gate.rejected',
-  gateWithdrawn: 'gate.withdrawn',
-  /** A person put a drifted gate's approved files back from their frozen blobs. */
-  gateRestored: 'gate.restored',
-  ledgerRepaired: 'ledger.repaired',
-  /** The cycle (issue 5): each step's verdict, the lock, violations, the item's status, the end. */
-  cyclePlanned: 'cycle.planned',
-  cycleRed: 'cycle.red',
-  cycleLocked: 'cycle.locked',
-  cycleGreen: 'cycle.green',
-  cycleGreened: 'cycle.greened',
-  cycleViolation: 'cycle.violation',
-  cycleOutOfScope: 'cycle.out-of-scope',
-  cycleRefactored: 'cycle.refactored',
-  cycleReviewed: 'cycle.reviewed',
-  cycleFinished: 'cycle.finished',
-  itemStatus: 'item.status',
-  runStarted: 'run.started',
-  runFinished: 'run.finished',
-  /** A run stopped before a step because an approved gate it depends on drifted (or was withdrawn). */
-  runBlocked: 'run.blocked',
-  /** Branch pairs (issue 4): names, parent, provider, masking, migrations and timings; never a connection URL. */
-  branchCreated: 'branch.created',
-  branchReset: 'branch.reset',
-  branchDeleted: 'branch.deleted',
-  branchCollected: 'branch.collected',
-  /** A person's decision on an escalated cycle (issue 5): retry, skip or abandon. */
-  escalationDecided: 'escalation.decided',
-} as const;
-
-/** A record type Baton writes. A reader may meet others (a Consort project's, a newer Baton's). */
-export type RecordType = (typeof RECORD_TYPES)[keyof typeof RECORD_TYPES];
-
 export type HashAlgorithm = 'jcs-sha256' | 'text-sha256';
 
 /** Baton's gates, in the order a feature passes them. `acceptance` is per story. */

@@ -5,7 +5,7 @@
  */
 import { redactUrl, type BranchCreated, type Tier } from '../../shared/branches';
 import type { Actor } from '../../shared/ledger';
-import { RECORD_TYPES } from '../../shared/ledger';
+import { RECORD_TYPES } from '../../shared/records';
 import type { Ledger } from '../ledger';
 import type { ProjectSettings } from '../project/settings';
 import { addWorktree, createGitBranch, deleteGitBranch, gitBranchExists, removeWorktree, worktreePath } from './git-pair';

@@ -7,7 +7,8 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { type BranchListView, type BranchPairView, type GcReport, type MigrationReport, type SchemaDiff, type Tier } from '../../shared/branches';
-import { RECORD_TYPES, type Actor } from '../../shared/ledger';
+import { type Actor } from '../../shared/ledger';
+import { RECORD_TYPES } from '../../shared/records';
 import { defaultDataDir, projectDataDir } from '../platform/data-dir';
 import { Ledger } from '../ledger';
 import { DEFAULT_TIERS } from '../project/settings';

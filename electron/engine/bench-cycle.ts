@@ -7,7 +7,7 @@
  * per cycle, and the second runs' share of the wall time.
  */
 import { join } from 'node:path';
-import { RECORD_TYPES, type LedgerRecord } from '../../shared/ledger';
+import { RECORD_TYPES, recordsOf, type StepFields } from '../../shared/records';
 import { Ledger } from '../ledger';
 import { removeDir } from '../project/temp-project.fixture';
 import { runFeature } from './run-feature';
@@ -35,15 +35,16 @@ export async function benchCycle(items: number): Promise<Record<string, unknown>
     const parts: Array<Record<string, number>> = [];
     for (const id of ids) {
       const mine = records.filter((r) => r.subject.item === id);
-      const planned = mine.find((r) => r.type === RECORD_TYPES.cyclePlanned);
-      const finished = mine.find((r) => r.type === RECORD_TYPES.cycleFinished);
+      const planned = recordsOf(mine, RECORD_TYPES.cyclePlanned)[0];
+      const finished = recordsOf(mine, RECORD_TYPES.cycleFinished)[0];
       if (!planned || !finished) continue;
       const wall = Date.parse(finished.at) - Date.parse(planned.at);
-      const sum = (key: string) => mine.reduce((n, r: LedgerRecord) => n + (typeof r.data[key] === 'number' ? (r.data[key] as number) : 0), 0);
-      const turnMs = sum('turnMs');
-      const testRunMs = sum('testRunMs');
-      const secondRunMs = sum('secondRunMs');
-      const recheckMs = sum('recheckMs');
+      const steps = [...recordsOf(mine, RECORD_TYPES.cycleRed), ...recordsOf(mine, RECORD_TYPES.cycleGreen), ...recordsOf(mine, RECORD_TYPES.cycleRefactored)];
+      const sum = (figure: (data: StepFields) => number | null | undefined) => steps.reduce((n, r) => n + (figure(r.data) ?? 0), 0);
+      const turnMs = sum((d) => d.turnMs) + recordsOf(mine, RECORD_TYPES.cycleReviewed).reduce((n, r) => n + r.data.turnMs, 0);
+      const testRunMs = sum((d) => d.testRunMs);
+      const secondRunMs = sum((d) => d.secondRunMs);
+      const recheckMs = sum((d) => d.recheckMs);
       overhead.push(wall - turnMs - testRunMs);
       second.push(secondRunMs);
       rechecks.push(recheckMs);

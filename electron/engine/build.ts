@@ -5,6 +5,7 @@
  * does with the item: `retry` runs its next round from PLAN, `skip` sets it aside; undecided, it
  * stays escalated.
  */
+import { RECORD_TYPES } from '../../shared/records';
 import { fromPromise } from 'xstate';
 import type { TestItem } from '../../shared/model';
 import { CYCLE_VERSION, cycleMachine } from '../orchestrator/cycle-machine';
@@ -12,7 +13,7 @@ import type { CycleOutput } from '../orchestrator/cycle-types';
 import type { CycleDeps } from './cycle-deps';
 import { greenStep, refactorStep, reviewStep } from './green-steps';
 import { commitWithEvidence, git } from './git';
-import { CYCLE_RECORDS, type CycleRecords } from './records';
+import { type CycleRecords } from './records';
 import { lockStep, planStep, redStep } from './red-steps';
 import type { StateStore } from './state-store';
 import { runPersisted } from './persisted-machine';
@@ -31,7 +32,7 @@ export interface BuildResult {
  * are judged against stays green. The tests stay in the ledger and in git history.
  */
 async function parkEscalated(deps: CycleDeps, records: CycleRecords, input: StepInput, evidence: string): Promise<void> {
-  const locked = await records.find(CYCLE_RECORDS.locked, 'lock');
+  const locked = await records.find(RECORD_TYPES.cycleLocked, 'lock');
   if (!locked) return;
   const pair = await deps.experiment(input.story);
   const lockCommit = await commitWithEvidence(deps.root, pair.gitBranch, locked.hash);
@@ -41,7 +42,7 @@ async function parkEscalated(deps: CycleDeps, records: CycleRecords, input: Step
   } catch (error) {
     // Later commits touched the same files: leave the tests in place and say so in the ledger.
     await git(pair.worktree, ['revert', '--abort']).catch(() => undefined);
-    await records.once(CYCLE_RECORDS.finished, 'parking-failed', {
+    await records.once(RECORD_TYPES.cycleFinished, 'parking-failed', {
       reason: `The locked tests could not be taken off ${pair.gitBranch}: ${(error as Error).message}`,
     });
     return;
@@ -113,7 +114,7 @@ export async function buildItems(deps: CycleDeps, store: StateStore, items: read
     outputs.push(output);
     const step = { ...input, attempt: 1, failure: null };
     const records = recordsFor(deps, step);
-    const finished = await records.once(CYCLE_RECORDS.finished, 'finished', { ...output, cycle: cycleIdFor(deps.feature, item.id, round), round });
+    const finished = await records.once(RECORD_TYPES.cycleFinished, 'finished', { ...output, cycle: cycleIdFor(deps.feature, item.id, round), round });
     if (output.status === 'escalated') {
       await parkEscalated(deps, records, step, finished.hash);
       await setItemStatus(deps, records, step, 'escalated', 'status:escalated');

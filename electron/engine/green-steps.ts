@@ -5,7 +5,7 @@
  * the orchestrator runs the suite on a fresh database and commits a GREEN itself, with the
  * verdict's record hash as the `Baton-Evidence` trailer.
  */
-import type { LedgerRecord } from '../../shared/ledger';
+import { RECORD_TYPES, type TypedRecord } from '../../shared/records';
 import type { GreenOutcome, RefactorOutcome, ReviewOutcome, StepInput } from '../orchestrator/cycle-types';
 import { judgeGreen } from '../orchestrator/judge';
 import type { CycleDeps } from './cycle-deps';
@@ -13,7 +13,7 @@ import { addWorktree, diffBetween, git, removeWorktree } from './git';
 import { cycleLock } from './feature-lock';
 import { trustOf } from './trust';
 import { promptFor } from './prompts';
-import { CYCLE_RECORDS, type CycleRecords } from './records';
+import { type CycleRecords } from './records';
 import { commitTested, recordViolation, treeOf } from './red-steps';
 import { applyKept, casesOf, compact, recordsFor, setItemStatus, turnPath } from './step-support';
 import { enforcedTurn } from './turn';
@@ -24,14 +24,14 @@ export async function greenStep(deps: CycleDeps, input: StepInput): Promise<Gree
   const key = `green:${input.attempt}`;
   const pair = await deps.experiment(input.story);
   const worktree = turnPath(deps, input, `green-${input.attempt}`);
-  const found = await records.find(CYCLE_RECORDS.green, key);
+  const found = await records.find(RECORD_TYPES.cycleGreen, key);
   if (found) {
     if (found.data.verdict === 'green') await finishGreen(deps, records, input, found, worktree, pair);
     return greenOutcome(found);
   }
   const { record: lockRecord, lock } = await cycleLock(deps, records);
   await greenWorktree(deps, records, worktree, pair.gitBranch, input.attempt - 1);
-  const redTree = typeof lockRecord.data.tree === 'string' ? lockRecord.data.tree : null;
+  const redTree = lockRecord.data.tree;
   const failingAtRed = casesOf(lockRecord)
     .cases.filter((c) => c.status === 'failed')
     .map((c) => c.id);
@@ -51,7 +51,7 @@ export async function greenStep(deps: CycleDeps, input: StepInput): Promise<Gree
   const judged = trust ?? judgeGreen(casesOf(lockRecord), run!.report);
   const violations = turn.violations.length + (trust?.verdict === 'compromised' ? 1 : 0);
   const record = await records.append(
-    CYCLE_RECORDS.green,
+    RECORD_TYPES.cycleGreen,
     key,
     {
       ...fields,
@@ -75,7 +75,7 @@ export async function greenStep(deps: CycleDeps, input: StepInput): Promise<Gree
 /** A compromised run, recorded as a violation of the Driver's (the code under test is the Driver's). */
 async function recordCompromised(deps: CycleDeps, records: CycleRecords, input: StepInput, step: string, detail: string): Promise<void> {
   await records.once(
-    CYCLE_RECORDS.violation,
+    RECORD_TYPES.cycleViolation,
     `compromised:${step}:${input.attempt}`,
     { attempt: input.attempt, step, files: [], against: 'the test run', detail },
     [],
@@ -90,18 +90,18 @@ async function recordCompromised(deps: CycleDeps, records: CycleRecords, input: 
 async function greenWorktree(deps: CycleDeps, records: CycleRecords, worktree: string, branch: string, through: number): Promise<void> {
   await addWorktree(deps.root, worktree, branch);
   for (let a = 1; a <= through; a += 1) {
-    const earlier = await records.find(CYCLE_RECORDS.green, `green:${a}`);
+    const earlier = await records.find(RECORD_TYPES.cycleGreen, `green:${a}`);
     if (earlier) await applyKept(records, earlier, worktree);
   }
 }
 
-function greenOutcome(record: LedgerRecord): GreenOutcome {
+function greenOutcome(record: TypedRecord<typeof RECORD_TYPES.cycleGreen>): GreenOutcome {
   return {
     verdict: record.data.verdict === 'green' ? 'green' : 'failing',
-    violations: Number(record.data.violations ?? 0),
+    violations: record.data.violations,
     record: record.hash,
-    failure: (record.data.failure as string | null) ?? null,
-    escalate: (record.data.escalate as string | null | undefined) ?? null,
+    failure: record.data.failure ?? null,
+    escalate: record.data.escalate ?? null,
   };
 }
 
@@ -110,7 +110,7 @@ async function finishGreen(
   deps: CycleDeps,
   records: CycleRecords,
   input: StepInput,
-  verdict: LedgerRecord,
+  verdict: TypedRecord<typeof RECORD_TYPES.cycleGreen>,
   worktree: string,
   pair: { gitBranch: string; worktree: string },
 ): Promise<void> {
@@ -118,7 +118,7 @@ async function finishGreen(
   const commit = await commitTested(deps, verdict.hash, treeOf(verdict), pair, `feat(${input.item}): GREEN`);
   await removeWorktree(deps.root, worktree);
   const cases = casesOf(verdict).cases;
-  await records.once(CYCLE_RECORDS.greened, 'greened', {
+  await records.once(RECORD_TYPES.cycleGreened, 'greened', {
     commit,
     verdict: verdict.hash,
     command: deps.settings.testCommand,
@@ -133,8 +133,8 @@ async function finishGreen(
 export async function refactorStep(deps: CycleDeps, input: StepInput): Promise<RefactorOutcome> {
   const records = recordsFor(deps, input);
   const key = `refactor:${input.attempt}`;
-  const found = await records.find(CYCLE_RECORDS.refactored, key);
-  if (found) return { verdict: found.data.verdict as RefactorOutcome['verdict'], record: found.hash };
+  const found = await records.find(RECORD_TYPES.cycleRefactored, key);
+  if (found) return { verdict: found.data.verdict, record: found.hash };
   const pair = await deps.experiment(input.story);
   const worktree = turnPath(deps, input, `refactor-${input.attempt}`);
   await addWorktree(deps.root, worktree, pair.gitBranch);
@@ -150,7 +150,7 @@ export async function refactorStep(deps: CycleDeps, input: StepInput): Promise<R
   if (turn.violations.length) await recordViolation(deps, records, input, 'refactor', turn, 'the lock');
   if (!run) {
     await removeWorktree(deps.root, worktree);
-    const record = await records.append(CYCLE_RECORDS.refactored, key, { ...fields, verdict: 'kept', detail: 'nothing to refactor' }, blobs);
+    const record = await records.append(RECORD_TYPES.cycleRefactored, key, { ...fields, verdict: 'kept', detail: 'nothing to refactor' }, blobs);
     return { verdict: 'kept', record: record.hash };
   }
   const trust = trustOf(test!);
@@ -165,7 +165,7 @@ export async function refactorStep(deps: CycleDeps, input: StepInput): Promise<R
       : turn.violations.length
         ? 'locked files were changed'
         : 'suite stayed green';
-  const record = await records.append(CYCLE_RECORDS.refactored, key, { ...fields, verdict, detail }, blobs);
+  const record = await records.append(RECORD_TYPES.cycleRefactored, key, { ...fields, verdict, detail }, blobs);
   if (verdict === 'kept') {
     await commitTested(deps, record.hash, treeOf(record), pair, `refactor(${input.item}): suite stays green`);
     await deps.baseline.set(input.story, { cases: compact(run.report) });
@@ -178,17 +178,15 @@ export async function refactorStep(deps: CycleDeps, input: StepInput): Promise<R
 export async function reviewStep(deps: CycleDeps, input: StepInput): Promise<ReviewOutcome> {
   const records = recordsFor(deps, input);
   const key = `review:${input.attempt}`;
-  const found = await records.find(CYCLE_RECORDS.reviewed, key);
-  if (found) return { decision: found.data.decision as ReviewOutcome['decision'], note: (found.data.note as string | null) ?? null, record: found.hash };
+  const found = await records.find(RECORD_TYPES.cycleReviewed, key);
+  if (found) return { decision: found.data.decision, note: found.data.note, record: found.hash };
   const pair = await deps.experiment(input.story);
-  const planned = await records.find(CYCLE_RECORDS.planned, 'plan');
-  const start = (planned?.data.startCommit as string | undefined) ?? null;
+  const planned = await records.find(RECORD_TYPES.cyclePlanned, 'plan');
+  const start = planned?.data.startCommit ?? null;
   const head = await git(deps.root, ['rev-parse', pair.gitBranch]);
   const diff = start ? await diffBetween(deps.root, start, head) : '';
   // What the scan of the Driver's lines flagged in this cycle goes in front of the reviewer, and into the record.
-  const flagged = [...(await records.all(CYCLE_RECORDS.green)), ...(await records.all(CYCLE_RECORDS.refactored))].flatMap(
-    (r) => (r.data.tells as Array<{ file: string; line: number; why: string; text: string }> | undefined) ?? [],
-  );
+  const flagged = [...(await records.all(RECORD_TYPES.cycleGreen)), ...(await records.all(RECORD_TYPES.cycleRefactored))].flatMap((r) => r.data.tells);
   const flagNote = flagged.length
     ? `\n\nFlagged for your review — lines the Driver added that look like code telling test runs apart:\n${flagged.map((t) => `- ${t.file}:${t.line} ${t.why}: ${t.text}`).join('\n')}`
     : '';
@@ -214,7 +212,7 @@ export async function reviewStep(deps: CycleDeps, input: StepInput): Promise<Rev
   await removeWorktree(deps.root, worktree);
   const review = turn.result.review ?? { decision: 'accept' as const, note: null };
   const record = await records.append(
-    CYCLE_RECORDS.reviewed,
+    RECORD_TYPES.cycleReviewed,
     key,
     { attempt: input.attempt, decision: review.decision, note: review.note, head, turnMs: turn.result.ms, flagged },
     [

@@ -2,25 +2,16 @@
  * The cycle's ledger records. Every step first looks for its own record (by cycle and key): a step
  * re-run after a crash finds it and returns the recorded verdict instead of doing the work twice.
  */
-import { RECORD_TYPES, type Actor, type LedgerRecord, type RecordType, type Subject } from '../../shared/ledger';
-import type { Ledger } from '../ledger';
+import type { Actor, LedgerRecord, Subject } from '../../shared/ledger';
+import { recordOf, recordsOf, type RecordData, type RecordType, type TypedRecord } from '../../shared/records';
+import type { AppendInput, Ledger } from '../ledger';
 
-/** The cycle's record types, by step (spelled once, in shared/ledger.ts). */
-export const CYCLE_RECORDS = {
-  planned: RECORD_TYPES.cyclePlanned,
-  red: RECORD_TYPES.cycleRed,
-  locked: RECORD_TYPES.cycleLocked,
-  green: RECORD_TYPES.cycleGreen,
-  greened: RECORD_TYPES.cycleGreened,
-  violation: RECORD_TYPES.cycleViolation,
-  outOfScope: RECORD_TYPES.cycleOutOfScope,
-  refactored: RECORD_TYPES.cycleRefactored,
-  reviewed: RECORD_TYPES.cycleReviewed,
-  finished: RECORD_TYPES.cycleFinished,
-  itemStatus: RECORD_TYPES.itemStatus,
-  runStarted: RECORD_TYPES.runStarted,
-  runFinished: RECORD_TYPES.runFinished,
-} as const;
+/** The cycle's record types: those keyed by step (`data.key`). */
+type CycleType = {
+  [T in RecordType]: RecordData<T> extends { key: string } ? T : never;
+}[RecordType];
+/** A cycle record's data as a step writes it: the key is the step's own. */
+type CycleData<T extends CycleType> = Omit<RecordData<T>, 'key'>;
 
 export const ORCHESTRATOR: Actor = { kind: 'orchestrator', id: 'baton' };
 
@@ -36,39 +27,49 @@ export class CycleRecords {
     private readonly onRecorded: (record: LedgerRecord) => void = () => undefined,
   ) {}
 
-  async find(type: RecordType, key: string): Promise<LedgerRecord | null> {
+  async find<T extends CycleType>(type: T, key: string): Promise<TypedRecord<T> | null> {
     const { records } = await this.ledger.read();
     for (let i = records.length - 1; i >= 0; i -= 1) {
-      const r = records[i]!;
-      if (r.type === type && r.subject.cycle === this.subject.cycle && r.data.key === key) return r;
+      const r = recordOf(records[i], type);
+      if (r && r.subject.cycle === this.subject.cycle && r.data.key === key) return r;
     }
     return null;
   }
 
-  async all(type: RecordType): Promise<LedgerRecord[]> {
+  async all<T extends CycleType>(type: T): Promise<TypedRecord<T>[]> {
     const { records } = await this.ledger.read();
-    return records.filter((r) => r.type === type && r.subject.cycle === this.subject.cycle);
+    return recordsOf(records, type).filter((r) => r.subject.cycle === this.subject.cycle);
   }
 
-  async append(type: RecordType, key: string, data: Record<string, unknown>, blobs: readonly Blob[] = [], actor: Actor = ORCHESTRATOR): Promise<LedgerRecord> {
-    const record = await this.ledger.append({ type, actor, subject: this.subject, data: { key, ...data }, blobs });
+  async append<T extends CycleType>(
+    type: T,
+    key: string,
+    data: CycleData<T>,
+    blobs: readonly Blob[] = [],
+    actor: Actor = ORCHESTRATOR,
+  ): Promise<TypedRecord<T>> {
+    // The ledger holds the data to the type's schema (it throws before writing otherwise).
+    const input: AppendInput = { type, actor, subject: this.subject, data: { ...data, key }, blobs };
+    const record = await this.ledger.append(input);
     this.onRecorded(record);
-    return record;
+    const typed = recordOf(record, type);
+    if (!typed) throw new Error(`The ${type} record #${record.seq} just written does not read back as one.`);
+    return typed;
   }
 
   /** Appends unless a record with this type and key exists; returns whichever. */
-  async once(type: RecordType, key: string, data: Record<string, unknown>, blobs: readonly Blob[] = [], actor: Actor = ORCHESTRATOR): Promise<LedgerRecord> {
+  async once<T extends CycleType>(type: T, key: string, data: CycleData<T>, blobs: readonly Blob[] = [], actor: Actor = ORCHESTRATOR): Promise<TypedRecord<T>> {
     return (await this.find(type, key)) ?? this.append(type, key, data, blobs, actor);
   }
 
-  async blobText(record: LedgerRecord, name: string): Promise<string | null> {
+  async blobText(record: Pick<LedgerRecord, 'blobs'>, name: string): Promise<string | null> {
     const ref = record.blobs.find((b) => b.name === name);
     if (!ref) return null;
     const content = await this.ledger.readBlob(ref.sha256);
     return content ? content.toString('utf8') : null;
   }
 
-  async blobBytes(record: LedgerRecord, name: string): Promise<Buffer | null> {
+  async blobBytes(record: Pick<LedgerRecord, 'blobs'>, name: string): Promise<Buffer | null> {
     const ref = record.blobs.find((b) => b.name === name);
     return ref ? this.ledger.readBlob(ref.sha256) : null;
   }

@@ -4,15 +4,15 @@
  * databases and judges RED against the last accepted run; a RED is locked (hashes and contents in
  * the ledger) and exactly the tree that was run is committed on the experiment branch.
  */
+import { RECORD_TYPES, type RecordData } from '../../shared/records';
 import { matchesAny } from '../../shared/glob';
-import type { LedgerRecord } from '../../shared/ledger';
 import type { RedOutcome, StepInput } from '../orchestrator/cycle-types';
 import { judgeRed } from '../orchestrator/judge';
 import { takeLock } from '../runner/lock-set';
 import type { CycleDeps } from './cycle-deps';
 import { earlierLock } from './feature-lock';
 import { addWorktree, commitTree, commitWithEvidence, fastForward, git, removeWorktree } from './git';
-import { CYCLE_RECORDS, type CycleRecords } from './records';
+import { type CycleRecords } from './records';
 import { casesOf, lockRulesFor, materialize, recordsFor, setItemStatus, turnPath } from './step-support';
 import { cycleIdFor } from '../gates/escalations';
 import { trustOf } from './trust';
@@ -21,13 +21,13 @@ import { turnAndRun } from './turn-and-run';
 export async function planStep(deps: CycleDeps, input: StepInput): Promise<void> {
   const pair = await deps.experiment(input.story);
   const startCommit = await git(deps.root, ['rev-parse', pair.gitBranch]);
-  await recordsFor(deps, input).once(CYCLE_RECORDS.planned, 'plan', { experiment: pair.gitBranch, database: pair.database, startCommit });
+  await recordsFor(deps, input).once(RECORD_TYPES.cyclePlanned, 'plan', { experiment: pair.gitBranch, database: pair.database, startCommit });
 }
 
 export async function redStep(deps: CycleDeps, input: StepInput): Promise<RedOutcome> {
   const records = recordsFor(deps, input);
   const key = `red:${input.attempt}`;
-  const found = await records.find(CYCLE_RECORDS.red, key);
+  const found = await records.find(RECORD_TYPES.cycleRed, key);
   if (found) return redOutcome(found.data, found.hash);
   const pair = await deps.experiment(input.story);
   const worktree = turnPath(deps, input, `red-${input.attempt}`);
@@ -52,7 +52,7 @@ export async function redStep(deps: CycleDeps, input: StepInput): Promise<RedOut
     failing: judged.verdict === 'red' ? judged.failing : [],
     worktree,
   };
-  const record = await records.append(CYCLE_RECORDS.red, key, data, blobs);
+  const record = await records.append(RECORD_TYPES.cycleRed, key, data, blobs);
   if (judged.verdict !== 'red') await removeWorktree(deps.root, worktree);
   return redOutcome(data, record.hash);
 }
@@ -68,7 +68,7 @@ export async function recordViolation(
 ): Promise<void> {
   const role = step === 'red' || step === 'review' ? 'navigator' : 'driver';
   await records.once(
-    CYCLE_RECORDS.violation,
+    RECORD_TYPES.cycleViolation,
     `violation:${step}:${input.attempt}`,
     { attempt: input.attempt, step, files: turn.violations.map((v) => ({ path: v.path, kind: v.kind })), against },
     turn.tampered.map((t) => ({ name: `tampered/${t.path}`, content: t.content ?? '(deleted)' })),
@@ -76,24 +76,23 @@ export async function recordViolation(
   );
 }
 
-function redOutcome(data: Record<string, unknown>, record: string): RedOutcome {
-  const verdict = data.verdict as RedOutcome['verdict'];
-  return verdict === 'red' ? { verdict, record } : { verdict, record, detail: String(data.detail ?? '') };
+function redOutcome(data: Pick<RecordData<typeof RECORD_TYPES.cycleRed>, 'verdict' | 'detail'>, record: string): RedOutcome {
+  return data.verdict === 'red' ? { verdict: data.verdict, record } : { verdict: data.verdict, record, detail: data.detail ?? '' };
 }
 
 export async function lockStep(deps: CycleDeps, input: StepInput): Promise<{ record: string }> {
   const records = recordsFor(deps, input);
   const pair = await deps.experiment(input.story);
-  const reds = (await records.all(CYCLE_RECORDS.red)).filter((r) => r.data.verdict === 'red');
+  const reds = (await records.all(RECORD_TYPES.cycleRed)).filter((r) => r.data.verdict === 'red');
   const red = reds.at(-1);
   if (!red) throw new Error(`No RED verdict recorded for ${input.item}: nothing to lock.`);
-  const worktree = String(red.data.worktree);
-  let locked = await records.find(CYCLE_RECORDS.locked, 'lock');
+  const worktree = red.data.worktree;
+  let locked = await records.find(RECORD_TYPES.cycleLocked, 'lock');
   if (!locked) {
     await materialize(deps, records, red, worktree, pair);
     const lock = await takeLock(worktree, lockRulesFor(deps));
     locked = await records.append(
-      CYCLE_RECORDS.locked,
+      RECORD_TYPES.cycleLocked,
       'lock',
       {
         files: lock.set.files,
@@ -113,7 +112,7 @@ export async function lockStep(deps: CycleDeps, input: StepInput): Promise<{ rec
 }
 
 /** The tree a verdict's run tested. */
-export const treeOf = (record: LedgerRecord): string => {
+export const treeOf = (record: { readonly type: string; readonly seq: number; readonly data: { readonly tree?: string | null } }): string => {
   if (typeof record.data.tree !== 'string')
     throw new Error(`The ${record.type} record #${record.seq} names no tested tree: it was made by an older Baton. Reset the item's cycle to run it again.`);
   return record.data.tree;

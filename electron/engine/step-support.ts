@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { LedgerRecord } from '../../shared/ledger';
+import { RECORD_TYPES, type TypedRecord } from '../../shared/records';
 import type { TestStatus } from '../../shared/model';
 import type { ScopeRules } from '../agents/scope';
 import type { TreeChange } from '../agents/tree-diff';
@@ -13,7 +13,7 @@ import type { TestReport } from '../runner/report';
 import type { CycleDeps, ExperimentPair } from './cycle-deps';
 import { cycleIdFor } from '../gates/escalations';
 import { addWorktree } from './git';
-import { CYCLE_RECORDS, CycleRecords, type Blob } from './records';
+import { CycleRecords, type Blob } from './records';
 
 export function recordsFor(deps: CycleDeps, input: StepInput): CycleRecords {
   return new CycleRecords(
@@ -42,8 +42,8 @@ export function compact(report: TestReport): JudgedReport['cases'] {
   return report.cases.map((c) => ({ id: c.id, status: c.status, message: null }));
 }
 
-export function casesOf(record: LedgerRecord): JudgedReport {
-  return { cases: (record.data.cases as JudgedReport['cases'] | undefined) ?? [] };
+export function casesOf(record: { readonly data: { readonly cases?: JudgedReport['cases'] } }): JudgedReport {
+  return { cases: record.data.cases ?? [] };
 }
 
 export function turnPath(deps: CycleDeps, input: StepInput, name: string): string {
@@ -59,15 +59,18 @@ export async function keptBlobs(worktree: string, kept: readonly TreeChange[]): 
 }
 
 /** Re-create a turn's worktree from the experiment branch plus the changes its record kept. */
-export async function materialize(deps: CycleDeps, records: CycleRecords, record: LedgerRecord, worktree: string, pair: ExperimentPair): Promise<void> {
+/** A working step's verdict: it records what the turn kept. */
+export type KeptRecord = TypedRecord<typeof RECORD_TYPES.cycleRed | typeof RECORD_TYPES.cycleGreen | typeof RECORD_TYPES.cycleRefactored>;
+
+export async function materialize(deps: CycleDeps, records: CycleRecords, record: KeptRecord, worktree: string, pair: ExperimentPair): Promise<void> {
   if (existsSync(worktree)) return;
   await addWorktree(deps.root, worktree, pair.gitBranch);
   await applyKept(records, record, worktree);
 }
 
 /** Replay the changes a turn's record kept onto a worktree. */
-export async function applyKept(records: CycleRecords, record: LedgerRecord, worktree: string): Promise<void> {
-  for (const change of (record.data.kept as Array<{ kind: string; path: string; from?: string }> | undefined) ?? []) {
+export async function applyKept(records: CycleRecords, record: KeptRecord, worktree: string): Promise<void> {
+  for (const change of record.data.kept) {
     const target = join(worktree, change.path);
     if (change.kind === 'renamed' && change.from) await rm(join(worktree, change.from), { force: true });
     if (change.kind === 'deleted') {
@@ -87,7 +90,7 @@ export function keptSummary(kept: readonly TreeChange[]): Array<{ kind: string; 
 }
 
 export async function setItemStatus(deps: CycleDeps, records: CycleRecords, input: StepInput, status: TestStatus | 'escalated', key: string): Promise<void> {
-  await records.once(CYCLE_RECORDS.itemStatus, key, { item: input.item, status });
+  await records.once(RECORD_TYPES.itemStatus, key, { item: input.item, status });
   deps.emit({ kind: 'item.status', feature: input.feature, item: input.item, status });
 }
 

@@ -10,6 +10,7 @@ import type { Lock } from '../runner/lock-set';
 import type { ControlledRunResult } from '../runner/controlled-run';
 import type { CycleDeps } from './cycle-deps';
 import { promptFor } from './prompts';
+import type { StepFields } from '../../shared/records';
 import type { Blob } from './records';
 import { keptBlobs, keptSummary, lockRulesFor, compact, runBlobs, scopeFor } from './step-support';
 import { runTwice, type TestRunOutcome } from './test-run';
@@ -22,7 +23,7 @@ export interface TurnAndRun {
   /** Both runs: integrity problems, flaky tests, flags, the tested tree. */
   readonly test: TestRunOutcome | null;
   /** Record fields common to every verdict: what the turn kept and reverted, the run's figures. */
-  readonly fields: Record<string, unknown>;
+  readonly fields: StepFields;
   readonly blobs: Blob[];
 }
 
@@ -61,7 +62,7 @@ export async function turnAndRun(
     ...(deps.signal ? { signal: deps.signal } : {}),
     onOutput: (chunk) => deps.emit({ kind: 'turn.output', item: input.item, chunk }),
   });
-  const fields: Record<string, unknown> = {
+  const fields: StepFields = {
     attempt: input.attempt,
     violations: turn.violations.length,
     kept: keptSummary(turn.kept),
@@ -93,7 +94,8 @@ export async function turnAndRun(
     onOutput: (chunk: string) => deps.emit({ kind: 'runner.output', item: input.item, chunk }),
   });
   const { run, second, migrations, ms } = test;
-  Object.assign(fields, {
+  const runFields: StepFields = {
+    ...fields,
     cases: compact(run.report),
     totals: run.report.totals,
     exitCode: run.exitCode,
@@ -113,6 +115,6 @@ export async function turnAndRun(
     flaky: test.flaky,
     unexplained: test.unexplained,
     flags: test.flags,
-  });
-  return { turn, run, test, fields, blobs: [...blobs, ...runBlobs(run), ...(second ? runBlobs(second, 'runner/second/') : [])] };
+  };
+  return { turn, run, test, fields: runFields, blobs: [...blobs, ...runBlobs(run), ...(second ? runBlobs(second, 'runner/second/') : [])] };
 }

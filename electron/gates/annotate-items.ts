@@ -5,18 +5,14 @@
  * may only plan (`pending`) or defer (`skipped`) an item: a `green` written there by hand was never
  * proven by a run, so it is shown as pending. A foreign project's file is all there is.
  */
-import { RECORD_TYPES, type LedgerRecord } from '../../shared/ledger';
-import { TEST_STATUSES, type Layout, type ProjectView, type TestStatus } from '../../shared/model';
-
-export const ITEM_STATUS_RECORD = RECORD_TYPES.itemStatus;
+import { type LedgerRecord } from '../../shared/ledger';
+import { RECORD_TYPES, recordsOf } from '../../shared/records';
+import { type Layout, type ProjectView, type TestStatus } from '../../shared/model';
 
 export function itemStatuses(records: readonly LedgerRecord[]): Map<string, TestStatus> {
   const out = new Map<string, TestStatus>();
-  for (const r of records) {
-    const status = r.data.status;
-    if (r.type === ITEM_STATUS_RECORD && r.subject.feature && r.subject.item && (TEST_STATUSES as readonly unknown[]).includes(status)) {
-      out.set(JSON.stringify([r.subject.feature, r.subject.item]), status as TestStatus);
-    }
+  for (const r of recordsOf(records, RECORD_TYPES.itemStatus)) {
+    if (r.subject.feature && r.subject.item) out.set(JSON.stringify([r.subject.feature, r.subject.item]), r.data.status);
   }
   return out;
 }

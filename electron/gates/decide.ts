@@ -3,7 +3,8 @@
  * re-folded, the disk re-read and re-hashed, the rules checked and the record appended, so two
  * people approving the same gate at once produce one approval and one refusal.
  */
-import { RECORD_TYPES, type GateName, type LedgerRecord } from '../../shared/ledger';
+import { type GateName, type HashAlgorithm, type LedgerRecord } from '../../shared/ledger';
+import { RECORD_TYPES } from '../../shared/records';
 import type { ProjectView } from '../../shared/model';
 import { err, ok, type AppError, type Result } from '../../shared/result';
 import { writableProject } from '../../shared/read-only';
@@ -84,7 +85,7 @@ export const approveGate = (view: ProjectView, ledger: Ledger, req: ApproveReque
     if (stale) return refuse(stale);
     const approver = req.approver.trim();
     const comment = req.comment?.trim();
-    const artifacts: Record<string, { sha256: string; algorithm: string }> = {};
+    const artifacts: Record<string, { sha256: string; algorithm: HashAlgorithm }> = {};
     const blobs: { name: string; content: Uint8Array }[] = [];
     for (const s of snapshots) {
       // approvalBlocker has refused every missing or unreadable artifact, so each one has bytes here.

@@ -5,13 +5,12 @@
  * aside and the feature goes on without it) or `abandon` (the feature stops). Folded from the
  * ledger alone, so the CLI, the inbox and the orchestrator all agree.
  */
-import { RECORD_TYPES, type LedgerRecord } from '../../shared/ledger';
+import { type LedgerRecord } from '../../shared/ledger';
+import { RECORD_TYPES, recordOf, type TypedRecord } from '../../shared/records';
 import { ESCALATION_DECISIONS, type EscalationDecision, type EscalationView, type ProjectView } from '../../shared/model';
 import { err, ok, type Result } from '../../shared/result';
 import { writableProject } from '../../shared/read-only';
 import type { Ledger } from '../ledger';
-
-export const CYCLE_FINISHED = RECORD_TYPES.cycleFinished;
 
 export interface EscalationDecisionRecord {
   readonly round: number;
@@ -44,21 +43,25 @@ export function cycleIdFor(feature: string, item: string, round: number): string
 
 /** Per feature and item: its current round, its open escalation, its latest decision. */
 export function foldEscalations(records: readonly LedgerRecord[]): Map<string, ItemEscalations> {
-  const escalated = new Map<string, Map<number, LedgerRecord>>();
+  const escalated = new Map<string, Map<number, FinishedRecord>>();
   const decisions = new Map<string, EscalationDecisionRecord[]>();
   for (const r of records) {
     const { feature, item } = r.subject;
     if (!feature || !item) continue;
-    if (r.type === CYCLE_FINISHED && r.data.status === 'escalated') {
-      const byRound = escalated.get(key(feature, item)) ?? new Map<number, LedgerRecord>();
-      byRound.set(roundOfCycle(r.subject.cycle), r);
+    const finished = recordOf(r, RECORD_TYPES.cycleFinished);
+    if (finished?.data.status === 'escalated') {
+      const byRound = escalated.get(key(feature, item)) ?? new Map<number, FinishedRecord>();
+      byRound.set(roundOfCycle(r.subject.cycle), finished);
       escalated.set(key(feature, item), byRound);
-    } else if (r.type === RECORD_TYPES.escalationDecided && (ESCALATION_DECISIONS as readonly unknown[]).includes(r.data.decision)) {
+      continue;
+    }
+    const decided = recordOf(r, RECORD_TYPES.escalationDecided);
+    if (decided) {
       const list = decisions.get(key(feature, item)) ?? [];
       list.push({
-        round: Number(r.data.round ?? 1),
-        decision: r.data.decision as EscalationDecision,
-        note: (r.data.note as string | null) ?? null,
+        round: decided.data.round ?? 1,
+        decision: decided.data.decision,
+        note: decided.data.note ?? null,
         by: r.actor.id,
         record: r.hash,
       });
@@ -70,7 +73,7 @@ export function foldEscalations(records: readonly LedgerRecord[]): Map<string, I
     const made = decisions.get(k) ?? [];
     const round = 1 + made.filter((d) => d.decision === 'retry').length;
     const decided = made.at(-1) ?? null;
-    const byRound = escalated.get(k) ?? new Map<number, LedgerRecord>();
+    const byRound = escalated.get(k) ?? new Map<number, FinishedRecord>();
     const latestRound = Math.max(0, ...byRound.keys());
     const latest = byRound.get(latestRound);
     const open = latest && !made.some((d) => d.round === latestRound) ? viewOf(latest, latestRound) : null;
@@ -83,18 +86,20 @@ export function escalationsOf(fold: Map<string, ItemEscalations>, feature: strin
   return fold.get(key(feature, item)) ?? { round: 1, open: null, decided: null };
 }
 
-function viewOf(record: LedgerRecord, round: number): EscalationView {
+type FinishedRecord = TypedRecord<typeof RECORD_TYPES.cycleFinished>;
+
+function viewOf(record: FinishedRecord, round: number): EscalationView {
   const d = record.data;
   return {
     item: record.subject.item!,
     story: record.subject.story ?? null,
     round,
-    reason: String(d.reason ?? 'The cycle escalated.'),
+    reason: d.reason ?? 'The cycle escalated.',
     record: record.hash,
     at: record.at,
-    repairs: Number(d.repairs ?? 0),
-    violations: Number(d.violations ?? 0),
-    rejectedRed: Number(d.rejectedRed ?? 0),
+    repairs: d.repairs ?? 0,
+    violations: d.violations ?? 0,
+    rejectedRed: d.rejectedRed ?? 0,
   };
 }
 

@@ -5,7 +5,8 @@
  * stops the run before any agent turn, with a `run.blocked` record naming the gate and the files.
  * The Inbox shows the block until the files are restored or the gate is approved again.
  */
-import { RECORD_TYPES, type GateName, type LedgerRecord } from '../../shared/ledger';
+import { type GateName, type LedgerRecord } from '../../shared/ledger';
+import { RECORD_TYPES, recordOf, recordsOf, type TypedRecord } from '../../shared/records';
 import type { Feature, Gate, ProjectView, RunBlockGate, RunBlockView } from '../../shared/model';
 import type { LifecycleStateName } from '../../shared/run';
 import { Ledger } from '../ledger';
@@ -91,7 +92,7 @@ export interface BlockContext {
   readonly item: string | null;
 }
 
-const sameGates = (a: unknown, b: readonly RunBlockGate[]): boolean => JSON.stringify(a) === JSON.stringify(b);
+const sameGates = (a: readonly unknown[], b: readonly RunBlockGate[]): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * Records the block (`run.blocked`), unless the feature's latest record is the same block: pressing
@@ -99,8 +100,8 @@ const sameGates = (a: unknown, b: readonly RunBlockGate[]): boolean => JSON.stri
  */
 export async function recordBlock(ledger: Ledger, feature: string, gates: readonly RunBlockGate[], at: BlockContext, message: string): Promise<LedgerRecord> {
   return ledger.transaction(async (tx) => {
-    const last = tx.records.filter((r) => r.subject.feature === feature).at(-1);
-    if (last?.type === RECORD_TYPES.runBlocked && sameGates(last.data.gates, gates)) return last;
+    const last = recordOf(tx.records.filter((r) => r.subject.feature === feature).at(-1), RECORD_TYPES.runBlocked);
+    if (last && sameGates(last.data.gates, gates)) return last;
     return tx.append({
       type: RECORD_TYPES.runBlocked,
       actor: { kind: 'orchestrator', id: 'baton' },
@@ -117,8 +118,8 @@ export async function recordBlock(ledger: Ledger, feature: string, gates: readon
  */
 export async function annotateRunBlocks(view: ProjectView, records: readonly LedgerRecord[]): Promise<ProjectView> {
   if (view.layout !== 'baton') return view;
-  const latest = new Map<string, LedgerRecord>();
-  for (const r of records) if (r.type === RECORD_TYPES.runBlocked && r.subject.feature) latest.set(r.subject.feature, r);
+  const latest = new Map<string, BlockRecord>();
+  for (const r of recordsOf(records, RECORD_TYPES.runBlocked)) if (r.subject.feature) latest.set(r.subject.feature, r);
   if (latest.size === 0) return view;
   const siteOf = await featureSites(view);
   const features = await Promise.all(
@@ -130,24 +131,23 @@ export async function annotateRunBlocks(view: ProjectView, records: readonly Led
   return { ...view, features };
 }
 
-function blockOf(feature: Feature, record: LedgerRecord, featureDir: string | null, root: string): RunBlockView | null {
-  const named = Array.isArray(record.data.gates) ? (record.data.gates as Array<{ gate?: unknown; story?: unknown }>) : [];
+type BlockRecord = TypedRecord<typeof RECORD_TYPES.runBlocked>;
+
+function blockOf(feature: Feature, record: BlockRecord, featureDir: string | null, root: string): RunBlockView | null {
   const gates: RunBlockGate[] = [];
-  for (const entry of named) {
-    const story = typeof entry.story === 'string' ? entry.story : null;
-    const now = feature.gates.find((g) => g.name === entry.gate && g.story === story);
+  for (const { gate, story } of record.data.gates) {
+    const now = feature.gates.find((g) => g.name === gate && g.story === story);
     if (now && intact(now)) continue;
     // A gate gone from the view (its story deleted) cannot be approved again: the block stands.
-    gates.push(now ? blockGate(root, featureDir, now) : { gate: String(entry.gate), story, status: 'open', drift: [], files: [] });
+    gates.push(now ? blockGate(root, featureDir, now) : { gate, story, status: 'open', drift: [], files: [] });
   }
   if (gates.length === 0) return null;
-  const text = (key: string): string | null => (typeof record.data[key] === 'string' ? (record.data[key] as string) : null);
   return {
     record: { seq: record.seq, hash: record.hash, at: record.at },
-    phase: text('phase') ?? 'building',
-    step: text('step') ?? 'start',
-    item: text('item'),
-    message: text('message') ?? 'The run stopped on a gate that is no longer approved as it stands.',
+    phase: record.data.phase,
+    step: record.data.step,
+    item: record.data.item ?? null,
+    message: record.data.message,
     gates,
   };
 }

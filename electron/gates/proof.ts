@@ -5,7 +5,8 @@
  * records alone (statuses through itemStatuses, the one reading of `item.status`), so the Inbox, the
  * gate detail, `baton gates` and `baton status` cannot disagree with the Board.
  */
-import { RECORD_TYPES, type AcProof, type EvidenceSummary, type ItemProof, type LedgerRecord, type RecordRef } from '../../shared/ledger';
+import { type AcProof, type EvidenceSummary, type ItemProof, type LedgerRecord, type RecordRef } from '../../shared/ledger';
+import { RECORD_TYPES, recordsOf, type RecordType, type TypedRecord } from '../../shared/records';
 import { cycleCovers, type CycleRun, type Feature, type ProjectView, type TestItem, type TestStatus } from '../../shared/model';
 import { effectiveStatus, itemStatuses } from './annotate-items';
 import { foldEscalations } from './escalations';
@@ -13,8 +14,6 @@ import { foldEscalations } from './escalations';
 const ref = (r: LedgerRecord): RecordRef => ({ seq: r.seq, hash: r.hash, at: r.at });
 
 const PROVEN: readonly TestStatus[] = ['green', 'refactored'];
-
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 /** The records about each item of `feature`, oldest first. */
 const byItem = (feature: string, records: readonly LedgerRecord[]): Map<string, LedgerRecord[]> => {
@@ -28,32 +27,32 @@ const byItem = (feature: string, records: readonly LedgerRecord[]): Map<string, 
   return out;
 };
 
-const RUN_TYPES: readonly string[] = [RECORD_TYPES.cycleRed, RECORD_TYPES.cycleGreen, RECORD_TYPES.cycleRefactored];
+/** The last verdict record of a step that ran the tests (red, green or refactor), by seq. */
+const lastRun = (mine: readonly LedgerRecord[]) =>
+  [...recordsOf(mine, RECORD_TYPES.cycleRed), ...recordsOf(mine, RECORD_TYPES.cycleGreen), ...recordsOf(mine, RECORD_TYPES.cycleRefactored)]
+    .filter((r) => r.data.totals !== undefined)
+    .sort((a, b) => a.seq - b.seq)
+    .at(-1);
 
 const itemProof = (item: TestItem, status: TestStatus, mine: readonly LedgerRecord[]): ItemProof => {
-  const greened = mine.filter((r) => r.type === RECORD_TYPES.cycleGreened).at(-1);
-  const run = mine.filter((r) => RUN_TYPES.includes(r.type) && typeof r.data.totals === 'object' && r.data.totals !== null).at(-1);
-  const totals = (run?.data.totals ?? {}) as Record<string, unknown>;
+  const greened = recordsOf(mine, RECORD_TYPES.cycleGreened).at(-1);
+  const run = lastRun(mine);
+  const totals = run?.data.totals;
   return {
     id: item.id,
     description: item.description,
     acId: item.acId,
     storyId: item.storyId,
     status,
-    cycles: new Set(mine.filter((r) => r.type === RECORD_TYPES.cyclePlanned).map((r) => r.subject.cycle)).size,
-    repairs: mine.filter((r) => r.type === RECORD_TYPES.cycleGreen && r.data.verdict === 'failing').length,
-    violations: mine.filter((r) => r.type === RECORD_TYPES.cycleViolation).length,
-    rejectedRed: mine.filter((r) => r.type === RECORD_TYPES.cycleRed && r.data.verdict !== 'red').length,
-    green: greened ? { ...ref(greened), commit: typeof greened.data.commit === 'string' ? greened.data.commit : null } : null,
-    lastRun: run
-      ? {
-          ...ref(run),
-          step: run.type.replace(/^cycle\./, ''),
-          verdict: typeof run.data.verdict === 'string' ? run.data.verdict : null,
-          passed: num(totals.passed),
-          failed: num(totals.failed) === null ? null : num(totals.failed)! + (num(totals.errored) ?? 0),
-        }
-      : null,
+    cycles: new Set(recordsOf(mine, RECORD_TYPES.cyclePlanned).map((r) => r.subject.cycle)).size,
+    repairs: recordsOf(mine, RECORD_TYPES.cycleGreen).filter((r) => r.data.verdict === 'failing').length,
+    violations: recordsOf(mine, RECORD_TYPES.cycleViolation).length,
+    rejectedRed: recordsOf(mine, RECORD_TYPES.cycleRed).filter((r) => r.data.verdict !== 'red').length,
+    green: greened ? { ...ref(greened), commit: greened.data.commit } : null,
+    lastRun:
+      run && totals
+        ? { ...ref(run), step: run.type.replace(/^cycle\./, ''), verdict: run.data.verdict, passed: totals.passed, failed: totals.failed + totals.errored }
+        : null,
   };
 };
 
@@ -143,12 +142,11 @@ export function cycleRunsFromLedger(feature: Feature, records: readonly LedgerRe
   }
   return [...byCycle.entries()].map(([id, mine]) => {
     const item = mine[0]!.subject.item!;
-    const last = (type: string, when: (r: LedgerRecord) => boolean = () => true) => mine.filter((r) => r.type === type && when(r)).at(-1);
+    const last = <T extends RecordType>(type: T, when: (r: TypedRecord<T>) => boolean = () => true) => recordsOf(mine, type).filter(when).at(-1);
     const finished = last(RECORD_TYPES.cycleFinished);
-    const reviewed = last(RECORD_TYPES.cycleReviewed);
     const status = last(RECORD_TYPES.itemStatus);
-    const decision = typeof reviewed?.data.decision === 'string' ? reviewed.data.decision : null;
-    const note = typeof reviewed?.data.note === 'string' ? reviewed.data.note : null;
+    const decision = last(RECORD_TYPES.cycleReviewed)?.data.decision ?? null;
+    const note = last(RECORD_TYPES.cycleReviewed)?.data.note ?? null;
     return {
       id,
       source: 'ledger' as const,
@@ -158,10 +156,10 @@ export function cycleRunsFromLedger(feature: Feature, records: readonly LedgerRe
       redAt: last(RECORD_TYPES.cycleRed, (r) => r.data.verdict === 'red')?.at ?? null,
       greenAt: last(RECORD_TYPES.cycleGreened)?.at ?? null,
       refactoredAt: last(RECORD_TYPES.itemStatus, (r) => r.data.status === 'refactored')?.at ?? null,
-      attempts: mine.filter((r) => r.type === RECORD_TYPES.cycleGreen).length || null,
+      attempts: recordsOf(mine, RECORD_TYPES.cycleGreen).length || null,
       verdict: decision,
       review: decision ? (note ? `${decision}: ${note}` : decision) : null,
-      outcome: typeof finished?.data.status === 'string' ? finished.data.status : typeof status?.data.status === 'string' ? status.data.status : null,
+      outcome: finished?.data.status ?? status?.data.status ?? null,
       file: null,
       record: { seq: (finished ?? mine.at(-1)!).seq, hash: (finished ?? mine.at(-1)!).hash },
     };

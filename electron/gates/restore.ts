@@ -7,7 +7,8 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { RECORD_TYPES, type DriftEntry, type LedgerRecord } from '../../shared/ledger';
+import { type DriftEntry, type LedgerRecord } from '../../shared/ledger';
+import { RECORD_TYPES } from '../../shared/records';
 import type { ProjectView } from '../../shared/model';
 import { err, ok, type Result } from '../../shared/result';
 import type { Ledger } from '../ledger';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withSample } from '../../shared/records.fixture';
 import type { LedgerRecord } from '../../shared/ledger';
 import { foldGates, gateKey } from './state';
 
@@ -6,7 +7,17 @@ const H = 'c'.repeat(64);
 let seq = 0;
 const record = (type: string, subject: LedgerRecord['subject'], data: Record<string, unknown>): LedgerRecord => {
   seq += 1;
-  return { seq, at: `2025-01-01T00:00:0${seq % 10}Z`, type, actor: { kind: 'person', id: 'po' }, subject, data, blobs: [], prev: H, hash: H };
+  return {
+    seq,
+    at: `2025-01-01T00:00:0${seq % 10}Z`,
+    type,
+    actor: { kind: 'person', id: 'po' },
+    subject,
+    data: withSample(type, data),
+    blobs: [],
+    prev: H,
+    hash: H,
+  };
 };
 const approval = (gate: string, story?: string) =>
   record(

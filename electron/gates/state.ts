@@ -2,8 +2,8 @@
  * The state of every Baton gate, folded from the ledger's gate.* records. The ledger is the only
  * source: nothing about a Baton gate's decision is stored anywhere else.
  */
-import { RECORD_TYPES, type BlobRef, type GateName, type HashAlgorithm, type LedgerRecord } from '../../shared/ledger';
-import { isObject } from '../project/fields';
+import { type BlobRef, type GateName, type LedgerRecord } from '../../shared/ledger';
+import { RECORD_TYPES, recordOf } from '../../shared/records';
 import { downstreamOf, isGateName } from './definitions';
 import type { ApprovedArtifact } from './drift';
 
@@ -44,23 +44,8 @@ export interface GateRefKey {
 
 export const gateKey = (ref: GateRefKey): string => JSON.stringify([ref.feature, ref.story ?? null, ref.gate]);
 
-const HASH = /^[0-9a-f]{64}$/;
-const ALGORITHMS: readonly HashAlgorithm[] = ['jcs-sha256', 'text-sha256'];
-
-/** The approval's `data.artifacts`, or null when malformed (such a record approves nothing). */
-const approvedArtifacts = (value: unknown): ApprovedArtifact[] | null => {
-  if (!isObject(value)) return null;
-  const artifacts: ApprovedArtifact[] = [];
-  for (const [name, entry] of Object.entries(value)) {
-    if (!isObject(entry) || typeof entry['sha256'] !== 'string' || !HASH.test(entry['sha256'])) return null;
-    const algorithm = entry['algorithm'];
-    if (!ALGORITHMS.includes(algorithm as HashAlgorithm)) return null;
-    artifacts.push({ name, sha256: entry['sha256'], algorithm: algorithm as HashAlgorithm });
-  }
-  return artifacts.length === 0 ? null : artifacts;
-};
-
-const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
+/** Blank text (a comment or reason of only spaces) is no text. */
+const text = (value: string | null | undefined): string | null => (value !== undefined && value !== null && value.trim() !== '' ? value : null);
 
 const blank = (feature: string, story: string | null, gate: GateName): GateFold => ({
   feature,
@@ -78,30 +63,30 @@ const blank = (feature: string, story: string | null, gate: GateName): GateFold 
 export const foldGates = (records: readonly LedgerRecord[]): Map<string, GateFold> => {
   const folds = new Map<string, GateFold>();
   for (const record of records) {
+    const decision = recordOf(record, RECORD_TYPES.gateApproved) ?? recordOf(record, RECORD_TYPES.gateRejected) ?? recordOf(record, RECORD_TYPES.gateWithdrawn);
     const { feature } = record.subject;
-    const gate = record.subject.gate ?? record.data['gate'];
-    if (typeof feature !== 'string' || typeof gate !== 'string' || !isGateName(gate)) continue;
+    const gate = record.subject.gate ?? decision?.data.gate;
+    if (!decision || typeof feature !== 'string' || gate === undefined || !isGateName(gate)) continue;
     const story = record.subject.story ?? null;
     const key = gateKey({ feature, story, gate });
     const before = folds.get(key) ?? blank(feature, story, gate);
-    if (record.type === RECORD_TYPES.gateApproved) {
-      const artifacts = approvedArtifacts(record.data['artifacts']);
-      if (artifacts === null) continue;
+    if (decision.type === RECORD_TYPES.gateApproved) {
+      const { data } = decision;
       const approval: GateApproval = {
         seq: record.seq,
         at: record.at,
-        approver: text(record.data['approver']) ?? record.actor.id,
-        comment: text(record.data['comment']),
-        artifacts,
+        approver: text(data.approver) ?? record.actor.id,
+        comment: text(data.comment),
+        artifacts: Object.entries(data.artifacts).map(([name, a]) => ({ name, sha256: a.sha256, algorithm: a.algorithm })),
         blobs: record.blobs,
       };
       folds.set(key, { ...before, status: 'approved', approval, lastApproval: approval, withdrawn: null, note: approval.comment, seq: record.seq });
-    } else if (record.type === RECORD_TYPES.gateRejected) {
-      folds.set(key, { ...before, status: 'rejected', approval: null, withdrawn: null, note: text(record.data['reason']), seq: record.seq });
-    } else if (record.type === RECORD_TYPES.gateWithdrawn) {
-      const reason = text(record.data['reason']);
+    } else if (decision.type === RECORD_TYPES.gateRejected) {
+      folds.set(key, { ...before, status: 'rejected', approval: null, withdrawn: null, note: text(decision.data.reason), seq: record.seq });
+    } else {
+      const reason = text(decision.data.reason);
       folds.set(key, { ...before, status: 'withdrawn', approval: null, withdrawn: before.approval ?? before.withdrawn, note: reason, seq: record.seq });
-      reopen(folds, record, feature, gate, reason);
+      reopen(folds, decision.data.reopened, record.seq, feature, gate, reason);
     }
   }
   return folds;
@@ -111,13 +96,19 @@ export const foldGates = (records: readonly LedgerRecord[]): Map<string, GateFol
  * The cascade: approvals of the gates named in `data.reopened` (every downstream gate when a record
  * lacks the list) return to open. Acceptance is per story, so every story's acceptance reopens.
  */
-const reopen = (folds: Map<string, GateFold>, record: LedgerRecord, feature: string, gate: GateName, reason: string | null): void => {
-  const listed = record.data['reopened'];
-  const names = Array.isArray(listed) ? listed.filter((name): name is string => typeof name === 'string') : downstreamOf(gate);
+const reopen = (
+  folds: Map<string, GateFold>,
+  listed: readonly string[] | undefined,
+  seq: number,
+  feature: string,
+  gate: GateName,
+  reason: string | null,
+): void => {
+  const names: readonly string[] = listed ?? downstreamOf(gate);
   const note = `reopened: the ${gate} gate was withdrawn${reason ? ` (${reason})` : ''}`;
   for (const [key, fold] of folds) {
     if (fold.feature === feature && names.includes(fold.gate) && fold.status === 'approved') {
-      folds.set(key, { ...fold, status: 'open', approval: null, note, seq: record.seq });
+      folds.set(key, { ...fold, status: 'open', approval: null, note, seq });
     }
   }
 };

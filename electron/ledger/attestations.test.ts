@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GENESIS_HASH, RECORD_TYPES, type LedgerRecord } from '../../shared/ledger';
+import { withSample } from '../../shared/records.fixture';
+import { GENESIS_HASH, type LedgerRecord } from '../../shared/ledger';
+import { RECORD_TYPES } from '../../shared/records';
 import { greenAttestations, STATEMENT_TYPE, TEST_RESULT_PREDICATE } from './attestations';
 import { sha256Hex } from './hashing';
 
@@ -11,7 +13,7 @@ const record = (seq: number, type: string, data: Record<string, unknown>): Ledge
   type,
   actor: { kind: 'orchestrator', id: 'baton' },
   subject: { feature: 'F-1', item: 'T2' },
-  data,
+  data: withSample(type, data),
   blobs: [],
   prev: GENESIS_HASH,
   hash: String(seq).repeat(64),
@@ -21,7 +23,7 @@ describe('greenAttestations', () => {
   it('makes one test-result Statement v1 per cycle.greened record, subject = the commit', () => {
     const records = [
       record(1, 'gate.approved', { commit: COMMIT }),
-      record(2, RECORD_TYPES.cycleGreened, { commit: COMMIT, command: 'npm test', passedTests: ['T1', 'T2', 3], repo: 'github.com/shop/app' }),
+      record(2, RECORD_TYPES.cycleGreened, { commit: COMMIT, command: 'npm test', passedTests: ['T1', 'T2'], repo: 'github.com/shop/app' }),
       record(3, RECORD_TYPES.cycleGreened, { commit: COMMIT.toUpperCase() }),
     ];
     const [first, second, ...rest] = greenAttestations(records);
@@ -50,6 +52,11 @@ describe('greenAttestations', () => {
   });
 
   it('skips a green record without a full commit hash: a statement needs a subject', () => {
-    expect(greenAttestations([record(1, RECORD_TYPES.cycleGreened, {}), record(2, RECORD_TYPES.cycleGreened, { commit: 'd20ace7' })])).toEqual([]);
+    expect(greenAttestations([record(1, RECORD_TYPES.cycleGreened, { commit: '' }), record(2, RECORD_TYPES.cycleGreened, { commit: 'd20ace7' })])).toEqual([]);
+  });
+
+  it('makes none for a malformed cycle.greened record (its schema is not met): verify reports it instead', () => {
+    expect(greenAttestations([record(1, RECORD_TYPES.cycleGreened, { passedTests: ['T1', 3] })])).toEqual([]);
+    expect(greenAttestations([record(1, RECORD_TYPES.cycleGreened, { passedTests: ['T1'] })])).toHaveLength(1);
   });
 });

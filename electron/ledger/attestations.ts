@@ -9,7 +9,8 @@
  * The statements are unsigned: they are evidence to cross-check against the ledger, not DSSE
  * envelopes. A `cycle.greened` record without a commit has no subject, so it gets no statement.
  */
-import { RECORD_TYPES, type LedgerRecord } from '../../shared/ledger';
+import { type LedgerRecord } from '../../shared/ledger';
+import { RECORD_TYPES, recordsOf, type TypedRecord } from '../../shared/records';
 import { sha256Hex } from './hashing';
 
 export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
@@ -17,21 +18,19 @@ export const TEST_RESULT_PREDICATE = 'https://in-toto.io/attestation/test-result
 
 const GIT_COMMIT = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
-
 export interface GreenAttestation {
   readonly seq: number;
   readonly statement: Record<string, unknown>;
 }
 
-const statementOf = (record: LedgerRecord): Record<string, unknown> | null => {
-  const data = record.data;
-  const commit = typeof data['commit'] === 'string' ? data['commit'].toLowerCase() : null;
-  if (commit === null || !GIT_COMMIT.test(commit)) return null;
-  const command = typeof data['command'] === 'string' ? data['command'] : null;
+const statementOf = (record: TypedRecord<typeof RECORD_TYPES.cycleGreened>): Record<string, unknown> | null => {
+  const { data } = record;
+  const commit = data.commit.toLowerCase();
+  if (!GIT_COMMIT.test(commit)) return null;
+  const command = data.command ?? null;
   return {
     _type: STATEMENT_TYPE,
-    subject: [{ name: typeof data['repo'] === 'string' && data['repo'] !== '' ? data['repo'] : 'git', digest: { gitCommit: commit } }],
+    subject: [{ name: data.repo || 'git', digest: { gitCommit: commit } }],
     predicateType: TEST_RESULT_PREDICATE,
     predicate: {
       result: 'PASSED',
@@ -46,7 +45,7 @@ const statementOf = (record: LedgerRecord): Record<string, unknown> | null => {
           annotations: { seq: record.seq, type: record.type, at: record.at, prev: record.prev, ...subjectAnnotations(record) },
         },
       ],
-      passedTests: strings(data['passedTests']),
+      passedTests: [...data.passedTests],
       warnedTests: [],
       failedTests: [],
     },
@@ -58,8 +57,7 @@ const subjectAnnotations = (record: LedgerRecord): Record<string, string> =>
 
 /** Statements for every `cycle.greened` record that names its commit, in ledger order. */
 export const greenAttestationsWithSeq = (records: readonly LedgerRecord[]): GreenAttestation[] =>
-  records.flatMap((record) => {
-    if (record.type !== RECORD_TYPES.cycleGreened) return [];
+  recordsOf(records, RECORD_TYPES.cycleGreened).flatMap((record) => {
     const statement = statementOf(record);
     return statement ? [{ seq: record.seq, statement }] : [];
   });

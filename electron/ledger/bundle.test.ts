@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RECORD_TYPES } from '../../shared/ledger';
+import { RECORD_TYPES } from '../../shared/records';
 import { readProject } from '../project';
 import { minimalFeature, writeTree } from '../project/temp-project.fixture';
 import { greenAttestations } from './attestations';
@@ -96,7 +96,15 @@ describe('exportBundle and openBundle', () => {
       type: RECORD_TYPES.cycleGreened,
       actor: ORCHESTRATOR,
       subject: { feature: 'F-1', item: 'T1' },
-      data: { commit: COMMIT, command: 'npm test', passedTests: ['T1 adds to cart'] },
+      data: {
+        key: 'greened',
+        commit: COMMIT,
+        verdict: 'f'.repeat(64),
+        command: 'npm test',
+        passedTests: ['T1 adds to cart'],
+        branch: 'baton/F-1',
+        tree: 'e'.repeat(40),
+      },
     });
     const result = await exportBaton({ attestations: true, signConfigDir: path.join(t.root, 'config') });
     expect(result).toMatchObject({ ok: true, value: { attestations: 1, signed: true } });

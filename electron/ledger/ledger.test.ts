@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GENESIS_HASH, RECORD_TYPES, type LedgerRecord } from '../../shared/ledger';
+import { GENESIS_HASH, type LedgerRecord } from '../../shared/ledger';
+import { RECORD_TYPES } from '../../shared/records';
 import { recordHash, sha256Hex } from './hashing';
 import { Ledger, type LedgerTx } from './ledger';
 import { appendSome, makeTempLedger, ORCHESTRATOR, PERSON, readLines, removeTemp, writeLines, type TempLedger } from './temp-ledger.fixture';
@@ -20,11 +21,11 @@ describe('Ledger append and read', () => {
   });
 
   it('writes a record that reads back identically, with defaults and a hash over the rest', async () => {
-    const record = await t.ledger.append({ type: 'gate.approved', actor: PERSON });
+    const record = await t.ledger.append({ type: 'note.kept', actor: PERSON });
     expect(record).toEqual({
       seq: 1,
       at: '2025-01-01T00:00:01.000Z',
-      type: 'gate.approved',
+      type: 'note.kept',
       actor: PERSON,
       subject: {},
       data: {},
@@ -132,9 +133,9 @@ describe('transactions', () => {
   it('makes check-then-append atomic: of two racing "approve if not yet approved", exactly one wins', async () => {
     const approveOnce = (ledger: Ledger) =>
       ledger.transaction(async (tx) => {
-        if (tx.records.some((r) => r.type === 'gate.approved')) return 'refused';
+        if (tx.records.some((r) => r.type === 'approval')) return 'refused';
         await new Promise((resolve) => setTimeout(resolve, 20)); // widen the window a race would need
-        await tx.append({ type: 'gate.approved', actor: PERSON });
+        await tx.append({ type: 'approval', actor: PERSON });
         return 'approved';
       });
     const results = await Promise.all([approveOnce(t.ledger), approveOnce(new Ledger(t.dir))]);

@@ -7,7 +7,8 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { GENESIS_HASH, RECORD_TYPES, type Actor, type BlobRef, type LedgerRecord, type Subject } from '../../shared/ledger';
+import { GENESIS_HASH, type Actor, type BlobRef, type LedgerRecord, type Subject } from '../../shared/ledger';
+import { RECORD_TYPES } from '../../shared/records';
 import { fsyncDir } from '../platform/atomic-write';
 import { decodeBlob, readStoredBlob, writeBlob } from './blob-store';
 import { recordHash, sha256Hex } from './hashing';
@@ -56,7 +57,7 @@ export class Ledger {
     };
   }
 
-  append(input: AppendInput): Promise<LedgerRecord> {
+  append<T extends string>(input: AppendInput<T>): Promise<LedgerRecord> {
     return this.transaction((tx) => tx.append(input));
   }
 
@@ -72,7 +73,7 @@ export class Ledger {
       // Appends within one transaction run one after another even if fn does not await each one:
       // two computing their seq from the same state would fork the chain.
       let queue: Promise<unknown> = Promise.resolve();
-      const appendOne = async (input: AppendInput) => {
+      const appendOne = async (input: AppendInput<string>) => {
         if (!open) throw new Error('This ledger transaction has ended; start a new one to append.');
         const record = await this.write(state, input);
         state = await this.load();
@@ -84,7 +85,7 @@ export class Ledger {
           snapshot ??= Object.freeze([...state.records]);
           return snapshot;
         },
-        append: (input) => {
+        append: <T extends string>(input: AppendInput<T>) => {
           const run = queue.then(() => appendOne(input));
           queue = run.catch(() => undefined);
           return run;
@@ -179,7 +180,7 @@ export class Ledger {
     }
   }
 
-  private async write(state: LedgerState, input: AppendInput): Promise<LedgerRecord> {
+  private async write(state: LedgerState, input: AppendInput<string>): Promise<LedgerRecord> {
     checkAppendInput(input);
     const contents = (input.blobs ?? []).map((blob) => (typeof blob.content === 'string' ? Buffer.from(blob.content, 'utf8') : blob.content));
     const blobs: BlobRef[] = (input.blobs ?? []).map((blob, i) => ({ name: blob.name, sha256: sha256Hex(contents[i]!), bytes: contents[i]!.length }));

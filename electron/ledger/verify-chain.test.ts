@@ -8,6 +8,7 @@ import type { LedgerRecord } from '../../shared/ledger';
 import { recordHash } from './hashing';
 import { appendSome, makeTempLedger, ORCHESTRATOR, readLines, removeTemp, writeLines, type TempLedger } from './temp-ledger.fixture';
 import { verifyChain } from './verify-chain';
+import { sampleData } from '../../shared/records.fixture';
 
 const EVENTS = '.baton/ledger/events.jsonl';
 
@@ -148,5 +149,49 @@ describe('verifyChain', () => {
       ['ledger/events', undefined],
     ]);
     expect(report.problems[1]!.message).toMatch(/^line 5 is not valid JSON/);
+  });
+});
+
+describe('verifyChain: record data against the catalogue (shared/records.ts)', () => {
+  /** Rewrites record `seq` with `change` and re-chains everything after it, as a tool with the folder could. */
+  const rewrite = async (seq: number, change: (r: LedgerRecord) => LedgerRecord) => {
+    const parsed = (await readLines(t.events)).map((l) => JSON.parse(l) as LedgerRecord);
+    let prev = parsed[seq - 2]?.hash;
+    const out = parsed.map((r) => {
+      if (r.seq < seq) return r;
+      const body = { ...(r.seq === seq ? change(r) : r), prev: prev! };
+      const rehashed = { ...body, hash: recordHash(body) };
+      prev = rehashed.hash;
+      return rehashed;
+    });
+    await writeLines(
+      t.events,
+      out.map((r) => JSON.stringify(r)),
+    );
+  };
+
+  it('reports a well-chained record whose data does not match its type, by seq and field', async () => {
+    await rewrite(3, (r) => ({ ...r, type: 'cycle.green', data: { ...sampleData('cycle.green'), violations: 'none' } }));
+    const report = await verifyChain(t.dir);
+    expect(report.chain).toEqual({ ok: true });
+    expect(report.problems).toHaveLength(1);
+    expect(report.problems[0]).toMatchObject({ seq: 3 });
+    expect(report.problems[0]!.message).toMatch(/record #3 .*cycle\.green data does not match.*data\.violations/);
+  });
+
+  it('passes a well-formed catalogued record and leaves types it does not know alone', async () => {
+    await rewrite(3, (r) => ({ ...r, type: 'cycle.green', data: sampleData('cycle.green') }));
+    await rewrite(4, (r) => ({ ...r, type: 'consort.something', data: { anything: [1, 'two'] } }));
+    expect((await verifyChain(t.dir)).problems).toEqual([]);
+  });
+
+  it('refuses to append a catalogued record whose data does not match, writing nothing', async () => {
+    const before = await fs.readFile(t.events, 'utf8');
+    // A writer that got around the types (the schema is the runtime half of the same check).
+    const bad = { ...sampleData('item.status'), status: 'done-ish' } as unknown as ReturnType<typeof sampleData<'item.status'>>;
+    await expect(t.ledger.append({ type: 'item.status', actor: ORCHESTRATOR, data: bad })).rejects.toThrow(
+      /item\.status record's data does not match its schema .*data\.status/,
+    );
+    expect(await fs.readFile(t.events, 'utf8')).toBe(before);
   });
 });

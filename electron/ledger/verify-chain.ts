@@ -8,6 +8,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { GENESIS_HASH, type LedgerRecord, type VerifyProblem } from '../../shared/ledger';
+import { recordDataProblem } from '../../shared/records';
 import { isMissing } from '../platform/fs-facts';
 import { decodeBlob, readFileQuickSync } from './blob-store';
 import { recordHash, sha256Hex } from './hashing';
@@ -93,6 +94,19 @@ export const verifyLedgerBytes = async (
     if (reasons.length > 0) {
       problems.push({ line, problem: { file: files.events, seq: record.seq, message: `record #${record.seq} (line ${line}): ${reasons.join('; ')}` } });
       breaks.note(line, record.seq);
+    }
+    // A record can hash and chain correctly and still not say what its type says: written that way by
+    // a faulty or foreign tool. Its readers ignore it; verify names it (the chain itself is intact).
+    const malformed = recordDataProblem(record);
+    if (malformed !== null) {
+      problems.push({
+        line,
+        problem: {
+          file: files.events,
+          seq: record.seq,
+          message: `record #${record.seq} (line ${line}): its ${record.type} data does not match the record's schema (${malformed}); Baton's screens ignore it`,
+        },
+      });
     }
     before = record;
   }

@@ -6,7 +6,8 @@
  * (a test keeps them the same). Strategies run in groups, one real run per group
  * (harness.fixture.ts), after an honest first item so there is an earlier lock to attack.
  */
-import { RECORD_TYPES, type LedgerRecord, type RecordType } from '../../../shared/ledger';
+import { type LedgerRecord } from '../../../shared/ledger';
+import { RECORD_TYPES, type RecordType } from '../../../shared/records';
 import type { ScriptedTurn } from '../../agents/scenario';
 
 /** What a check may look at after the run. */

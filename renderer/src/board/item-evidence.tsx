@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { LedgerRecord } from '../../../shared/ledger';
+import { RECORD_TYPES, recordOf } from '../../../shared/records';
 import type { AppError } from '../../../shared/result';
 import { ErrorBanner } from '../components/error-banner';
 import { friendlyTime, shortHash } from '../lib/format';
@@ -19,11 +20,14 @@ async function recordsOf(featureId: string, itemId: string): Promise<Loaded> {
   return result.ok ? { records: result.value, error: null } : { records: null, error: result.error };
 }
 
-/** A record's verdict or status when it is a word (`red`, `green`, `kept`); hashes and prose are left to the timeline. */
-const verdictOf = (record: LedgerRecord): string | null => {
-  const value = record.data['verdict'] ?? record.data['status'];
-  return typeof value === 'string' && /^[a-z][a-z -]{0,23}$/.test(value) ? value : null;
-};
+/** A step's verdict (`red`, `failing`, `kept`) or a cycle's or item's status (`green`, `escalated`); other records show none. */
+const verdictOf = (record: LedgerRecord): string | null =>
+  recordOf(record, RECORD_TYPES.cycleRed)?.data.verdict ??
+  recordOf(record, RECORD_TYPES.cycleGreen)?.data.verdict ??
+  recordOf(record, RECORD_TYPES.cycleRefactored)?.data.verdict ??
+  recordOf(record, RECORD_TYPES.itemStatus)?.data.status ??
+  recordOf(record, RECORD_TYPES.cycleFinished)?.data.status ??
+  null;
 
 export function ItemEvidence({ featureId, itemId }: { featureId: string; itemId: string }) {
   const project = useStore((s) => s.project);

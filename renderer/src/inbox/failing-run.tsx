@@ -2,12 +2,13 @@
  * The escalated cycle's last failing test run: the verdict's summary and the runner's own output
  * (stdout, stderr), read from the record's blobs: what the agents could not get past.
  */
-import type { BlobRef, LedgerRecord } from '../../../shared/ledger';
+import type { BlobRef } from '../../../shared/ledger';
+import { RECORD_TYPES } from '../../../shared/records';
 import { ErrorBanner } from '../components/error-banner';
 import { Icon } from '../components/icon';
 import { formatBytes } from '../lib/artifact-text';
 import { friendlyTime, humanize, shortHash } from '../lib/format';
-import { RUNNER_OUTPUT } from '../lib/inbox-model';
+import { RUNNER_OUTPUT, type RunRecord } from '../lib/inbox-model';
 import { useBlob } from '../evidence/use-blob';
 
 function RunnerBlob({ blob }: { blob: BlobRef }) {
@@ -42,10 +43,10 @@ function RunnerBlob({ blob }: { blob: BlobRef }) {
   );
 }
 
-export function FailingRun({ record }: { record: LedgerRecord }) {
+export function FailingRun({ record }: { record: RunRecord }) {
   const when = friendlyTime(record.at);
-  const verdict = typeof record.data.verdict === 'string' ? record.data.verdict : 'failing';
-  const failure = typeof record.data.failure === 'string' ? record.data.failure : typeof record.data.detail === 'string' ? record.data.detail : null;
+  const { verdict } = record.data;
+  const failure = (record.type === RECORD_TYPES.cycleGreen ? record.data.failure : null) ?? record.data.detail ?? null;
   const blobs = RUNNER_OUTPUT.map((name) => record.blobs.find((b) => b.name === name)).filter((b): b is BlobRef => b !== undefined);
   return (
     <section className="failing-run" aria-labelledby="failing-run-title" data-testid="escalation-runner-output">

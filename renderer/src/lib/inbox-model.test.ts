@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withSample } from '../../../shared/records.fixture';
 import type { LedgerRecord } from '../../../shared/ledger';
 import type { EscalationView, Feature, Gate, ProjectView, TestItem } from '../../../shared/model';
 import { countPending, escalationEntries, gateEntries, inboxEntries, lastFailingRun, nextAfter, sameInboxRef } from './inbox-model';
@@ -248,7 +249,7 @@ const record = (seq: number, type: string, cycle: string, data: Record<string, u
   type,
   actor: { kind: 'orchestrator', id: 'baton' },
   subject: { feature: 'F-1', story: 'S-1', item: 'T1', cycle },
-  data,
+  data: withSample(type, data),
   blobs: blobs.map((name) => ({ name, sha256: `${seq}`.padStart(64, '0'), bytes: 10 })),
   prev: '0'.repeat(64),
   hash: `hash-${seq}`,

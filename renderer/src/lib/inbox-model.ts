@@ -2,7 +2,8 @@
  * Pure inbox logic: which decisions wait for a person (gates, escalated items), in which order,
  * and which opens next.
  */
-import { GATE_NAMES, RECORD_TYPES, type GateName, type LedgerRecord } from '../../../shared/ledger';
+import { GATE_NAMES, type GateName, type LedgerRecord } from '../../../shared/ledger';
+import { RECORD_TYPES, recordOf, type TypedRecord } from '../../../shared/records';
 import type { AcceptanceCriterion, EscalationView, Gate, GateStatus, ProjectView, RunBlockView, TestItem } from '../../../shared/model';
 import { gateKey, refOf, sameRef, type GateRef } from './gate-ref';
 
@@ -189,25 +190,32 @@ export function nextAfter(entries: readonly InboxEntry[], decided: InboxRef): In
 /** The blobs that hold a test run's output, in the order they are shown. */
 export const RUNNER_OUTPUT = ['runner/stdout.txt', 'runner/stderr.txt'] as const;
 
-/** A run whose verdict is not what the step wanted: GREEN `failing`, or RED that never went red. */
-const isFailingRun = (r: LedgerRecord): boolean =>
-  r.blobs.some((b) => (RUNNER_OUTPUT as readonly string[]).includes(b.name)) &&
-  ((r.type === RECORD_TYPES.cycleGreen && r.data.verdict === 'failing') ||
-    (r.type === RECORD_TYPES.cycleRed && typeof r.data.verdict === 'string' && r.data.verdict !== 'red'));
+/** A GREEN or RED verdict: the runs a failing run is looked for in. */
+export type RunRecord = TypedRecord<typeof RECORD_TYPES.cycleGreen | typeof RECORD_TYPES.cycleRed>;
+
+/** A run whose verdict is not what the step wanted (GREEN `failing`, or RED that never went red), with its output. */
+const failingRun = (r: LedgerRecord): RunRecord | null => {
+  if (!r.blobs.some((b) => (RUNNER_OUTPUT as readonly string[]).includes(b.name))) return null;
+  const green = recordOf(r, RECORD_TYPES.cycleGreen);
+  if (green) return green.data.verdict === 'failing' ? green : null;
+  const red = recordOf(r, RECORD_TYPES.cycleRed);
+  return red && red.data.verdict !== 'red' ? red : null;
+};
 
 /**
  * The escalated cycle's last failing test run, from the item's records: the cycle is the one the
  * escalation's `cycle.finished` record names (its round), so an earlier round's output is never
  * shown as this one's. Null when the cycle recorded no failing run (e.g. it ran out of violations).
  */
-export function lastFailingRun(records: readonly LedgerRecord[], escalation: Pick<EscalationView, 'record'>): LedgerRecord | null {
+export function lastFailingRun(records: readonly LedgerRecord[], escalation: Pick<EscalationView, 'record'>): RunRecord | null {
   const finished = records.find((r) => r.hash === escalation.record);
   const cycle = finished?.subject.cycle;
   for (let i = records.length - 1; i >= 0; i -= 1) {
     const r = records[i]!;
     if (finished && r.seq > finished.seq) continue;
     if (cycle !== undefined && r.subject.cycle !== cycle) continue;
-    if (isFailingRun(r)) return r;
+    const run = failingRun(r);
+    if (run) return run;
   }
   return null;
 }

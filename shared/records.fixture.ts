@@ -1,0 +1,50 @@
+/**
+ * Well-formed data for every catalogued record type, for tests that build ledgers by hand: a test
+ * names only the fields it is about (`sampleData('cycle.green', { verdict: 'failing' })`) and the
+ * rest are filled in, so the record passes its schema as the ledger's own writers' records do.
+ */
+import { isRecordType, RECORD_TYPES, type RecordData, type RecordType } from './records';
+
+const SHA = 'a'.repeat(64);
+const COMMIT = 'c'.repeat(40);
+const turn = { attempt: 1, violations: 0, kept: [], outOfScope: [], turnMs: 10, agentExitCode: 0, tells: [] };
+const run = { ...turn, cases: [], totals: { passed: 0, failed: 0, errored: 0, skipped: 0 }, tree: 'e'.repeat(40) };
+
+export const SAMPLE_DATA: { readonly [T in RecordType]: RecordData<T> } = {
+  [RECORD_TYPES.gateApproved]: { gate: 'spec', approver: 'Ada <ada@example.com>', artifacts: { 'feature.json': { sha256: SHA, algorithm: 'jcs-sha256' } } },
+  [RECORD_TYPES.gateRejected]: { gate: 'spec', approver: 'Ada <ada@example.com>', reason: 'not yet', artifacts: {} },
+  [RECORD_TYPES.gateWithdrawn]: { gate: 'spec', approver: 'Ada <ada@example.com>', reason: 'changed my mind' },
+  [RECORD_TYPES.gateRestored]: { gate: 'spec', approver: 'Ada <ada@example.com>', approval: 1, restored: [], removed: [] },
+  [RECORD_TYPES.ledgerRepaired]: { droppedBytes: 3, droppedSha256: SHA, offset: 0, line: 1, reason: 'an incomplete final line was dropped' },
+  [RECORD_TYPES.cyclePlanned]: { key: 'plan', experiment: 'baton/exp', database: 'exp', startCommit: COMMIT },
+  [RECORD_TYPES.cycleRed]: { ...run, key: 'red:1', verdict: 'red', detail: 'failing: t', failing: [], worktree: '/tmp/red-1' },
+  [RECORD_TYPES.cycleLocked]: { key: 'lock', files: [], testCommand: 'npm test', testCommandSha256: SHA, cases: [], red: SHA, tree: 'e'.repeat(40) },
+  [RECORD_TYPES.cycleGreen]: { ...run, key: 'green:1', verdict: 'green', failure: null, escalate: null, lock: SHA },
+  [RECORD_TYPES.cycleGreened]: {
+    key: 'greened',
+    commit: COMMIT,
+    verdict: SHA,
+    command: 'npm test',
+    passedTests: [],
+    branch: 'baton/exp',
+    tree: 'e'.repeat(40),
+  },
+  [RECORD_TYPES.cycleViolation]: { key: 'violation:green:1', attempt: 1, step: 'green', files: [], against: 'the lock' },
+  [RECORD_TYPES.cycleRefactored]: { ...run, key: 'refactor:1', verdict: 'kept', detail: 'suite stayed green' },
+  [RECORD_TYPES.cycleReviewed]: { key: 'review:1', attempt: 1, decision: 'accept', note: null, head: COMMIT, turnMs: 10, flagged: [] },
+  [RECORD_TYPES.cycleFinished]: { key: 'finished', item: 'T1', status: 'done', repairs: 0, violations: 0, rejectedRed: 0, refactors: 0, reason: null },
+  [RECORD_TYPES.itemStatus]: { key: 'status:green', item: 'T1', status: 'green' },
+  [RECORD_TYPES.runBlocked]: { phase: 'building', step: 'start', item: null, gates: [], message: 'blocked' },
+  [RECORD_TYPES.branchCreated]: { name: 'exp', gitBranch: 'exp', parent: 'main', provider: 'pglite', masked: false, migrations: [] },
+  [RECORD_TYPES.branchReset]: { name: 'exp', parent: 'main', provider: 'pglite', masked: false, migrations: [] },
+  [RECORD_TYPES.branchDeleted]: { name: 'exp', provider: 'pglite' },
+  [RECORD_TYPES.branchCollected]: { provider: 'pglite', removed: [], kept: [] },
+  [RECORD_TYPES.escalationDecided]: { decision: 'retry', round: 1, note: null },
+};
+
+/** `data` over the sample of `type` when the type is catalogued; any other type's data as given. */
+export const withSample = (type: string, data: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> =>
+  isRecordType(type) ? { ...SAMPLE_DATA[type], ...data } : data;
+
+/** Well-formed data of `type`, with `fields` over the sample's. */
+export const sampleData = <T extends RecordType>(type: T, fields: Partial<RecordData<T>> = {}): RecordData<T> => ({ ...SAMPLE_DATA[type], ...fields });

@@ -1,0 +1,219 @@
+/**
+ * The catalogue of ledger records Baton writes: each type's name, spelled once, and a zod schema
+ * for its `data`. Writers are typed by it (the ledger refuses an append whose data does not match),
+ * readers narrow a record with `recordOf`/`recordsOf` and get typed data (no casts), and `baton
+ * verify` reports a record whose data does not match by its seq. Records of other types (a Consort
+ * project's, a newer Baton's) are stored and hashed like any other, and simply not recognised here.
+ * Schemas are loose: a field a newer Baton adds does not make an older one reject the record (nested
+ * objects are plain `z.object`s, which also let extra keys through: only the parse output would drop them).
+ */
+import { z } from 'zod';
+import type { LedgerRecord } from './ledger';
+import { ESCALATION_DECISIONS, TEST_STATUSES } from './model';
+
+/** Every record type Baton writes: everything else names a type through this table. */
+export const RECORD_TYPES = {
+  gateApproved: 'gate.approved',
+  gateRejected: 'gate.rejected',
+  gateWithdrawn: 'gate.withdrawn',
+  /** A person put a drifted gate's approved files back from their frozen blobs. */
+  gateRestored: 'gate.restored',
+  ledgerRepaired: 'ledger.repaired',
+  /** The cycle (issue 5): each step's verdict, the lock, violations, the item's status, the end. */
+  cyclePlanned: 'cycle.planned',
+  cycleRed: 'cycle.red',
+  cycleLocked: 'cycle.locked',
+  cycleGreen: 'cycle.green',
+  cycleGreened: 'cycle.greened',
+  cycleViolation: 'cycle.violation',
+  cycleRefactored: 'cycle.refactored',
+  cycleReviewed: 'cycle.reviewed',
+  cycleFinished: 'cycle.finished',
+  itemStatus: 'item.status',
+  /** A run stopped before a step because an approved gate it depends on drifted (or was withdrawn). */
+  runBlocked: 'run.blocked',
+  /** Branch pairs (issue 4): names, parent, provider, masking, migrations and timings; never a connection URL. */
+  branchCreated: 'branch.created',
+  branchReset: 'branch.reset',
+  branchDeleted: 'branch.deleted',
+  branchCollected: 'branch.collected',
+  /** A person's decision on an escalated cycle (issue 5): retry, skip or abandon. */
+  escalationDecided: 'escalation.decided',
+} as const;
+
+/** A record type Baton writes. A reader may meet others (a Consort project's, a newer Baton's). */
+export type RecordType = (typeof RECORD_TYPES)[keyof typeof RECORD_TYPES];
+
+const SHA256 = /^[0-9a-f]{64}$/;
+const text = z.string();
+const list = <T extends z.ZodType>(item: T) => z.array(item).readonly();
+const count = z.number().int().nonnegative();
+const maybeText = z.string().nullable().optional();
+const hash = z.string().regex(SHA256, 'is not a lowercase hex SHA-256');
+
+const artifactHash = z.object({ sha256: hash, algorithm: z.enum(['jcs-sha256', 'text-sha256']) });
+/** An approval's artifacts by path: at least one (an approval of nothing approves nothing). */
+const artifacts = z.record(text, artifactHash).refine((a) => Object.keys(a).length > 0, 'names no artifact');
+const testCase = z.object({ id: text, status: z.enum(['passed', 'failed', 'errored', 'skipped']), message: z.string().nullable() });
+const totals = z.object({ passed: count, failed: count, errored: count, skipped: count });
+const change = z.object({ kind: text, path: text, from: text.optional() });
+const tell = z.object({ file: text, line: z.number().int(), why: text, text });
+
+/** What a cycle step records about the agent's turn (every working step). */
+const turnFields = {
+  attempt: count,
+  violations: count,
+  kept: list(change),
+  outOfScope: list(z.object({ path: text, kind: text, why: text })),
+  turnMs: z.number(),
+  agentExitCode: z.number().int().nullable(),
+  tells: list(tell),
+};
+/** …and about the orchestrator's own test run, when one ran (a refactor that kept nothing has none). */
+const runFields = {
+  cases: list(testCase).optional(),
+  totals: totals.optional(),
+  tree: text.optional(),
+  exitCode: z.number().int().nullable().optional(),
+  runMs: z.number().optional(),
+  testRunMs: z.number().optional(),
+  secondRunMs: z.number().nullable().optional(),
+  recheckMs: z.number().nullable().optional(),
+};
+/** The fields every working step's verdict record shares (engine/turn-and-run.ts builds them). */
+export type StepFields = z.infer<ReturnType<typeof z.looseObject<typeof turnFields & typeof runFields>>>;
+const verdictFields = { key: text, ...turnFields, ...runFields, verdict: text, detail: text.optional() };
+
+const cycleKey = { key: text };
+
+/** A RED step's verdicts: `red`, or why the turn is not one (the machine's NotRed, orchestrator/cycle-types.ts). */
+export const RED_VERDICTS = ['red', 'passed-at-once', 'load-error', 'regressed', 'no-test', 'compromised', 'flaky'] as const;
+
+export const RECORD_DATA = {
+  [RECORD_TYPES.gateApproved]: z.looseObject({ gate: text.optional(), approver: text, comment: text.optional(), artifacts }),
+  [RECORD_TYPES.gateRejected]: z.looseObject({ gate: text.optional(), approver: text, reason: text, artifacts: z.record(text, artifactHash).optional() }),
+  [RECORD_TYPES.gateWithdrawn]: z.looseObject({ gate: text.optional(), approver: text, reason: text, reopened: list(text).optional() }),
+  [RECORD_TYPES.gateRestored]: z.looseObject({
+    gate: text.optional(),
+    approver: text,
+    approval: count,
+    restored: list(z.object({ artifact: text, from: z.string().nullable(), to: z.string().nullable() })),
+    removed: list(text),
+  }),
+  [RECORD_TYPES.ledgerRepaired]: z.looseObject({ droppedBytes: count, droppedSha256: hash, offset: count, line: count, reason: text }),
+  [RECORD_TYPES.cyclePlanned]: z.looseObject({ ...cycleKey, experiment: text, database: text, startCommit: text }),
+  [RECORD_TYPES.cycleRed]: z.looseObject({ ...verdictFields, verdict: z.enum(RED_VERDICTS), failing: list(text).optional(), worktree: text }),
+  [RECORD_TYPES.cycleLocked]: z.looseObject({
+    ...cycleKey,
+    files: list(z.object({ path: text, sha256: hash, bytes: count, mode: z.number().int() })),
+    testCommand: text,
+    testCommandSha256: text,
+    cases: list(testCase),
+    red: text,
+    tree: z.string().nullable(),
+  }),
+  [RECORD_TYPES.cycleGreen]: z.looseObject({ ...verdictFields, failure: maybeText, escalate: maybeText, lock: text }),
+  [RECORD_TYPES.cycleGreened]: z.looseObject({
+    ...cycleKey,
+    commit: text,
+    verdict: text,
+    command: z.string().nullable().optional(),
+    passedTests: list(text),
+    /** The repository's name for the attestation's subject (default `git`). */
+    repo: text.optional(),
+    branch: text,
+    tree: text,
+  }),
+  [RECORD_TYPES.cycleViolation]: z.looseObject({
+    ...cycleKey,
+    attempt: count,
+    step: text,
+    files: list(z.object({ path: text, kind: text })),
+    against: text,
+    detail: text.optional(),
+  }),
+  [RECORD_TYPES.cycleRefactored]: z.looseObject({ ...verdictFields, verdict: z.enum(['kept', 'reverted']) }),
+  [RECORD_TYPES.cycleReviewed]: z.looseObject({
+    ...cycleKey,
+    attempt: count,
+    decision: z.enum(['accept', 'refactor', 'smell']),
+    note: z.string().nullable(),
+    head: text,
+    turnMs: z.number(),
+    flagged: list(tell),
+  }),
+  /** The cycle's end (`finished`), or a note that an escalated cycle's tests could not be parked (`parking-failed`). */
+  [RECORD_TYPES.cycleFinished]: z.looseObject({
+    ...cycleKey,
+    item: text.optional(),
+    status: text.optional(),
+    reason: z.string().nullable().optional(),
+    repairs: count.optional(),
+    violations: count.optional(),
+    rejectedRed: count.optional(),
+    refactors: count.optional(),
+    cycle: text.optional(),
+    round: count.optional(),
+  }),
+  [RECORD_TYPES.itemStatus]: z.looseObject({ ...cycleKey, item: text, status: z.enum(TEST_STATUSES) }),
+  [RECORD_TYPES.runBlocked]: z.looseObject({
+    phase: text,
+    step: text,
+    item: z.string().nullable().optional(),
+    gates: list(z.object({ gate: text, story: z.string().nullable() })),
+    message: text,
+  }),
+  [RECORD_TYPES.branchCreated]: z.looseObject({ name: text, gitBranch: text, parent: text, provider: text, masked: z.boolean(), migrations: list(text) }),
+  [RECORD_TYPES.branchReset]: z.looseObject({ name: text, parent: text, provider: text, masked: z.boolean(), migrations: list(text) }),
+  [RECORD_TYPES.branchDeleted]: z.looseObject({ name: text, provider: text }),
+  [RECORD_TYPES.branchCollected]: z.looseObject({ provider: text, removed: list(z.unknown()), kept: list(z.unknown()) }),
+  [RECORD_TYPES.escalationDecided]: z.looseObject({
+    decision: z.enum(ESCALATION_DECISIONS),
+    round: count.optional(),
+    note: z.string().nullable().optional(),
+    escalation: text.optional(),
+  }),
+} as const satisfies Record<RecordType, z.ZodType>;
+
+export type RecordData<T extends RecordType> = z.infer<(typeof RECORD_DATA)[T]>;
+
+/** A record of a catalogued type whose data matched its schema. */
+export type TypedRecord<T extends RecordType = RecordType> = {
+  [K in T]: Omit<LedgerRecord, 'type' | 'data'> & { readonly type: K; readonly data: RecordData<K> };
+}[T];
+
+const TYPES: ReadonlySet<string> = new Set(Object.values(RECORD_TYPES));
+export const isRecordType = (type: string): type is RecordType => TYPES.has(type);
+
+/** Records are immutable once read: each is checked against its schema at most once. */
+const checked = new WeakMap<object, string | null>();
+
+/** Why a catalogued record's data does not match its schema (path and reason), or null. */
+export function recordDataProblem(record: { readonly type: string; readonly data: unknown }): string | null {
+  if (!isRecordType(record.type)) return null;
+  const known = checked.get(record);
+  if (known !== undefined) return known;
+  const result = RECORD_DATA[record.type].safeParse(record.data);
+  const problem = result.success
+    ? null
+    : result.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.length ? `data.${i.path.join('.')}` : 'data'} ${i.message}`)
+        .join('; ');
+  checked.set(record, problem);
+  return problem;
+}
+
+/** The record narrowed to `type`, or null when it is another type or its data is malformed. */
+export function recordOf<T extends RecordType>(record: LedgerRecord | null | undefined, type: T): TypedRecord<T> | null {
+  if (!record || record.type !== type || recordDataProblem(record) !== null) return null;
+  return record as unknown as TypedRecord<T>;
+}
+
+/** The records of `type` (well-formed ones), in order. */
+export function recordsOf<T extends RecordType>(records: readonly LedgerRecord[], type: T): TypedRecord<T>[] {
+  return records.flatMap((r) => {
+    const typed = recordOf(r, type);
+    return typed ? [typed] : [];
+  });
+}
