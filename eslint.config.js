@@ -9,6 +9,13 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 const noNode = { group: ['node:*'], message: 'This runtime has no Node.js: keep Node code in electron/.' };
 const noElectron = { name: 'electron', message: "Only electron/app/ and electron/preload/ may import 'electron'." };
 const nodePaths = nodeBuiltins.map((name) => ({ name, message: 'This runtime has no Node.js: keep Node code in electron/.' }));
+const noFixture = { group: ['**/*.fixture', '*.fixture'], message: 'A *.fixture.ts file is a test helper: only tests and benchmarks import it.' };
+/** The adapters (ARCHITECTURE.md), the layers below them, and the folders that wire or host them. */
+const ADAPTERS = ['project', 'ledger', 'branches', 'runner', 'agents'];
+const LOWER = ['process', 'platform'];
+const WIRING = ['gates', 'engine', 'core', 'host', 'cli', 'app', 'preload'];
+/** Imports of a folder of electron/ (its index or anything in it) from one or two folders down. */
+const folderImports = (f) => [`../${f}`, `../${f}/**`, `../../${f}`, `../../${f}/**`, `**/electron/${f}/**`];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'e2e/fixtures/**'] },
@@ -102,12 +109,34 @@ export default tseslint.config(
     files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
     ignores: ['**/*.test.ts', '**/*.fixture.ts', '**/bench-*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/*.fixture', '*.fixture'], message: 'A *.fixture.ts file is a test helper: only tests and benchmarks import it.' }] },
-      ],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noFixture] }],
     },
   },
+  // Adapters meet only through ports: a value import from one adapter into another is refused; a type
+  // (`import type`, the port an adapter implements or takes) is allowed. core and engine wire them.
+  // process/ and platform/ sit below every adapter and import none. Each block repeats the fixture
+  // pattern above: a later block's options replace an earlier one's for the same rule.
+  ...[...ADAPTERS, ...LOWER].map((self) => ({
+    files: [`electron/${self}/**/*.ts`],
+    ignores: ['**/*.test.ts', '**/*.fixture.ts', '**/bench-*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            noFixture,
+            {
+              group: [...ADAPTERS.filter((a) => a !== self), ...WIRING].flatMap(folderImports),
+              allowTypeImports: true,
+              message: LOWER.includes(self)
+                ? `electron/${self}/ sits below the adapters and imports none of them (types excepted).`
+                : `Adapters meet through ports: import only a type from another adapter, and let core or engine wire the value.`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     // Source files stay small enough to read in one sitting. The demo's scenario is data (the
     // source text of every scripted turn), not logic, and is exempt.

@@ -60,8 +60,56 @@ describe('lint enforces the folder rules', () => {
       "import { removeDir } from '../project/temp-project.fixture';\nexport const x = removeDir;\n",
       '@typescript-eslint/no-restricted-imports',
     ],
+    [
+      'an adapter imports no other adapter’s value (runner → agents)',
+      'electron/runner/zz-probe.ts',
+      "import { judgeScope } from '../agents/scope';\nexport const x = judgeScope;\n",
+      '@typescript-eslint/no-restricted-imports',
+    ],
+    [
+      'an adapter imports no other adapter’s value (branches → ledger, from a subfolder)',
+      'electron/branches/neon/zz-probe.ts',
+      "import { Ledger } from '../../ledger';\nexport const x = Ledger;\n",
+      '@typescript-eslint/no-restricted-imports',
+    ],
+    [
+      'an adapter does not reach up into the engine or core',
+      'electron/agents/zz-probe.ts',
+      "import { Workbench } from '../core/workbench';\nexport const x = Workbench;\n",
+      '@typescript-eslint/no-restricted-imports',
+    ],
+    [
+      'process/ sits below the adapters',
+      'electron/process/zz-probe.ts',
+      "import { BranchError } from '../branches/provider';\nexport const x = BranchError;\n",
+      '@typescript-eslint/no-restricted-imports',
+    ],
+    [
+      'platform/ sits below the adapters',
+      'electron/platform/zz-probe.ts',
+      "import { readSettings } from '../project/read-settings';\nexport const x = readSettings;\n",
+      '@typescript-eslint/no-restricted-imports',
+    ],
+    [
+      'an adapter still imports no fixture',
+      'electron/ledger/zz-probe.ts',
+      "import { removeDir } from '../project/temp-project.fixture';\nexport const x = removeDir;\n",
+      '@typescript-eslint/no-restricted-imports',
+    ],
   ])('%s', async (_rule, file, code, rule) => {
     expect(await rulesFiring(file, code)).toContain(rule);
+  });
+
+  it('adapters meet through ports: a type from another adapter is allowed, and so are process/ and platform/', async () => {
+    const code = [
+      "import type { Ledger } from '../ledger';",
+      "import { runCommand } from '../process/run-command';",
+      "import { writeFileAtomic } from '../platform/atomic-write';",
+      'export type L = Ledger;',
+      'export const x = [runCommand, writeFileAtomic];',
+      '',
+    ].join('\n');
+    expect(await rulesFiring('electron/branches/zz-probe.ts', code)).toEqual([]);
   });
 
   it('tests and benchmarks may use fixtures', async () => {

@@ -147,3 +147,11 @@ export interface MigrationReport {
   /** Already applied before this run (recorded in the versions table). */
   readonly skipped: readonly string[];
 }
+
+/** Which git branches are protected by default, and how (`branches.tiers` in project.json overrides it). */
+export const DEFAULT_TIERS: Readonly<Record<string, 'production' | 'staging'>> = {
+  main: 'production',
+  master: 'production',
+  production: 'production',
+  staging: 'staging',
+};

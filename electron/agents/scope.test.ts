@@ -2,10 +2,10 @@ import { mkdir, mkdtemp, readFile, rename, rm, symlink, unlink, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { revertChanges } from './revert';
+import { revertChanges } from '../platform/revert';
 import { judgeScope } from './scope';
-import { diffTrees } from './tree-diff';
-import { snapshotTree } from './tree-snapshot';
+import { diffTrees } from '../platform/tree-diff';
+import { snapshotTree } from '../platform/tree-snapshot';
 
 const NAVIGATOR = { allowed: ['test/**'], protected: ['package.json', 'vitest.config.ts'] };
 const DRIVER = { allowed: ['src/**', 'migrations/**'], protected: ['package.json', 'vitest.config.ts'] };

@@ -4,8 +4,7 @@
  * paths, whatever the role's globs say. Pure.
  */
 import { matchesAny } from '../../shared/glob';
-import { looksLikeTest } from '../runner/test-files';
-import { touchedPaths, type TreeChange } from './tree-diff';
+import { touchedPaths, type TreeChange } from '../platform/tree-diff';
 
 /**
  * Always out of every role's scope: Baton's and git's own folders, and what changes what git
@@ -19,10 +18,11 @@ export interface ScopeRules {
   /** `protectedPaths` and `runnerConfigFiles` from project.json. */
   readonly protected: readonly string[];
   /**
-   * Set for the Driver: the project's test globs. A file any runner would take for a test, wherever
-   * it is and whatever the Driver's scope says, is not the Driver's to write.
+   * Set for the Driver: whether a path is a test (the engine asks the runner's rules, with the
+   * project's test globs). A file any runner would take for a test, wherever it is and whatever the
+   * Driver's scope says, is not the Driver's to write.
    */
-  readonly noTests?: readonly string[];
+  readonly noTests?: (path: string) => boolean;
 }
 
 export interface ScopeJudgement {
@@ -39,7 +39,7 @@ export function judgeScope(changes: readonly TreeChange[], rules: ScopeRules): S
       .map((path) =>
         matchesAny(path, protectedGlobs)
           ? `${path} is protected`
-          : rules.noTests && change.kind !== 'deleted' && looksLikeTest(path, rules.noTests)
+          : rules.noTests && change.kind !== 'deleted' && rules.noTests(path)
             ? `${path} is a test file: only the Navigator writes tests`
             : !matchesAny(path, rules.allowed)
               ? `${path} is outside this role's write scope (${rules.allowed.join(', ') || 'nothing'})`

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { redactUrl } from '../../shared/branches';
 import type { ProjectSettings } from '../project/settings';
 import { describeSqlError, whereInScript } from './migrations/sql-error';
-import { BranchError, throwIfCancelled, type CallOptions } from './provider';
+import { asBranchError, BranchError, throwIfCancelled, type CallOptions } from './provider';
 import { runCommand, secretScrubber } from '../process/run-command';
 
 export type MaskingSetting = ProjectSettings['masking'];
@@ -94,6 +94,8 @@ async function maskWithCommand(connectionUrl: string, command: string, root: str
     env,
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+  }).catch((error: unknown) => {
+    throw asBranchError(error);
   });
   if (result.code !== 0) {
     const ended = result.code === null ? `was ended by ${result.signal}` : `exited with code ${result.code}`;

@@ -5,6 +5,7 @@
  * signal aborts (throwing `BranchError` with code `cancelled`, leaving nothing half-made behind).
  */
 import type { BranchProgress, ProviderKind, SchemaDiff } from '../../shared/branches';
+import { CommandError } from '../process/run-command';
 
 export interface CallOptions {
   readonly signal?: AbortSignal;
@@ -70,6 +71,10 @@ export class BranchError extends Error {
     this.name = 'BranchError';
   }
 }
+
+/** A command's failure (process/run-command) in the branches' words: the same code and message, as a BranchError. */
+export const asBranchError = (error: unknown): unknown =>
+  error instanceof CommandError ? new BranchError(error.code, error.message, { cause: error }) : error;
 
 /** Throws `cancelled` if the signal has aborted; call between steps. */
 export function throwIfCancelled(signal: AbortSignal | undefined, what: string): void {

@@ -5,13 +5,12 @@
  * with the provider's root on first use.
  */
 import { realpath } from 'node:fs/promises';
-import path from 'node:path';
 import { type BranchListView, type BranchPairView, type GcReport, type MigrationReport, type SchemaDiff, type Tier } from '../../shared/branches';
 import { type Actor } from '../../shared/ledger';
 import { RECORD_TYPES } from '../../shared/records';
 import { defaultDataDir, projectDataDir } from '../platform/data-dir';
-import { Ledger } from '../ledger';
-import { DEFAULT_TIERS } from '../project/settings';
+import type { Ledger } from '../ledger';
+import { DEFAULT_TIERS } from '../../shared/branches';
 import { planGc, surveyPairs } from './gc';
 import { deleteGitBranch, localBranches, removeWorktree } from './git-pair';
 import { activeLeases } from './leases';
@@ -24,6 +23,8 @@ import type { BranchService, BranchServiceOptions } from './service-api';
 import { prepareBranch, runMigrations } from './service-prepare';
 
 export interface OpenOptions extends BranchServiceOptions {
+  /** The project's ledger, where every branch change is recorded (the caller wires it: branches open no ledger). */
+  readonly ledger: Ledger;
   /** Who the ledger names for branch changes; default the orchestrator. */
   readonly actor?: Actor;
   /** A provider already built (a host sharing one, tests); else one is built from the settings. */
@@ -48,7 +49,7 @@ export async function openBranchService(options: OpenOptions): Promise<BranchSer
     tiers,
     rootName: sanitizeBranchName(settings.defaultBranch),
     now: options.now ?? (() => new Date()),
-    ledger: Ledger.forArtifactRoot(path.join(root, '.baton')),
+    ledger: options.ledger,
     actor: options.actor ?? { kind: 'orchestrator', id: 'baton' },
   };
   return new PairService(ctx);

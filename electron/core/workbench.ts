@@ -3,7 +3,7 @@
  * It owns the current project and tells listeners when it changes; hosts only translate.
  */
 import { realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { BranchCreated, BranchListView, BranchPairView, SchemaDiff } from '../../shared/branches';
 import type { BranchStatusView, Events, EventName, RequestOf } from '../../shared/contract';
 import type { BlobView, EvidenceSummary, GateEvidence, LedgerPage, LedgerRecord, VerifyReport } from '../../shared/ledger';
@@ -14,6 +14,7 @@ import { writableProject } from '../../shared/read-only';
 import { approveGate, gateEvidence, rejectGate, withdrawGate } from '../gates';
 import { decideEscalation } from '../gates/escalations';
 import { evidenceSummary } from '../gates/proof';
+import { Ledger } from '../ledger';
 import { restoreGate } from '../gates/restore';
 import { BranchSession, sessionKey, type OpenBranchService } from './branches-session';
 import { defaultDataDir, projectDataDir } from '../platform/data-dir';
@@ -315,5 +316,5 @@ const runRealFeature: RunFeatureFn = async (options) => {
 /** The real service, imported on first use so opening a project (or a CLI command) never loads PGlite. */
 const openRealBranchService: OpenBranchService = async (options) => {
   const { openBranchService } = await import('../branches/service');
-  return openBranchService(options);
+  return openBranchService({ ...options, ledger: Ledger.forArtifactRoot(join(options.root, '.baton')) });
 };

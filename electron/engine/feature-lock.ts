@@ -5,7 +5,7 @@
  * the branch (build.ts parks them), so its lock no longer binds.
  */
 import { RECORD_TYPES, recordsOf, type TypedRecord } from '../../shared/records';
-import type { FileState } from '../agents/tree-snapshot';
+import type { FileState } from '../platform/tree-snapshot';
 import type { Lock, LockedFile } from '../runner/lock-set';
 import type { CycleDeps } from './cycle-deps';
 import type { CycleRecords } from './records';

@@ -106,6 +106,7 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
   const branches = await openBranchService({
     root,
     settings,
+    ledger,
     ...(options.provider ? { provider: options.provider } : {}),
     ...(options.postgresUrl ? { postgresUrl: options.postgresUrl } : {}),
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),

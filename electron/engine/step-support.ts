@@ -5,10 +5,11 @@ import { dirname, join } from 'node:path';
 import { RECORD_TYPES, type TypedRecord } from '../../shared/records';
 import type { TestStatus } from '../../shared/model';
 import type { ScopeRules } from '../agents/scope';
-import type { TreeChange } from '../agents/tree-diff';
+import type { TreeChange } from '../platform/tree-diff';
 import type { StepInput } from '../orchestrator/cycle-types';
 import type { JudgedReport } from '../orchestrator/judge';
 import type { LockRules } from '../runner/lock-set';
+import { looksLikeTest } from '../runner/test-files';
 import type { TestReport } from '../runner/report';
 import type { CycleDeps, ExperimentPair } from './cycle-deps';
 import { cycleIdFor } from '../gates/escalations';
@@ -29,7 +30,7 @@ export function scopeFor(deps: CycleDeps, role: 'navigator' | 'driver'): ScopeRu
   return {
     allowed: s.writeScopes[role] ?? fallback,
     protected: [...s.protectedPaths, ...s.runnerConfigFiles, ...(s.reportPath ? [s.reportPath] : [])],
-    ...(role === 'driver' ? { noTests: s.testGlobs } : {}),
+    ...(role === 'driver' ? { noTests: (path: string) => looksLikeTest(path, s.testGlobs) } : {}),
   };
 }
 

@@ -6,10 +6,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentAdapter, Role, TurnResult, TurnStep } from '../agents/agent-port';
-import { revertChanges } from '../agents/revert';
+import { revertChanges } from '../platform/revert';
 import { judgeScope, type ScopeRules } from '../agents/scope';
-import { diffTrees, type TreeChange } from '../agents/tree-diff';
-import { snapshotTree } from '../agents/tree-snapshot';
+import { diffTrees, type TreeChange } from '../platform/tree-diff';
+import { snapshotTree } from '../platform/tree-snapshot';
 import { checkLock, restoreLock, type Lock, type LockRules } from '../runner/lock-set';
 import { tellsIn, type Tell } from '../agents/test-detection';
 

@@ -3,8 +3,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BranchError } from '../branches/provider';
-import { quoteArg, runCommand, secretScrubber } from './run-command';
+import { CommandError, quoteArg, runCommand, secretScrubber } from './run-command';
 
 const posix = process.platform !== 'win32';
 let dir: string;
@@ -66,8 +65,8 @@ describe('runCommand', () => {
     const run = runCommand(`sleep 30 & echo $! > ${quoteArg(pidFile)}; wait`, { cwd: dir, signal: controller.signal });
     setTimeout(() => controller.abort(), 300);
     const error = await run.catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(BranchError);
-    expect((error as BranchError).code).toBe('cancelled');
+    expect(error).toBeInstanceOf(CommandError);
+    expect((error as CommandError).code).toBe('cancelled');
     expect(await eventuallyGone(await pidFrom(pidFile))).toBe(true);
   });
 

@@ -9,7 +9,25 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { redactUrl } from '../../shared/branches';
-import { BranchError, throwIfCancelled } from '../branches/provider';
+
+/**
+ * A command that could not start, ran too long or was cancelled: `failed` or `cancelled`, with words
+ * a person can act on. Callers that speak in their own errors (branches) translate it.
+ */
+export class CommandError extends Error {
+  constructor(
+    readonly code: 'failed' | 'cancelled',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'CommandError';
+  }
+}
+
+const throwIfCancelled = (signal: AbortSignal | undefined, what: string): void => {
+  if (signal?.aborted) throw new CommandError('cancelled', `${what} was cancelled; nothing was left half-made.`);
+};
 
 export interface RunCommandOptions {
   readonly cwd: string;
@@ -102,7 +120,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     child.on('error', (error) => {
       finish();
       reject(
-        new BranchError(
+        new CommandError(
           'failed',
           `Could not start ${shown} in ${options.cwd}: ${scrub(error.message)}. Check that the command exists and the folder is right.`,
         ),
@@ -120,13 +138,13 @@ export async function runCommand(command: string, options: RunCommandOptions): P
       const seconds = Math.round(timeoutMs / 100) / 10;
       if (stopped === 'timeout') {
         reject(
-          new BranchError(
+          new CommandError(
             'failed',
             `${shown} ran longer than ${seconds} s in ${options.cwd} and was stopped with all its child processes. If it waits for input, make it non-interactive; otherwise raise the timeout.`,
           ),
         );
       } else if (stopped === 'cancelled') {
-        reject(new BranchError('cancelled', `${shown} was cancelled and stopped with all its child processes.`));
+        reject(new CommandError('cancelled', `${shown} was cancelled and stopped with all its child processes.`));
       } else {
         resolve({ code, signal, stdout: scrub(stdout.text()), stderr: scrub(stderr.text()), ms: Math.round(performance.now() - started) });
       }

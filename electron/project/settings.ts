@@ -22,13 +22,6 @@ export const branchSettingsSchema = z.looseObject({
   lakebase: z.looseObject({ host: z.url(), project: z.string().min(1), database: z.string().optional() }).optional(),
 });
 
-export const DEFAULT_TIERS: Readonly<Record<string, 'production' | 'staging'>> = {
-  main: 'production',
-  master: 'production',
-  production: 'production',
-  staging: 'staging',
-};
-
 /** The `sandbox` setting's values (electron/process/sandbox.ts acts on them). */
 export const SANDBOX_SETTINGS = ['auto', 'off', 'required'] as const;
 

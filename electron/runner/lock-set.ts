@@ -5,9 +5,9 @@
  * package.json or runner config) is a violation, reverted from the locked contents.
  */
 import { matchesAny } from '../../shared/glob';
-import { diffTrees, type TreeChange } from '../agents/tree-diff';
-import { revertChanges } from '../agents/revert';
-import { sha256, snapshotTree, type FileState, type TreeSnapshot } from '../agents/tree-snapshot';
+import { diffTrees, type TreeChange } from '../platform/tree-diff';
+import { revertChanges } from '../platform/revert';
+import { sha256, snapshotTree, type FileState, type TreeSnapshot } from '../platform/tree-snapshot';
 
 export interface LockRules {
   readonly testGlobs: readonly string[];

@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { MigrationReport } from '../../../shared/branches';
-import { throwIfCancelled, type CallOptions } from '../provider';
+import { asBranchError, throwIfCancelled, type CallOptions } from '../provider';
 import { runCommand, secretScrubber } from '../../process/run-command';
 import { MigrationError } from './migration-error';
 import type { MigrationPlan } from './plan';
@@ -43,6 +43,8 @@ export async function applyMigrations(connectionUrl: string, plan: MigrationPlan
     env: { ...(options.env ?? process.env), DATABASE_URL: connectionUrl },
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+  }).catch((error: unknown) => {
+    throw asBranchError(error);
   });
   const report: MigrationReport = { tool: plan.tool, applied: [], skipped: [] };
   if (result.code !== 0) {

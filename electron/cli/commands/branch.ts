@@ -6,7 +6,9 @@
  */
 import { PROVIDER_KINDS, redactUrl, type BranchPairView, type ProviderKind } from '../../../shared/branches';
 import { BranchError } from '../../branches/provider';
+import { join } from 'node:path';
 import { openBranchService } from '../../branches/service';
+import { Ledger } from '../../ledger';
 import type { BranchService } from '../../branches/service-api';
 import { loadBranchSettings } from '../../core/branches-settings';
 import { branchFailure } from '../../core/branches-errors';
@@ -84,6 +86,7 @@ export const branchCommand: Command = {
         const postgresUrl = text(values, 'url');
         service = await openBranchService({
           root: view.root,
+          ledger: Ledger.forArtifactRoot(join(view.root, '.baton')),
           settings: loaded.value.settings,
           ...(provider ? { provider } : {}),
           ...(postgresUrl ? { postgresUrl } : {}),
