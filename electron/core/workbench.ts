@@ -142,7 +142,8 @@ export class Workbench {
 
   /** Puts a drifted gate's approved files back; the run it blocked can then go on. */
   restore(request: RequestOf<'gates:restore'>): Promise<Result<LedgerRecord>> {
-    return this.decide((p, ledger) => restoreGate(p.view, ledger, request));
+    // It changes files rather than deciding a gate: refused in the words the run-block panel and `baton restore` show.
+    return this.decide((p, ledger) => restoreGate(p.view, ledger, request), 'changes');
   }
 
   decideEscalation(request: RequestOf<'escalations:decide'>): Promise<Result<LedgerRecord>> {
@@ -307,7 +308,7 @@ export class Workbench {
   /** A gate decision, then a re-read so every view shows the new state. */
   private async decide(
     fn: (project: LoadedProject, ledger: NonNullable<LoadedProject['ledger']>) => Promise<Result<LedgerRecord>>,
-    action: 'gates' | 'escalations' = 'gates',
+    action: 'gates' | 'escalations' | 'changes' = 'gates',
   ): Promise<Result<LedgerRecord>> {
     const project = this.loaded;
     if (!project) return err('no-project', NO_PROJECT);
