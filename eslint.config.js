@@ -16,6 +16,48 @@ const LOWER = ['process', 'platform'];
 const WIRING = ['gates', 'engine', 'core', 'host', 'cli', 'app', 'preload'];
 /** Imports of a folder of electron/ (its index or anything in it) from one or two folders down. */
 const folderImports = (f) => [`../${f}`, `../${f}/**`, `../../${f}`, `../../${f}/**`, `**/electron/${f}/**`];
+const noRenderer = { group: ['**/renderer/**'], message: 'Main-side code never imports the renderer.' };
+const noIpc = { name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'Bind IPC only in electron/app/ipc.ts.' };
+
+// Every folder of electron/ (ARCHITECTURE.md, "Processes and folders").
+const ELECTRON_FOLDERS = [
+  'agents',
+  'app',
+  'branches',
+  'cli',
+  'core',
+  'demo',
+  'engine',
+  'gates',
+  'host',
+  'ledger',
+  'orchestrator',
+  'platform',
+  'preload',
+  'process',
+  'project',
+  'runner',
+];
+
+/**
+ * The three hosts are thin (ARCHITECTURE.md, "Three hosts, one core"): a host imports electron/core/,
+ * shared/ and its own folder, nothing else of Baton's, and reaches the rest through dispatch (a channel)
+ * or a core function, so a refusal written once holds in every host. `also` lists a justified exception.
+ * Relative imports one and two folders deep (electron/cli/x.ts and electron/cli/commands/x.ts).
+ */
+const thinHost = (own, also = []) => ({
+  group: ELECTRON_FOLDERS.filter((f) => f !== 'core' && f !== own && !also.includes(f)).flatMap((f) => [
+    `../${f}`,
+    `../${f}/**`,
+    `../../${f}`,
+    `../../${f}/**`,
+    `**/electron/${f}`,
+    `**/electron/${f}/**`,
+  ]),
+  message: `electron/${own}/ is a thin host: it imports only electron/core/, shared/ and its own folder. Reach the rest through dispatch (a channel) or a function in electron/core/.`,
+});
+// Tests and their fixtures are not the host: they build real projects, ledgers and providers to test it with.
+const NOT_HOST_CODE = ['**/*.test.ts', '**/*.fixture.ts'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'e2e/fixtures/**'] },
@@ -59,10 +101,7 @@ export default tseslint.config(
     ignores: ['electron/app/**', 'electron/preload/**'],
     languageOptions: { globals: globals.node },
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [noElectron], patterns: [{ group: ['**/renderer/**'], message: 'Main-side code never imports the renderer.' }] },
-      ],
+      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noRenderer] }],
     },
   },
   {
@@ -77,7 +116,7 @@ export default tseslint.config(
           paths: [noElectron, ...nodePaths],
           patterns: [
             noNode,
-            { group: ['**/renderer/**'], message: 'Main-side code never imports the renderer.' },
+            noRenderer,
             {
               // Both a folder's index ('../ledger') and anything in it ('../ledger/blob-store').
               group: ['project', 'ledger', 'branches', 'runner', 'agents', 'core', 'engine', 'process', 'host', 'cli', 'gates', 'platform'].flatMap((f) => [
@@ -93,15 +132,30 @@ export default tseslint.config(
     },
   },
   {
-    // Raw IPC lives only in the preload and the main-side binding (electron/app/ipc.ts).
+    // Raw IPC lives only in the preload and the main-side binding (electron/app/ipc.ts); the app is a thin host.
     files: ['electron/app/**/*.ts'],
-    ignores: ['electron/app/ipc.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [{ name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'Bind IPC only in electron/app/ipc.ts.' }] },
-      ],
-    },
+    ignores: ['electron/app/ipc.ts', ...NOT_HOST_CODE],
+    rules: { 'no-restricted-imports': ['error', { paths: [noIpc], patterns: [noRenderer, thinHost('app')] }] },
+  },
+  {
+    files: ['electron/app/ipc.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noRenderer, thinHost('app')] }] },
+  },
+  {
+    files: ['electron/host/**/*.ts'],
+    ignores: NOT_HOST_CODE,
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noRenderer, thinHost('host')] }] },
+  },
+  {
+    files: ['electron/cli/**/*.ts'],
+    ignores: ['electron/cli/commands/serve.ts', ...NOT_HOST_CODE],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noRenderer, thinHost('cli')] }] },
+  },
+  {
+    // The one exception: `baton serve` is how the browser host starts, so it imports electron/host/
+    // (startHost) and hands it the same host session every host builds. Nothing else of the CLI may.
+    files: ['electron/cli/commands/serve.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noRenderer, thinHost('cli', ['host'])] }] },
   },
   {
     // Test helpers are named *.fixture.ts and serve tests and benchmarks only: production code never

@@ -112,6 +112,52 @@ describe('lint enforces the folder rules', () => {
     expect(await rulesFiring('electron/branches/zz-probe.ts', code)).toEqual([]);
   });
 
+  // The hosts are thin: electron/{cli,host,app} import only electron/core/, shared/ and their own folder.
+  const adapter = "import { runFeature } from '../engine/run-feature';\nexport const x = runFeature;\n";
+  const deeper = "import { Ledger } from '../../ledger';\nexport const x = Ledger;\n";
+  it.each([
+    ['the CLI', 'electron/cli/zz-probe.ts', adapter],
+    ['a CLI command', 'electron/cli/commands/zz-probe.ts', deeper],
+    [
+      'a CLI command, by the platform folder',
+      'electron/cli/commands/zz-probe.ts',
+      "import { readVersion } from '../../platform/version';\nexport const x = readVersion;\n",
+    ],
+    ['a CLI command, by another host', 'electron/cli/commands/zz-probe.ts', "import { startHost } from '../../host/server';\nexport const x = startHost;\n"],
+    ['the browser host', 'electron/host/zz-probe.ts', adapter],
+    ['the Electron app', 'electron/app/zz-probe.ts', adapter],
+    ['the IPC binding', 'electron/app/ipc.ts', "import { Ledger } from '../ledger';\nexport const x = Ledger;\n"],
+  ])('%s imports nothing outside core/, shared/ and its own folder', async (_host, file, code) => {
+    expect(await rulesFiring(file, code)).toContain('no-restricted-imports');
+  });
+
+  it.each([
+    [
+      'electron/cli/commands/zz-probe.ts',
+      "import { hostSession } from '../../core/host-session';\nimport { EXIT } from '../exit-codes';\nexport const x = [hostSession, EXIT];\n",
+    ],
+    ['electron/cli/zz-probe.ts', "import type { ProjectView } from '../../shared/model';\nexport type X = ProjectView;\n"],
+    ['electron/host/zz-probe.ts', "import { dispatch } from '../core/dispatch';\nimport { newToken } from './auth';\nexport const x = [dispatch, newToken];\n"],
+    [
+      'electron/app/zz-probe.ts',
+      "import { app } from 'electron';\nimport { hostSession } from '../core/host-session';\nexport const x = [app, hostSession];\n",
+    ],
+    // The one exception, in eslint.config.js: `baton serve` starts the browser host.
+    ['electron/cli/commands/serve.ts', "import { startHost } from '../../host/server';\nexport const x = startHost;\n"],
+    // Tests are not host code: they build real projects and providers.
+    ['electron/cli/zz-probe.test.ts', adapter],
+  ])('%s may import core/, shared/ and its own folder', async (file, code) => {
+    expect(await rulesFiring(file, code)).toEqual([]);
+  });
+
+  it('the hosts keep the rules that were there: no electron in the CLI, raw IPC only in ipc.ts', async () => {
+    expect(await rulesFiring('electron/cli/zz-probe.ts', "import { app } from 'electron';\nexport const x = app;\n")).toContain('no-restricted-imports');
+    expect(await rulesFiring('electron/app/zz-probe.ts', "import { ipcMain } from 'electron';\nexport const x = ipcMain;\n")).toContain(
+      'no-restricted-imports',
+    );
+    expect(await rulesFiring('electron/app/ipc.ts', "import { ipcMain } from 'electron';\nexport const x = ipcMain;\n")).toEqual([]);
+  });
+
   it('tests and benchmarks may use fixtures', async () => {
     const code = "import { removeDir } from '../project/temp-project.fixture';\nexport const x = removeDir;\n";
     expect(await rulesFiring('electron/core/zz-probe.test.ts', code)).toEqual([]);

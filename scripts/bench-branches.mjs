@@ -10,7 +10,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 
 register();
-const { benchBranches } = await import('../electron/cli/commands/bench-branches.ts');
+const { benchBranches } = await import('../electron/branches/bench-branches.ts');
 const { formatBench } = await import('../electron/cli/commands/bench.ts');
 
 const { values, positionals } = parseArgs({

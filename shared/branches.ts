@@ -155,3 +155,39 @@ export const DEFAULT_TIERS: Readonly<Record<string, 'production' | 'staging'>> =
   production: 'production',
   staging: 'staging',
 };
+
+/** Why a pair cannot be changed, in the words every host shows: the branch service refuses with it, `baton branch` checks it before asking to confirm. */
+export interface PairRefusal {
+  readonly code: 'not-found' | 'protected' | 'busy' | 'has-children';
+  readonly message: string;
+}
+
+/** The pair a person named: by its name, else by its git branch. */
+export function findPairNamed(pairs: readonly BranchPairView[], nameOrGit: string): BranchPairView | undefined {
+  return pairs.find((p) => p.name === nameOrGit) ?? pairs.find((p) => p.gitBranch === nameOrGit);
+}
+
+export function pairNotFound(nameOrGit: string): PairRefusal {
+  return { code: 'not-found', message: `No branch pair or database branch named "${nameOrGit}". Run \`baton branch list\` to see the branches.` };
+}
+
+/** A tier or a pair a running cycle holds is never `verb` (deleted, reset); a pair with children (given `pairs`) is not deleted before them. */
+export function changeRefusal(pair: BranchPairView, verb: 'deleted' | 'reset', pairs: readonly BranchPairView[] = []): PairRefusal | null {
+  if (pair.kind === 'tier') {
+    return {
+      code: 'protected',
+      message: `"${pair.name}" is a ${pair.tier ?? 'protected'} tier: tiers are never ${verb}. Pick a feature or experiment branch instead.`,
+    };
+  }
+  if (pair.active) {
+    return { code: 'busy', message: `"${pair.name}" is in use by a running cycle, so it cannot be ${verb} now. Try again when the cycle has finished.` };
+  }
+  const children = pairs.filter((p) => p.parent === pair.name || p.database?.parent === pair.name);
+  if (children.length) {
+    return {
+      code: 'has-children',
+      message: `"${pair.name}" has child branches (${children.map((c) => c.name).join(', ')}). Delete them first, then delete "${pair.name}".`,
+    };
+  }
+  return null;
+}

@@ -5,8 +5,7 @@
 import { app, BrowserWindow, dialog, session, shell } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createHandlers } from '../core/handlers';
-import { Workbench } from '../core/workbench';
+import { hostSession } from '../core/host-session';
 import { bindContract, forwardEvents } from './ipc';
 import { windowOptions } from './window-options';
 
@@ -35,7 +34,7 @@ async function start(): Promise<void> {
   session.defaultSession.setPermissionCheckHandler(() => false);
 
   let window: BrowserWindow | null = null;
-  const workbench = new Workbench({
+  const core = hostSession({
     host: 'electron',
     version: app.getVersion(),
     configDir: process.env.BATON_CONFIG_DIR ?? app.getPath('userData'),
@@ -45,15 +44,15 @@ async function start(): Promise<void> {
       return picked.canceled ? null : (picked.filePaths[0] ?? null);
     },
   });
-  bindContract(createHandlers(workbench), isTrustedUrl);
+  bindContract(core.handlers, isTrustedUrl);
   // An opened review bundle is extracted to a temporary folder; remove it on the way out.
-  app.on('will-quit', () => void workbench.close());
+  app.on('will-quit', () => void core.close());
 
   const projectArg = process.env.BATON_PROJECT ?? process.argv.slice(app.isPackaged ? 1 : 2).find((a) => !a.startsWith('-'));
-  if (projectArg) await workbench.open(projectArg);
+  if (projectArg) await core.call('project:open', { path: projectArg });
 
   window = new BrowserWindow(windowOptions(join(__dirname, 'preload.cjs')));
-  const stopForwarding = forwardEvents(workbench, window.webContents);
+  const stopForwarding = forwardEvents(core.workbench, window.webContents);
   window.on('closed', () => {
     stopForwarding();
     window = null;

@@ -5,7 +5,18 @@
  * with the provider's root on first use.
  */
 import { realpath } from 'node:fs/promises';
-import { type BranchListView, type BranchPairView, type GcReport, type MigrationReport, type SchemaDiff, type Tier } from '../../shared/branches';
+import {
+  changeRefusal,
+  findPairNamed,
+  pairNotFound,
+  type BranchListView,
+  type BranchPairView,
+  type GcReport,
+  type MigrationReport,
+  type PairRefusal,
+  type SchemaDiff,
+  type Tier,
+} from '../../shared/branches';
 import { type Actor } from '../../shared/ledger';
 import { RECORD_TYPES } from '../../shared/records';
 import { defaultDataDir, projectDataDir } from '../platform/data-dir';
@@ -75,14 +86,7 @@ class PairService implements BranchService {
   async delete(name: string, options: CallOptions = {}): Promise<void> {
     const pairs = await this.survey(options);
     const pair = findPair(pairs, name);
-    this.refuseChange(pair, 'deleted');
-    const children = pairs.filter((p) => p.parent === pair.name || p.database?.parent === pair.name);
-    if (children.length) {
-      throw new BranchError(
-        'has-children',
-        `"${pair.name}" has child branches (${children.map((c) => c.name).join(', ')}). Delete them first, then delete "${pair.name}".`,
-      );
-    }
+    refuse(changeRefusal(pair, 'deleted', pairs));
     throwIfCancelled(options.signal, `Deleting "${pair.name}"`);
     const started = performance.now();
     await this.removePair(pair, options);
@@ -98,7 +102,7 @@ class PairService implements BranchService {
 
   async reset(name: string, options: CallOptions = {}): Promise<BranchPairView> {
     const pair = findPair(await this.survey(options), name);
-    this.refuseChange(pair, 'reset');
+    refuse(changeRefusal(pair, 'reset'));
     if (pair.parent === null) throw new BranchError('invalid', `"${pair.name}" has no parent to fork from again.`);
     const entry = (await readRegistry(this.ctx.dataDir)).find((e) => e.name === pair.name);
     const started = performance.now();
@@ -201,16 +205,6 @@ class PairService implements BranchService {
     });
   }
 
-  private refuseChange(pair: BranchPairView, verb: string): void {
-    if (pair.kind === 'tier')
-      throw new BranchError(
-        'protected',
-        `"${pair.name}" is a ${pair.tier ?? 'protected'} tier: tiers are never ${verb}. Pick a feature or experiment branch instead.`,
-      );
-    if (pair.active)
-      throw new BranchError('busy', `"${pair.name}" is in use by a running cycle, so it cannot be ${verb} now. Try again when the cycle has finished.`);
-  }
-
   /** Database, worktree, git branch, registry entry: each only if present. */
   private async removePair(pair: BranchPairView, options: CallOptions): Promise<void> {
     if (pair.database) {
@@ -241,7 +235,14 @@ const LEFTOVER_AGE_MS = 60 * 60_000;
 const elapsed = (started: number): number => Math.round(performance.now() - started);
 
 function findPair(pairs: readonly BranchPairView[], nameOrGit: string): BranchPairView {
-  const pair = pairs.find((p) => p.name === nameOrGit) ?? pairs.find((p) => p.gitBranch === nameOrGit);
-  if (!pair) throw new BranchError('not-found', `No branch pair or database branch named "${nameOrGit}". Run \`baton branch list\` to see the branches.`);
+  const pair = findPairNamed(pairs, nameOrGit);
+  if (!pair) throw refusedWith(pairNotFound(nameOrGit));
   return pair;
+}
+
+/** The refusal's words are shared/branches.ts's, so `baton branch` says the same before it asks to confirm. */
+const refusedWith = (refusal: PairRefusal): BranchError => new BranchError(refusal.code, refusal.message);
+
+function refuse(refusal: PairRefusal | null): void {
+  if (refusal) throw refusedWith(refusal);
 }

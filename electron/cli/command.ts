@@ -29,6 +29,16 @@ export function required(values: Values, name: string, synopsis: string): string
   return value;
 }
 
+/**
+ * A flag the command cannot do without: only its presence is the command line's business; what it
+ * holds (empty, too long, the wrong shape) is the contract's to refuse, in every host's words.
+ */
+export function given(values: Values, name: string, synopsis: string): string {
+  const value = text(values, name);
+  if (value === undefined) throw new UsageError(`--${name} is required: baton ${synopsis}`);
+  return value;
+}
+
 export function list(values: Values, name: string): string[] {
   const value = values[name];
   return Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];

@@ -1,6 +1,6 @@
 /** The `baton` command: finds the command, parses its options, runs it, returns the exit code. */
 import { parseArgs } from 'node:util';
-import { readVersion } from '../platform/version';
+import { hostDefaults } from '../core/host-session';
 import type { Command } from './command';
 import { benchCommand } from './commands/bench';
 import { branchCommand } from './commands/branch';
@@ -66,7 +66,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<ExitCode
       strict: true,
     });
     if (values.version) {
-      io.out(readVersion());
+      io.out(hostDefaults('cli').version);
       return EXIT.ok;
     }
     if (values.help || name === 'help') {

@@ -1,38 +1,46 @@
-/** Commands that act on a project open it through a Workbench, exactly as the UI does. */
-import { defaultConfigDir } from '../platform/config-dir';
-import { readVersion } from '../platform/version';
-import { Workbench } from '../core/workbench';
+/**
+ * Commands that act on a project open it exactly as the UI does: a host session on a Workbench,
+ * `project:open` and every later call through dispatch (electron/core/host-session.ts).
+ */
+import { hostDefaults, openHostSession, type HostSession } from '../core/host-session';
+import type { WorkbenchOptions } from '../core/workbench';
 import type { ProjectView } from '../../shared/model';
 import { writableProject, type ReadOnlyAction } from '../../shared/read-only';
+import type { AppError } from '../../shared/result';
 import { EXIT, type ExitCode } from './exit-codes';
 import { printError, type Io } from './io';
 
+/** What the CLI adds to its Workbench beyond the defaults: the run's and the branches' overrides. */
+export type CliOptions = Partial<Pick<WorkbenchOptions, 'run' | 'branches'>>;
+
 /**
- * `writes` names what a command would change: on a read-only project (a Consort project, a review
- * bundle) it says why it cannot and exits 1 before doing or printing anything else.
+ * `shows` names what a command would change when it prints something from the project before the
+ * write (approve lists the hashes, restore the files): on a read-only project (a Consort project, a
+ * review bundle) it says why it cannot — with the words every channel uses — and exits 1 before
+ * printing anything else. Commands that only dispatch leave that refusal to the channel.
  */
 export async function withProject(
   path: string,
   json: boolean,
   io: Io,
-  fn: (workbench: Workbench, view: ProjectView) => Promise<ExitCode>,
-  writes?: ReadOnlyAction,
+  fn: (session: HostSession, view: ProjectView) => Promise<ExitCode>,
+  shows?: ReadOnlyAction,
+  options: CliOptions = {},
 ): Promise<ExitCode> {
-  const workbench = new Workbench({ host: 'cli', version: readVersion(), configDir: defaultConfigDir() });
-  const opened = await workbench.open(path);
-  if (!opened.ok) {
-    printError(io, opened.error, json);
-    return EXIT.problems;
-  }
-  const writable = writes ? writableProject(opened.value, writes) : null;
-  if (writable && !writable.ok) {
-    printError(io, writable.error, json);
-    await workbench.close();
-    return EXIT.problems;
-  }
+  const opened = await openHostSession(path, { ...hostDefaults('cli'), ...options });
+  if (!opened.ok) return failed(io, opened.error, json);
+  const { session, project } = opened.value;
   try {
-    return await fn(workbench, opened.value);
+    const writable = shows ? writableProject(project, shows) : null;
+    if (writable && !writable.ok) return failed(io, writable.error, json);
+    return await fn(session, project);
   } finally {
-    await workbench.close();
+    await session.close();
   }
+}
+
+/** Prints the error (stderr; with --json also as `{ok:false, error}` on stdout) and returns exit 1. */
+export function failed(io: Io, error: AppError, json: boolean): ExitCode {
+  printError(io, error, json);
+  return EXIT.problems;
 }

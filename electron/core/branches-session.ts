@@ -4,7 +4,16 @@
  * can stop it) and forwards its progress as `branches:progressed` events. Failures come back as
  * Result errors carrying the BranchError's code and words, never a password.
  */
-import { EXPERIMENTAL_PROVIDERS, redactUrl, type BranchCreated, type BranchListView, type BranchPairView, type SchemaDiff } from '../../shared/branches';
+import {
+  EXPERIMENTAL_PROVIDERS,
+  redactUrl,
+  type BranchCreated,
+  type BranchListView,
+  type BranchPairView,
+  type GcReport,
+  type ProviderKind,
+  type SchemaDiff,
+} from '../../shared/branches';
 import type { BranchProgressEvent, BranchStatusView, RequestOf } from '../../shared/contract';
 import type { ProjectView } from '../../shared/model';
 import { err, ok, type AppError, type Result } from '../../shared/result';
@@ -15,11 +24,22 @@ import { loadBranchSettings } from './branches-settings';
 
 export type OpenBranchService = (options: BranchServiceOptions) => Promise<BranchService>;
 
+/** What a host adds to every branch operation beyond what the channels carry (the CLI's `--provider`, `--url`, `--ttl-hours`). */
+export interface BranchHostOptions {
+  /** Overrides the project's `branchProvider`. */
+  readonly provider?: ProviderKind;
+  /** The postgres provider's admin URL (else the environment variable the settings name). */
+  readonly postgresUrl?: string;
+  /** The time-to-live of the pairs created (null: none); default the service's. */
+  readonly ttlHours?: number | null;
+}
+
 export interface BranchSessionDeps {
   readonly open: OpenBranchService;
   readonly emit: (event: BranchProgressEvent) => void;
   readonly env?: NodeJS.ProcessEnv;
   readonly now?: () => Date;
+  readonly host?: BranchHostOptions;
 }
 
 interface Running {
@@ -56,7 +76,7 @@ export class BranchSession {
       const state = loaded.error.code === 'unavailable' ? 'unavailable' : 'failed';
       return { provider: null, experimental: false, state, message: loaded.error.message, warnings: [] };
     }
-    const provider = this.opened?.service.kind ?? loaded.value.settings.branchProvider;
+    const provider = this.opened?.service.kind ?? this.deps.host?.provider ?? loaded.value.settings.branchProvider;
     const state = this.opened ? 'ready' : this.openError ? 'failed' : 'idle';
     const warnings = this.opened?.service.provider.warnings?.() ?? [];
     return {
@@ -74,7 +94,12 @@ export class BranchSession {
 
   create(request: RequestOf<'branches:create'>): Promise<Result<BranchCreated>> {
     return this.run(request.opId, `Creating ${request.gitBranch}`, async (service, options) => {
-      const created = await service.create(request.gitBranch, { ...options, ...(request.parent ? { parent: request.parent } : {}) });
+      const ttlHours = this.deps.host?.ttlHours;
+      const created = await service.create(request.gitBranch, {
+        ...options,
+        ...(request.parent ? { parent: request.parent } : {}),
+        ...(ttlHours !== undefined ? { ttlHours } : {}),
+      });
       // The UI never receives a password: the real URL stays in main.
       return { ...created, connectionUrl: redactUrl(created.connectionUrl) };
     });
@@ -93,6 +118,16 @@ export class BranchSession {
 
   diff(request: RequestOf<'branches:diff'>): Promise<Result<SchemaDiff>> {
     return this.run(request.opId, `Comparing ${request.name} with its parent`, (service, options) => service.diff(request.name, options));
+  }
+
+  gc(request: { opId: string; dryRun: boolean }): Promise<Result<GcReport>> {
+    const what = request.dryRun ? 'Listing what branch garbage collection would remove' : 'Collecting orphaned and expired branches';
+    return this.run(request.opId, what, (service, options) => service.gc({ ...options, dryRun: request.dryRun }));
+  }
+
+  /** The real URL, password included: only for a host whose person asked for it (`baton branch url`). */
+  connectionUrl(request: { readonly opId: string; readonly name: string }): Promise<Result<string>> {
+    return this.run(request.opId, `Finding the connection URL of ${request.name}`, (service, options) => service.connectionUrl(request.name, options));
   }
 
   cancel(opId: string): { cancelled: boolean } {
@@ -168,9 +203,12 @@ export class BranchSession {
   private async openService(settings: BranchServiceOptions['settings'], text: string, stale: BranchService | undefined): Promise<Result<BranchService>> {
     await stale?.close().catch(() => undefined);
     try {
+      const host = this.deps.host;
       const service = await this.deps.open({
         root: this.view.root,
         settings,
+        ...(host?.provider ? { provider: host.provider } : {}),
+        ...(host?.postgresUrl ? { postgresUrl: host.postgresUrl } : {}),
         ...(this.deps.env ? { env: this.deps.env } : {}),
         ...(this.deps.now ? { now: this.deps.now } : {}),
       });
@@ -182,7 +220,7 @@ export class BranchSession {
       this.openError = null;
       return ok(service);
     } catch (cause) {
-      this.openError = branchFailure(cause, `Opening the ${settings.branchProvider} branch provider for ${this.view.root}`);
+      this.openError = branchFailure(cause, `Opening the ${this.deps.host?.provider ?? settings.branchProvider} branch provider for ${this.view.root}`);
       return { ok: false, error: this.openError };
     }
   }

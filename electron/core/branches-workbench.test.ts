@@ -17,7 +17,7 @@ import type { Result } from '../../shared/result';
 import { BranchError, type BranchProvider, type CallOptions } from '../branches/provider';
 import type { BranchService, BranchServiceOptions } from '../branches/service-api';
 import { initProject } from '../project/init';
-import { Workbench } from './workbench';
+import { Workbench, type WorkbenchOptions } from './workbench';
 
 let base: string;
 let count = 0;
@@ -51,12 +51,14 @@ class ScriptedService implements BranchService {
   gate: Promise<void> = Promise.resolve();
   signals: AbortSignal[] = [];
   failWith: unknown = null;
+  created: (CallOptions & { parent?: string; ttlHours?: number | null })[] = [];
 
   async list(): Promise<BranchListView> {
     return { provider: 'pglite', experimental: false, pairs: [] };
   }
-  async create(gitBranch: string, options: CallOptions & { parent?: string } = {}): Promise<BranchCreated> {
+  async create(gitBranch: string, options: CallOptions & { parent?: string; ttlHours?: number | null } = {}): Promise<BranchCreated> {
     this.signals.push(options.signal!);
+    this.created.push(options);
     options.onProgress?.({ kind: 'branch.step', op: 'create', name: gitBranch, step: `copying from postgres://baton:${SECRET}@127.0.0.1:5999/main` });
     await this.wait(options.signal);
     if (this.failWith) throw this.failWith;
@@ -84,11 +86,11 @@ class ScriptedService implements BranchService {
   migrate(): never {
     throw new Error('not used');
   }
-  connectionUrl(): never {
-    throw new Error('not used');
+  async connectionUrl(name: string): Promise<string> {
+    return `postgresql://baton:${SECRET}@127.0.0.1:5999/${name}`;
   }
-  gc(): never {
-    throw new Error('not used');
+  async gc(options: CallOptions & { dryRun: boolean }) {
+    return { dryRun: options.dryRun, removed: [], kept: [], leftovers: [] };
   }
   isProtected(): boolean {
     return false;
@@ -107,7 +109,7 @@ class ScriptedService implements BranchService {
   }
 }
 
-function bench() {
+function bench(extra: Partial<WorkbenchOptions> = {}) {
   const opened: BranchServiceOptions[] = [];
   const services: ScriptedService[] = [];
   let openFailure: unknown = null;
@@ -123,6 +125,7 @@ function bench() {
       services.push(service);
       return service;
     },
+    ...extra,
   });
   workbench.onEvent((event, payload) => {
     if (event === 'branches:progressed') events.push(payload as BranchProgressEvent);
@@ -298,5 +301,30 @@ describe('Workbench branches: operations', () => {
     expect(services).toHaveLength(2);
     await workbench.close();
     expect(services[1]!.closed).toBe(1);
+  });
+});
+
+describe("a host's own branch options (the CLI's)", () => {
+  it('open the service with its provider and URL, give new pairs its time-to-live, and reach gc and the real URL', async () => {
+    const { workbench, opened, services } = bench({ branches: { provider: 'postgres', postgresUrl: 'postgresql://admin@db/postgres', ttlHours: null } });
+    await workbench.open(await batonRepo());
+    expect(valueOf(await workbench.branchStatus()).provider).toBe('postgres');
+    valueOf(await workbench.createBranch({ opId: 'op-1', gitBranch: 'feature/login' }));
+    expect(opened[0]).toMatchObject({ provider: 'postgres', postgresUrl: 'postgresql://admin@db/postgres' });
+    expect(services[0]!.created[0]).toMatchObject({ ttlHours: null });
+    expect(valueOf(await workbench.collectBranches({ opId: 'op-2', dryRun: true }))).toMatchObject({ dryRun: true });
+    // Only a host that asks by name gets the password: the channels never do.
+    expect(valueOf(await workbench.branchUrl({ opId: 'op-3', name: 'feature-login' }))).toContain(SECRET);
+    await workbench.close();
+  });
+
+  it('are not there for a host that sets none', async () => {
+    const { workbench, opened, services } = bench();
+    await workbench.open(await batonRepo());
+    valueOf(await workbench.createBranch({ opId: 'op-1', gitBranch: 'feature/login' }));
+    expect(opened[0]).not.toHaveProperty('provider');
+    expect(opened[0]).not.toHaveProperty('postgresUrl');
+    expect(services[0]!.created[0]).not.toHaveProperty('ttlHours');
+    await workbench.close();
   });
 });

@@ -17,6 +17,7 @@ import {
   type LifecycleStateName,
   type RunFeedEvent,
   type RunItemState,
+  type RunEvent,
   type RunOutcome,
   type RunStateView,
   type RunSummary,
@@ -31,10 +32,29 @@ import { compactBatch, Throttle } from './run-batch';
 
 export type RunFeatureFn = (options: RunOptions) => Promise<RunSummary>;
 
+/**
+ * What a host adds to every run it starts beyond `run:start`'s request (the CLI's `--agent`,
+ * `--provider`, `--url`; the demo's data folder), and a tap on the engine's own events as they
+ * happen, unbatched and uncut (the CLI's `--events` and its stderr lines).
+ */
+export interface RunHostOptions extends Pick<RunOptions, 'agents' | 'provider' | 'postgresUrl' | 'dataDir'> {
+  readonly onEvent?: (event: RunEvent) => void;
+}
+
+/** How a run ended, for a host that waits for it (the CLI): its summary, or the error it threw, word for word. */
+export interface RunEnd {
+  readonly runId: string;
+  readonly outcome: Exclude<RunOutcome, 'running'>;
+  readonly summary: RunSummary | null;
+  readonly error: string | null;
+}
+
 export interface RunSessionOptions {
   readonly root: string;
   readonly runFeature: RunFeatureFn;
   readonly emit: (payload: RunProgressedEvent) => void;
+  /** Sees every event of the engine as it happens (RunHostOptions.onEvent). */
+  readonly tap?: (event: RunEvent) => void;
   /** Re-reads the project and pushes `project:changed`. */
   readonly refresh: () => Promise<void>;
   readonly flushMs?: number;
@@ -57,7 +77,7 @@ export interface RunRequest {
 interface Active {
   readonly runId: string;
   readonly controller: AbortController;
-  done: Promise<void>;
+  done: Promise<RunEnd>;
 }
 
 export const RUN_DEFAULTS = { flushMs: 100, refreshMs: 500, maxLines: 1000, maxChunk: 64 * 1024, closeWaitMs: 15_000 } as const;
@@ -66,6 +86,8 @@ export class RunSession {
   readonly root: string;
   private view: RunStateView = IDLE_RUN;
   private active: Active | null = null;
+  /** The last run started here, kept after it ends so a host can ask how it ended. */
+  private latest: Active | null = null;
   private queue: RunFeedEvent[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private batches = 0;
@@ -112,8 +134,9 @@ export class RunSession {
       );
     }
     const runId = this.options.newRunId?.() ?? `run-${this.now().getTime().toString(36)}-${randomBytes(3).toString('hex')}`;
-    const active: Active = { runId, controller: new AbortController(), done: Promise.resolve() };
+    const active: Active = { runId, controller: new AbortController(), done: Promise.resolve({ runId, outcome: 'finished', summary: null, error: null }) };
     this.active = active;
+    this.latest = active;
     this.push({ kind: 'run.requested', runId, feature: request.feature ?? null, at: this.now().toISOString() });
     active.done = this.drive(active, {
       ...extra,
@@ -122,6 +145,11 @@ export class RunSession {
       ...(request.until ? { until: request.until } : {}),
     });
     return ok({ runId });
+  }
+
+  /** How the run `runId` ended (waits for it); null when it is not the last run started here. */
+  ended(runId: string): Promise<RunEnd> | null {
+    return this.latest?.runId === runId ? this.latest.done : null;
   }
 
   /** Aborts the run; `stopped` is false when none runs (or it is already stopping). */
@@ -149,26 +177,38 @@ export class RunSession {
     await this.refresher.idle();
   }
 
-  private async drive(active: Active, options: RunOptions): Promise<void> {
+  private async drive(active: Active, options: RunOptions): Promise<RunEnd> {
     const { signal } = active.controller;
     let outcome: Exclude<RunOutcome, 'running'> = 'finished';
     let message: string | null = null;
+    let summary: RunSummary | null = null;
+    let error: string | null = null;
+    const tap = this.options.tap;
     try {
-      const summary = await this.options.runFeature({ ...options, signal, onEvent: (event) => this.push(event) });
+      summary = await this.options.runFeature({
+        ...options,
+        signal,
+        onEvent: (event) => {
+          tap?.(event);
+          this.push(event);
+        },
+      });
       this.push({ kind: 'run.finished', summary });
       // The words and colours match what happened: blocked and escalated runs did not simply finish.
       if (summary.blocked) outcome = 'blocked';
       else if (signal.aborted) outcome = 'stopped';
       else if (summary.phase === 'escalated') outcome = 'escalated';
     } catch (cause) {
+      error = cause instanceof Error ? cause.message : String(cause);
       outcome = signal.aborted ? 'stopped' : 'failed';
-      message = signal.aborted ? null : `The run stopped with an error: ${cause instanceof Error ? cause.message : String(cause)}`;
+      message = signal.aborted ? null : `The run stopped with an error: ${error}`;
     }
     if (this.active === active) this.active = null;
     this.push({ kind: 'run.ended', runId: active.runId, outcome, message, at: this.now().toISOString() });
     this.flush();
     // The last statuses the run wrote reach the board even when no record followed them.
     this.refresher.request();
+    return { runId: active.runId, outcome, summary, error };
   }
 
   private push(event: RunFeedEvent): void {

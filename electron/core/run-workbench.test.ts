@@ -16,7 +16,7 @@ import type { RunOptions } from '../engine/run-feature';
 import { projectDataDir } from '../platform/data-dir';
 import { dispatch } from './dispatch';
 import { createHandlers } from './handlers';
-import { Workbench } from './workbench';
+import { Workbench, type WorkbenchOptions } from './workbench';
 
 let base: string;
 let count = 0;
@@ -33,7 +33,7 @@ async function batonProject(extra: Record<string, string | object> = {}): Promis
   return root;
 }
 
-function bench(runFeature?: (options: RunOptions) => Promise<RunSummary>) {
+function bench(runFeature?: (options: RunOptions) => Promise<RunSummary>, extra: Partial<WorkbenchOptions> = {}) {
   const dataDir = join(base, `data-${++count}`);
   const workbench = new Workbench({
     host: 'browser',
@@ -41,6 +41,7 @@ function bench(runFeature?: (options: RunOptions) => Promise<RunSummary>) {
     configDir: join(base, `config-${count}`),
     env: { BATON_DATA_DIR: dataDir },
     ...(runFeature ? { runFeature } : {}),
+    ...extra,
   });
   const events: { event: EventName; payload: unknown }[] = [];
   workbench.onEvent((event, payload) => events.push({ event, payload }));
@@ -186,6 +187,64 @@ describe('a run from the workbench', () => {
     await workbench.open(other);
     expect(calls[0]!.signal!.aborted).toBe(true);
     expect(await call('run:state', {})).toMatchObject({ ok: true, value: { runId: null } });
+    await workbench.close();
+  });
+});
+
+describe("a host's own run options (the CLI's)", () => {
+  const summary = { feature: 'F-1', phase: 'acceptance' } as RunSummary;
+
+  it('hands its overrides to the engine, taps every event unbatched, and says how the run ended', async () => {
+    const calls: RunOptions[] = [];
+    const tapped: RunEvent[] = [];
+    const chunk = 'x'.repeat(100_000);
+    const { workbench, call, events } = bench(
+      async (options) => {
+        calls.push(options);
+        options.onEvent!({ kind: 'turn.output', item: 'T1', chunk });
+        options.onEvent!({ kind: 'turn.output', item: 'T1', chunk });
+        return summary;
+      },
+      {
+        run: {
+          agents: { driver: 'scripted' },
+          provider: 'postgres',
+          postgresUrl: 'postgresql://x@h/db',
+          dataDir: '/tmp/demo-data',
+          onEvent: (e) => tapped.push(e),
+        },
+      },
+    );
+    await workbench.open(await batonProject());
+    const started = await call('run:start', { until: 'acceptance' });
+    if (!started.ok) throw new Error(started.error.message);
+    const end = await workbench.runEnded((started.value as { runId: string }).runId);
+    expect(end).toEqual({ runId: (started.value as { runId: string }).runId, outcome: 'finished', summary, error: null });
+    expect(calls[0]).toMatchObject({ agents: { driver: 'scripted' }, provider: 'postgres', postgresUrl: 'postgresql://x@h/db', dataDir: '/tmp/demo-data' });
+    // The tap sees the engine's events as they were (no session events, nothing merged or cut) ...
+    expect(tapped).toEqual([
+      { kind: 'turn.output', item: 'T1', chunk },
+      { kind: 'turn.output', item: 'T1', chunk },
+    ]);
+    // ... while the pushed batches merge and cut the output as always.
+    const pushed = events.flatMap((e) => (e.event === 'run:progressed' ? (e.payload as Events['run:progressed']).events : []));
+    const output = pushed.filter((e) => e.kind === 'turn.output');
+    expect(output).toHaveLength(1);
+    expect((output[0] as { chunk: string }).chunk.length).toBeLessThan(2 * chunk.length);
+    expect(await workbench.runEnded('run-of-someone-else')).toBeNull();
+    await workbench.close();
+  });
+
+  it('gives the error a run threw word for word', async () => {
+    const { workbench, call } = bench(async () => Promise.reject(new Error('No test command: set testCommand in .baton/project.json.')));
+    await workbench.open(await batonProject());
+    const started = await call('run:start', {});
+    if (!started.ok) throw new Error(started.error.message);
+    expect(await workbench.runEnded((started.value as { runId: string }).runId)).toMatchObject({
+      outcome: 'failed',
+      summary: null,
+      error: 'No test command: set testCommand in .baton/project.json.',
+    });
     await workbench.close();
   });
 });

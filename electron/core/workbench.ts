@@ -4,7 +4,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { BranchCreated, BranchListView, BranchPairView, SchemaDiff } from '../../shared/branches';
+import type { BranchCreated, BranchListView, BranchPairView, GcReport, SchemaDiff } from '../../shared/branches';
 import type { BranchStatusView, Events, EventName, RequestOf } from '../../shared/contract';
 import type { BlobView, EvidenceSummary, GateEvidence, LedgerPage, LedgerRecord, VerifyReport } from '../../shared/ledger';
 import type { ProjectView, RecentProject } from '../../shared/model';
@@ -16,13 +16,13 @@ import { decideEscalation } from '../gates/escalations';
 import { evidenceSummary } from '../gates/proof';
 import { Ledger } from '../ledger';
 import { restoreGate } from '../gates/restore';
-import { BranchSession, sessionKey, type OpenBranchService } from './branches-session';
+import { BranchSession, sessionKey, type BranchHostOptions, type OpenBranchService } from './branches-session';
 import { defaultDataDir, projectDataDir } from '../platform/data-dir';
 import { defaultIdentity } from './identity';
 import { blobView, ledgerPage } from './ledger-view';
 import { loadProject, type LoadedProject } from './load-project';
 import { loadRecent, rememberRecent } from './recent-projects';
-import { persistedRunState, RunSession, type RunFeatureFn, type RunRequest } from './run-session';
+import { persistedRunState, RunSession, type RunEnd, type RunFeatureFn, type RunHostOptions, type RunRequest } from './run-session';
 import { verifyProject } from './verify-project';
 
 export interface WorkbenchOptions {
@@ -38,6 +38,10 @@ export interface WorkbenchOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Drives a feature's run; default: the real runFeature (electron/engine/run-feature.ts), loaded on first use. */
   readonly runFeature?: RunFeatureFn;
+  /** What this host adds to every run it starts, beyond what `run:start` carries (the CLI's overrides). */
+  readonly run?: RunHostOptions;
+  /** What this host adds to every branch operation, beyond what the `branches:*` channels carry (the CLI's overrides). */
+  readonly branches?: BranchHostOptions;
 }
 
 type Listener = <E extends EventName>(event: E, payload: Events[E]) => void;
@@ -139,7 +143,8 @@ export class Workbench {
 
   /** Puts a drifted gate's approved files back; the run it blocked can then go on. */
   restore(request: RequestOf<'gates:restore'>): Promise<Result<LedgerRecord>> {
-    return this.decide((p, ledger) => restoreGate(p.view, ledger, request));
+    // It changes files rather than deciding a gate: refused in the words the run-block panel and `baton restore` show.
+    return this.decide((p, ledger) => restoreGate(p.view, ledger, request), 'changes');
   }
 
   decideEscalation(request: RequestOf<'escalations:decide'>): Promise<Result<LedgerRecord>> {
@@ -183,6 +188,16 @@ export class Workbench {
     return this.withBranches((s) => s.diff(request));
   }
 
+  /** Orphaned and expired pairs, removed unless `dryRun`. No channel carries it: only the CLI asks. */
+  collectBranches(request: { opId: string; dryRun: boolean }): Promise<Result<GcReport>> {
+    return this.withBranches((s) => s.gc(request));
+  }
+
+  /** A pair's connection URL with its password, for the terminal that asked (`baton branch url`); no channel carries it. */
+  branchUrl(request: { readonly opId: string; readonly name: string }): Promise<Result<string>> {
+    return this.withBranches((s) => s.connectionUrl(request));
+  }
+
   cancelBranchOp(opId: string): { cancelled: boolean } {
     return this.branchSession?.cancel(opId) ?? { cancelled: false };
   }
@@ -199,20 +214,27 @@ export class Workbench {
     }
     if (!view.features.length) return err('not-found', `${view.root} has no feature yet: write a feature spec in .baton/features, then run.`);
     const env = this.options.env ?? process.env;
+    const { onEvent, ...overrides } = this.options.run ?? {};
     // The same data folder the Branches screen reads, so the run's pairs show there.
     const real = await realpath(view.root);
-    const dataDir = projectDataDir(real, defaultDataDir(env, process.platform, real));
+    const dataDir = overrides.dataDir ?? projectDataDir(real, defaultDataDir(env, process.platform, real));
     if (this.loaded?.view.root !== view.root) return err('no-project', 'Another project was opened while the run was asked for. Press Run again.');
     if (this.runSession && this.runSession.root !== view.root) this.retireRun();
     this.runSession ??= new RunSession({
       root: view.root,
       runFeature: this.options.runFeature ?? runRealFeature,
       emit: (payload) => this.emit('run:progressed', payload),
+      ...(onEvent ? { tap: onEvent } : {}),
       refresh: async () => {
         if (this.loaded?.view.root === view.root && !this.loaded.view.bundle) await this.refresh(this.loaded);
       },
     });
-    return this.runSession.start(request, { dataDir });
+    return this.runSession.start(request, { ...overrides, dataDir });
+  }
+
+  /** How the run `runId` started here ended, once it has (a host that waits for it: the CLI); null for another run. */
+  runEnded(runId: string): Promise<RunEnd | null> {
+    return this.runSession?.ended(runId) ?? Promise.resolve(null);
   }
 
   stopRun(): { stopped: boolean } {
@@ -260,6 +282,7 @@ export class Workbench {
       open: this.options.openBranchService ?? openRealBranchService,
       emit: (payload) => this.emit('branches:progressed', payload),
       env: this.options.env ?? process.env,
+      ...(this.options.branches ? { host: this.options.branches } : {}),
       ...(this.options.now ? { now: this.options.now } : {}),
     });
     return ok(this.branchSession);
@@ -286,7 +309,7 @@ export class Workbench {
   /** A gate decision, then a re-read so every view shows the new state. */
   private async decide(
     fn: (project: LoadedProject, ledger: NonNullable<LoadedProject['ledger']>) => Promise<Result<LedgerRecord>>,
-    action: 'gates' | 'escalations' = 'gates',
+    action: 'gates' | 'escalations' | 'changes' = 'gates',
   ): Promise<Result<LedgerRecord>> {
     const project = this.loaded;
     if (!project) return err('no-project', NO_PROJECT);

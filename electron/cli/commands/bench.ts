@@ -3,11 +3,10 @@
  * how fast database branches are made and whether reads slow down with depth, on this machine.
  */
 import { redactText } from '../../core/branches-errors';
-import { DEFAULT_POSTGRES_URL_ENV } from '../../branches/providers';
+import { benchBranches, DEFAULT_POSTGRES_URL_ENV, type BenchResult } from '../../core/project-tools';
 import { flag, JSON_OPTION, text, type Command } from '../command';
 import { EXIT, UsageError } from '../exit-codes';
 import { printError, printJson } from '../io';
-import { benchBranches, type BenchResult } from './bench-branches';
 
 const SYNOPSIS = 'bench branches [--provider pglite|postgres] [--url U] [--size-mb 100] [--depth 8] [--samples 5] [--reads 2000] [--data-dir DIR] [--json]';
 

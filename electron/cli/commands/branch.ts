@@ -1,21 +1,19 @@
 /**
  * `baton branch create|delete|list|reset|diff|gc|url`: branch pairs (a git branch with its
- * worktree, and a database branch) from a terminal. Destructive subcommands show what they would
+ * worktree, and a database branch) from a terminal, through the `branches:*` channels the Branches
+ * screen uses, so they are refused in the same words. `gc` and `url` have no channel (only a
+ * terminal asks for them) and go through the Workbench. Destructive subcommands show what they would
  * remove and need `--yes`. Connection URLs are printed with the password redacted unless
  * `--show-secret`; progress goes to stderr so `--json` stdout stays one document.
  */
-import { PROVIDER_KINDS, redactUrl, type BranchPairView, type ProviderKind } from '../../../shared/branches';
-import { BranchError } from '../../branches/provider';
-import { join } from 'node:path';
-import { openBranchService } from '../../branches/service';
-import { Ledger } from '../../ledger';
-import type { BranchService } from '../../branches/service-api';
-import { loadBranchSettings } from '../../core/branches-settings';
-import { branchFailure } from '../../core/branches-errors';
+import { changeRefusal, findPairNamed, pairNotFound, PROVIDER_KINDS, redactUrl, type BranchPairView, type ProviderKind } from '../../../shared/branches';
+import type { BranchProgressEvent } from '../../../shared/contract';
+import type { AppError, Result } from '../../../shared/result';
+import type { HostSession } from '../../core/host-session';
 import { flag, JSON_OPTION, text, type Command, type Values } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit-codes';
-import { printError, printJson, type Io } from '../io';
-import { withProject } from '../open-project';
+import { printJson, type Io } from '../io';
+import { failed, withProject } from '../open-project';
 import { describeRemoval, formatDiff, formatGc, formatList, progressPrinter } from './branch-format';
 
 const SUBCOMMANDS = {
@@ -71,56 +69,66 @@ export const branchCommand: Command = {
     }
     const provider = providerOption(values);
     const ttlHours = ttlOption(values);
+    const postgresUrl = text(values, 'url');
     const json = flag(values, 'json');
-    return withProject(text(values, 'project') ?? '.', json, io, async (_workbench, view) => {
-      const loaded = await loadBranchSettings(view);
-      if (!loaded.ok) {
-        printError(io, loaded.error, json);
-        return EXIT.problems;
-      }
-      const controller = new AbortController();
-      const onSigint = () => controller.abort();
-      process.once('SIGINT', onSigint);
-      let service: BranchService | null = null;
-      try {
-        const postgresUrl = text(values, 'url');
-        service = await openBranchService({
-          root: view.root,
-          ledger: Ledger.forArtifactRoot(join(view.root, '.baton')),
-          settings: loaded.value.settings,
-          ...(provider ? { provider } : {}),
-          ...(postgresUrl ? { postgresUrl } : {}),
+    // What the channels do not carry: the provider and admin URL to use, the new pairs' time-to-live.
+    const branches = { ...(provider ? { provider } : {}), ...(postgresUrl ? { postgresUrl } : {}), ...(ttlHours !== undefined ? { ttlHours } : {}) };
+    return withProject(
+      text(values, 'project') ?? '.',
+      json,
+      io,
+      async (session) => {
+        const opId = `cli-${process.pid}-${sub}`;
+        const print = progressPrinter(io);
+        const stopProgress = session.workbench.onEvent((event, payload) => {
+          if (event === 'branches:progressed') print((payload as BranchProgressEvent).event);
         });
-        const call = { signal: controller.signal, onProgress: progressPrinter(io) };
-        return await SUBS[sub as Sub]({ service, args, values, io, json, call, ttlHours });
-      } catch (cause) {
-        printError(io, branchFailure(cause, `branch ${sub}`), json);
-        return EXIT.problems;
-      } finally {
-        process.removeListener('SIGINT', onSigint);
-        await service?.close();
-      }
-    });
+        const onSigint = () => void session.call('branches:cancel', { opId });
+        process.once('SIGINT', onSigint);
+        try {
+          return await SUBS[sub as Sub]({ session, opId, name: args[0] ?? '', values, io, json });
+        } finally {
+          process.removeListener('SIGINT', onSigint);
+          stopProgress();
+        }
+      },
+      undefined,
+      { branches },
+    );
   },
 };
 
 interface SubContext {
-  readonly service: BranchService;
-  readonly args: string[];
+  readonly session: HostSession;
+  /** Names this command's operation, so Ctrl+C can cancel it through `branches:cancel`. */
+  readonly opId: string;
+  /** The subcommand's argument (a git branch or a pair's name), or '' for none. */
+  readonly name: string;
   readonly values: Values;
   readonly io: Io;
   readonly json: boolean;
-  readonly call: { signal: AbortSignal; onProgress: ReturnType<typeof progressPrinter> };
-  readonly ttlHours: number | null | undefined;
 }
 
-const showUrl = (url: string, values: Values) => (flag(values, 'show-secret') ? url : redactUrl(url));
+/** The provider the session opened (`branches:status`), for what the output names. */
+async function providerOf(session: HostSession): Promise<ProviderKind | null> {
+  const status = await session.call('branches:status', {});
+  return status.ok ? status.value.provider : null;
+}
+
+/** Prints a refusal or a failure; or hands the value on. */
+function answered<T>(io: Io, json: boolean, result: Result<T>, then: (value: T) => Promise<ExitCode> | ExitCode): Promise<ExitCode> | ExitCode {
+  return result.ok ? then(result.value) : failed(io, result.error, json);
+}
 
 const SUBS: Record<Sub, (c: SubContext) => Promise<ExitCode>> = {
-  async create({ service, args, values, io, json, call, ttlHours }) {
+  async create({ session, opId, name, values, io, json }) {
     const parent = text(values, 'parent');
-    const created = await service.create(args[0]!, { ...call, ...(parent ? { parent } : {}), ...(ttlHours !== undefined ? { ttlHours } : {}) });
-    const shown = { ...created, connectionUrl: showUrl(created.connectionUrl, values), provider: service.kind };
+    const created = await session.call('branches:create', { opId, gitBranch: name, ...(parent !== undefined ? { parent } : {}) });
+    if (!created.ok) return failed(io, created.error, json);
+    // The channel never carries a password; --show-secret asks the Workbench for the real URL.
+    const url = flag(values, 'show-secret') ? await session.workbench.branchUrl({ opId, name: created.value.name }) : null;
+    if (url && !url.ok) return failed(io, url.error, json);
+    const shown = { ...created.value, connectionUrl: url ? url.value : created.value.connectionUrl, provider: await providerOf(session) };
     if (json) printJson(io, shown);
     else {
       io.out(`Created the pair ${shown.name} in ${shown.createdMs} ms`);
@@ -131,80 +139,90 @@ const SUBS: Record<Sub, (c: SubContext) => Promise<ExitCode>> = {
     return EXIT.ok;
   },
 
-  async delete({ service, args, values, io, json, call }) {
-    const pairs = (await service.list(call)).pairs;
-    const pair = findPair(pairs, args[0]!);
-    refuseIfUntouchable(pair, pairs, 'deleted');
-    const removal = describeRemoval(pair, service.kind);
-    if (!flag(values, 'yes')) return confirmationNeeded(io, json, `delete ${pair.name}`, removal);
-    await service.delete(pair.name, call);
-    if (json) printJson(io, { deleted: pair.name, removed: removal });
-    else io.out(`Deleted the pair ${pair.name}:\n  ${removal.join('\n  ')}`);
-    return EXIT.ok;
-  },
-
-  async list({ service, io, json, call }) {
-    const view = await service.list(call);
-    if (json) printJson(io, view);
-    else io.out(formatList(view, new Date()));
-    return EXIT.ok;
-  },
-
-  async reset({ service, args, values, io, json, call }) {
-    const pairs = (await service.list(call)).pairs;
-    const pair = findPair(pairs, args[0]!);
-    refuseIfUntouchable(pair, [], 'reset');
-    const what = [
-      `database branch ${pair.name} (${service.kind}): all its rows and schema changes are replaced by a fresh fork of ${pair.parent ?? 'its parent'}`,
-    ];
-    if (!flag(values, 'yes')) return confirmationNeeded(io, json, `reset ${pair.name}`, what);
-    const reset = await service.reset(pair.name, call);
-    if (json) printJson(io, reset);
-    else io.out(`Reset ${reset.name} from ${reset.parent ?? 'its parent'}${reset.masked ? ' (masked)' : ''}.`);
-    return EXIT.ok;
-  },
-
-  async diff({ service, args, io, json, call }) {
-    const diff = await service.diff(args[0]!, call);
-    if (json) printJson(io, diff);
-    else io.out(formatDiff(diff));
-    return EXIT.ok;
-  },
-
-  async gc({ service, values, io, json, call }) {
-    const dryRun = flag(values, 'dry-run') || !flag(values, 'yes');
-    const report = await service.gc({ ...call, dryRun });
-    if (json) printJson(io, report);
-    else io.out(formatGc(report));
-    if (dryRun && !flag(values, 'dry-run') && (report.removed.length || report.leftovers.length)) {
-      io.err('baton: nothing was removed. Re-run with --yes to remove what is listed above (or --dry-run to only list it).');
-      return EXIT.problems;
+  async delete({ session, opId, name, values, io, json }) {
+    if (!flag(values, 'yes')) {
+      const preview = await previewChange(session, name, 'deleted');
+      if (!preview.ok) return failed(io, preview.error, json);
+      return confirmationNeeded(io, json, `delete ${preview.value.pair.name}`, describeRemoval(preview.value.pair, preview.value.provider));
     }
-    return EXIT.ok;
+    const pairs = await session.call('branches:list', {});
+    if (!pairs.ok) return failed(io, pairs.error, json);
+    const pair = findPairNamed(pairs.value.pairs, name);
+    const removal = pair ? describeRemoval(pair, pairs.value.provider) : [];
+    return answered(io, json, await session.call('branches:delete', { opId, name }), (deleted) => {
+      if (json) printJson(io, { deleted: deleted.name, removed: removal });
+      else io.out(`Deleted the pair ${deleted.name}:\n  ${removal.join('\n  ')}`);
+      return EXIT.ok;
+    });
   },
 
-  async url({ service, args, values, io, json, call }) {
-    const url = showUrl(await service.connectionUrl(args[0]!, call), values);
-    if (json) printJson(io, { name: args[0], connectionUrl: url });
-    else io.out(url);
-    return EXIT.ok;
+  async list({ session, io, json }) {
+    return answered(io, json, await session.call('branches:list', {}), (view) => {
+      if (json) printJson(io, view);
+      else io.out(formatList(view, new Date()));
+      return EXIT.ok;
+    });
+  },
+
+  async reset({ session, opId, name, values, io, json }) {
+    if (!flag(values, 'yes')) {
+      const preview = await previewChange(session, name, 'reset');
+      if (!preview.ok) return failed(io, preview.error, json);
+      const { pair, provider } = preview.value;
+      const what = [
+        `database branch ${pair.name} (${provider}): all its rows and schema changes are replaced by a fresh fork of ${pair.parent ?? 'its parent'}`,
+      ];
+      return confirmationNeeded(io, json, `reset ${pair.name}`, what);
+    }
+    return answered(io, json, await session.call('branches:reset', { opId, name }), (reset) => {
+      if (json) printJson(io, reset);
+      else io.out(`Reset ${reset.name} from ${reset.parent ?? 'its parent'}${reset.masked ? ' (masked)' : ''}.`);
+      return EXIT.ok;
+    });
+  },
+
+  async diff({ session, opId, name, io, json }) {
+    return answered(io, json, await session.call('branches:diff', { opId, name }), (diff) => {
+      if (json) printJson(io, diff);
+      else io.out(formatDiff(diff));
+      return EXIT.ok;
+    });
+  },
+
+  async gc({ session, opId, values, io, json }) {
+    const dryRun = flag(values, 'dry-run') || !flag(values, 'yes');
+    return answered(io, json, await session.workbench.collectBranches({ opId, dryRun }), (report) => {
+      if (json) printJson(io, report);
+      else io.out(formatGc(report));
+      if (dryRun && !flag(values, 'dry-run') && (report.removed.length || report.leftovers.length)) {
+        io.err('baton: nothing was removed. Re-run with --yes to remove what is listed above (or --dry-run to only list it).');
+        return EXIT.problems;
+      }
+      return EXIT.ok;
+    });
+  },
+
+  async url({ session, opId, name, values, io, json }) {
+    return answered(io, json, await session.workbench.branchUrl({ opId, name }), (real) => {
+      const url = flag(values, 'show-secret') ? real : redactUrl(real);
+      if (json) printJson(io, { name, connectionUrl: url });
+      else io.out(url);
+      return EXIT.ok;
+    });
   },
 };
 
-function findPair(pairs: readonly BranchPairView[], name: string): BranchPairView {
-  const pair = pairs.find((p) => p.name === name) ?? pairs.find((p) => p.gitBranch === name);
-  if (!pair) throw new BranchError('not-found', `No branch pair named "${name}". Run \`baton branch list\` to see the pairs.`);
-  return pair;
-}
-
-/** The service refuses these too; checking first keeps the confirmation from offering the impossible. */
-function refuseIfUntouchable(pair: BranchPairView, pairs: readonly BranchPairView[], verb: string): void {
-  if (pair.kind === 'tier') throw new BranchError('protected', `"${pair.name}" is a ${pair.tier ?? 'protected'} tier: tiers are never ${verb}.`);
-  if (pair.active)
-    throw new BranchError('busy', `"${pair.name}" is in use by a running cycle, so it cannot be ${verb} now. Try again when the cycle has finished.`);
-  const children = pairs.filter((p) => p.parent === pair.name || p.database?.parent === pair.name);
-  if (children.length)
-    throw new BranchError('has-children', `"${pair.name}" has child branches (${children.map((c) => c.name).join(', ')}). Delete them first.`);
+/**
+ * The pair a destructive subcommand would change, for the confirmation: refused first (in the
+ * words the service refuses with) when it cannot be changed, so the prompt never offers the impossible.
+ */
+async function previewChange(session: HostSession, name: string, verb: 'deleted' | 'reset'): Promise<Result<{ pair: BranchPairView; provider: ProviderKind }>> {
+  const listed = await session.call('branches:list', {});
+  if (!listed.ok) return listed;
+  const { pairs, provider } = listed.value;
+  const pair = findPairNamed(pairs, name);
+  const refusal: AppError | null = pair ? changeRefusal(pair, verb, verb === 'deleted' ? pairs : []) : pairNotFound(name);
+  return refusal ? { ok: false, error: refusal } : { ok: true, value: { pair: pair!, provider } };
 }
 
 function confirmationNeeded(io: Io, json: boolean, action: string, removal: readonly string[]): ExitCode {

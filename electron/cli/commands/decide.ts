@@ -1,15 +1,17 @@
 /**
  * `baton approve | reject | withdraw` (and `resolve` for escalations): gate decisions from a terminal, with the same fail-closed
  * rules as the inbox. An approval names the exact hashes the person saw: `--expect name=sha256`
- * for each artifact, or `--yes` to approve exactly the hashes this command prints.
+ * for each artifact, or `--yes` to approve exactly the hashes this command prints. Every decision
+ * goes through the channel the inbox uses (gates:*, escalations:decide), so it is refused the same way.
  */
-import { GATE_NAMES, type GateName } from '../../../shared/ledger';
+import { GATE_NAMES, type GateName, type LedgerRecord } from '../../../shared/ledger';
 import { ESCALATION_DECISIONS, type EscalationDecision } from '../../../shared/model';
-import type { Workbench } from '../../core/workbench';
-import { flag, JSON_OPTION, list, onePath, required, text, type Command, type Values } from '../command';
+import type { Result } from '../../../shared/result';
+import type { HostSession } from '../../core/host-session';
+import { flag, given, JSON_OPTION, list, onePath, text, type Command, type Values } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit-codes';
-import { printError, printJson, type Io } from '../io';
-import { withProject } from '../open-project';
+import { printJson, type Io } from '../io';
+import { failed, withProject } from '../open-project';
 
 const GATE_OPTIONS = {
   ...JSON_OPTION,
@@ -19,17 +21,22 @@ const GATE_OPTIONS = {
   approver: { type: 'string' },
 } as const;
 
+/** The gate named on the command line; the gate's name is part of the command's grammar (usage error), the rest is the channel's to check. */
 function gateRef(values: Values, synopsis: string): { feature: string; story?: string; gate: GateName } {
-  const gate = required(values, 'gate', synopsis);
+  const gate = given(values, 'gate', synopsis);
   if (!(GATE_NAMES as readonly string[]).includes(gate)) {
     throw new UsageError(`--gate must be one of ${GATE_NAMES.join(', ')}; got "${gate}".`);
   }
   const story = text(values, 'story');
-  return { feature: required(values, 'feature', synopsis), gate: gate as GateName, ...(story ? { story } : {}) };
+  return { feature: given(values, 'feature', synopsis), gate: gate as GateName, ...(story !== undefined ? { story } : {}) };
 }
 
-async function approverOf(values: Values, workbench: Workbench): Promise<string> {
-  return text(values, 'approver') ?? (await workbench.identity()).approver ?? '';
+/** --approver, else the identity the inbox offers (`identity:default`); empty when there is none, which the channel refuses. */
+async function approverOf(values: Values, session: HostSession): Promise<string> {
+  const named = text(values, 'approver');
+  if (named !== undefined) return named;
+  const identity = await session.call('identity:default', {});
+  return (identity.ok ? identity.value.approver : null) ?? '';
 }
 
 function parseExpect(pairs: string[]): Record<string, string> {
@@ -42,11 +49,8 @@ function parseExpect(pairs: string[]): Record<string, string> {
   return expect;
 }
 
-function report(io: Io, json: boolean, result: Awaited<ReturnType<Workbench['approve']>>, done: string): ExitCode {
-  if (!result.ok) {
-    printError(io, result.error, json);
-    return EXIT.problems;
-  }
+function report(io: Io, json: boolean, result: Result<LedgerRecord>, done: string): ExitCode {
+  if (!result.ok) return failed(io, result.error, json);
   if (json) printJson(io, { ok: true, record: result.value });
   else io.out(`${done} (ledger record #${result.value.seq}, ${result.value.hash.slice(0, 12)}…)`);
   return EXIT.ok;
@@ -65,10 +69,10 @@ export const approveCommand: Command = {
       onePath(positionals, this.synopsis),
       json,
       io,
-      async (workbench) => {
+      async (session) => {
         if (Object.keys(expect).length === 0) {
-          const evidence = await workbench.evidence(ref);
-          if (!evidence.ok) return report(io, json, evidence, '');
+          const evidence = await session.call('gates:evidence', ref);
+          if (!evidence.ok) return failed(io, evidence.error, json);
           const shown = evidence.value.artifacts.map((a) => `${a.name}=${a.sha256 ?? '(missing)'}`);
           if (!flag(values, 'yes')) {
             io.err(
@@ -81,7 +85,8 @@ export const approveCommand: Command = {
           expect = Object.fromEntries(evidence.value.artifacts.filter((a) => a.sha256).map((a) => [a.name, a.sha256!]));
         }
         const comment = text(values, 'comment');
-        const result = await workbench.approve({ ...ref, approver: await approverOf(values, workbench), expect, ...(comment ? { comment } : {}) });
+        const approver = await approverOf(values, session);
+        const result = await session.call('gates:approve', { ...ref, approver, expect, ...(comment ? { comment } : {}) });
         return report(io, json, result, `Approved ${ref.gate}`);
       },
       'gates',
@@ -98,18 +103,12 @@ function reasonedDecision(name: 'reject' | 'withdraw', summary: string, done: st
     async run(positionals, values, io) {
       const json = flag(values, 'json');
       const ref = gateRef(values, this.synopsis);
-      const reason = required(values, 'reason', this.synopsis);
-      return withProject(
-        onePath(positionals, this.synopsis),
-        json,
-        io,
-        async (workbench) => {
-          const request = { ...ref, approver: await approverOf(values, workbench), reason };
-          const result = name === 'reject' ? await workbench.reject(request) : await workbench.withdraw(request);
-          return report(io, json, result, `${done} ${ref.gate}`);
-        },
-        'gates',
-      );
+      const reason = given(values, 'reason', this.synopsis);
+      return withProject(onePath(positionals, this.synopsis), json, io, async (session) => {
+        const request = { ...ref, approver: await approverOf(values, session), reason };
+        const result = await session.call(name === 'reject' ? 'gates:reject' : 'gates:withdraw', request);
+        return report(io, json, result, `${done} ${ref.gate}`);
+      });
     },
   };
 }
@@ -132,30 +131,24 @@ export const resolveCommand: Command = {
   },
   async run(positionals, values, io) {
     const json = flag(values, 'json');
-    const feature = required(values, 'feature', this.synopsis);
-    const item = required(values, 'item', this.synopsis);
-    const decision = required(values, 'decision', this.synopsis);
+    const feature = given(values, 'feature', this.synopsis);
+    const item = given(values, 'item', this.synopsis);
+    const decision = given(values, 'decision', this.synopsis);
     if (!(ESCALATION_DECISIONS as readonly string[]).includes(decision)) {
       throw new UsageError(`--decision must be one of ${ESCALATION_DECISIONS.join(', ')}; got "${decision}".`);
     }
     const note = text(values, 'note');
-    return withProject(
-      onePath(positionals, this.synopsis),
-      json,
-      io,
-      async (workbench) => {
-        const result = await workbench.decideEscalation({
-          feature,
-          item,
-          decision: decision as EscalationDecision,
-          approver: await approverOf(values, workbench),
-          ...(note ? { note } : {}),
-        });
-        const next = decision === 'retry' ? `: its next round runs with \`baton run\`` : decision === 'skip' ? ': it is set aside' : ': the feature stops';
-        return report(io, json, result, `Decided ${decision} for ${item}${next}`);
-      },
-      'escalations',
-    );
+    return withProject(onePath(positionals, this.synopsis), json, io, async (session) => {
+      const result = await session.call('escalations:decide', {
+        feature,
+        item,
+        decision: decision as EscalationDecision,
+        approver: await approverOf(values, session),
+        ...(note ? { note } : {}),
+      });
+      const next = decision === 'retry' ? `: its next round runs with \`baton run\`` : decision === 'skip' ? ': it is set aside' : ': the feature stops';
+      return report(io, json, result, `Decided ${decision} for ${item}${next}`);
+    });
   },
 };
 
@@ -175,10 +168,10 @@ export const restoreCommand: Command = {
       onePath(positionals, this.synopsis),
       json,
       io,
-      async (workbench, view) => {
+      async (session, view) => {
         const gate = view.features.find((f) => f.id === ref.feature)?.gates.find((g) => g.name === ref.gate && g.story === (ref.story ?? null));
         if (!gate || gate.status !== 'drifted') {
-          printError(
+          return failed(
             io,
             {
               code: 'not-drifted',
@@ -186,7 +179,6 @@ export const restoreCommand: Command = {
             },
             json,
           );
-          return EXIT.problems;
         }
         const lines = gate.drift.map((d) => `  ${d.expected === null ? 'remove  ' : d.actual === null ? 're-create' : 'overwrite'} ${d.artifact}`);
         if (!flag(values, 'yes')) {
@@ -196,7 +188,7 @@ export const restoreCommand: Command = {
           return EXIT.problems;
         }
         const expect = Object.fromEntries(gate.drift.map((d) => [d.artifact, d.actual]));
-        const result = await workbench.restore({ ...ref, approver: await approverOf(values, workbench), expect });
+        const result = await session.call('gates:restore', { ...ref, approver: await approverOf(values, session), expect });
         if (result.ok && !json) io.out(`Restored:\n${lines.join('\n')}`);
         return report(io, json, result, `Restored the approved files of ${ref.gate}`);
       },

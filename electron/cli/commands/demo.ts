@@ -2,13 +2,30 @@
  * `baton demo`: the whole enforced loop on the embedded database, offline, in a temporary copy of
  * resources/demo: items go RED → GREEN → REFACTOR, one needs a repair, one Driver edits a locked
  * test (caught and reverted), one Navigator test passes at once (rejected). Stops at acceptance.
+ * The run goes through `run:start`, as `baton run` and the workbench's Run button do.
  */
-import { prepareDemo } from '../../engine/prepare-demo';
-import { runFeature } from '../../engine/run-feature';
+import { hostDefaults, openHostSession } from '../../core/host-session';
+import { prepareDemo } from '../../core/project-tools';
+import type { RunSummary } from '../../../shared/run';
 import { flag, JSON_OPTION, type Command } from '../command';
 import { EXIT, UsageError } from '../exit-codes';
-import { printJson } from '../io';
-import { describeEvent, printSummary } from './run';
+import { printJson, type Io } from '../io';
+import { endedWith, eventPrinter, printSummary, runToEnd } from './run';
+
+/** The demo project run to acceptance on its own data folder; null when it failed (said already). */
+async function runDemo(io: Io, json: boolean, events: boolean, demo: { root: string; feature: string; dataDir: string }): Promise<RunSummary | null> {
+  const run = { dataDir: demo.dataDir, onEvent: eventPrinter(io, { json, events }) };
+  const opened = await openHostSession(demo.root, { ...hostDefaults('cli'), run });
+  if (!opened.ok) throw new Error(opened.error.message);
+  const { session } = opened.value;
+  try {
+    const ended = await runToEnd(session, { feature: demo.feature, until: 'acceptance' });
+    if (!ended.ok) throw new Error(ended.error.message);
+    return endedWith(io, json, ended.value, 'demo-failed');
+  } finally {
+    await session.close();
+  }
+}
 
 export const demoCommand: Command = {
   name: 'demo',
@@ -28,19 +45,8 @@ export const demoCommand: Command = {
         return EXIT.ok;
       }
       if (!json) io.err(`baton demo: project at ${demo.root}`);
-      const summary = await runFeature({
-        root: demo.root,
-        feature: demo.feature,
-        until: 'acceptance',
-        dataDir: demo.dataDir,
-        onEvent: (e) => {
-          if (events) io.out(JSON.stringify(e));
-          else if (!json) {
-            const line = describeEvent(e);
-            if (line) io.err(line);
-          }
-        },
-      });
+      const summary = await runDemo(io, json, events, demo);
+      if (!summary) return EXIT.problems;
       if (json) {
         printJson(io, {
           project: summary.project,

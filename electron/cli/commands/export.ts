@@ -1,11 +1,10 @@
 /** `baton export <dir> -o review.baton [--attestations] [--sign]`: one file for offline review. */
-import { join, resolve } from 'node:path';
-import { defaultConfigDir } from '../../platform/config-dir';
-import { exportBundle, signHead } from '../../ledger';
+import { resolve } from 'node:path';
+import { exportProject, signProject } from '../../core/project-tools';
 import { flag, JSON_OPTION, onePath, required, type Command } from '../command';
 import { EXIT } from '../exit-codes';
-import { printError, printJson } from '../io';
-import { withProject } from '../open-project';
+import { printJson } from '../io';
+import { failed, withProject } from '../open-project';
 
 export const exportCommand: Command = {
   name: 'export',
@@ -20,19 +19,9 @@ export const exportCommand: Command = {
   async run(positionals, values, io) {
     const json = flag(values, 'json');
     const out = resolve(required(values, 'output', this.synopsis));
-    return withProject(onePath(positionals, this.synopsis), json, io, async (_workbench, view) => {
-      const result = await exportBundle({
-        artifactRoot: view.artifactRoot,
-        layout: view.layout,
-        projectName: view.name,
-        out,
-        attestations: flag(values, 'attestations'),
-        ...(flag(values, 'sign') ? { signConfigDir: defaultConfigDir() } : {}),
-      });
-      if (!result.ok) {
-        printError(io, result.error, json);
-        return EXIT.problems;
-      }
+    return withProject(onePath(positionals, this.synopsis), json, io, async (session) => {
+      const result = await exportProject(session.workbench, { out, attestations: flag(values, 'attestations'), sign: flag(values, 'sign') });
+      if (!result.ok) return failed(io, result.error, json);
       const r = result.value;
       if (json) printJson(io, { ok: true, ...r });
       else
@@ -51,17 +40,13 @@ export const signCommand: Command = {
   options: JSON_OPTION,
   async run(positionals, values, io) {
     const json = flag(values, 'json');
-    return withProject(
-      onePath(positionals, this.synopsis),
-      json,
-      io,
-      async (_workbench, view) => {
-        const signed = await signHead(join(view.artifactRoot, 'ledger'), defaultConfigDir());
-        if (json) printJson(io, { ok: true, ...signed });
-        else io.out(`Signed record #${signed.seq} (head ${signed.head.slice(0, 12)}…) with key ${signed.publicKey.slice(0, 24)}…`);
-        return EXIT.ok;
-      },
-      'changes',
-    );
+    return withProject(onePath(positionals, this.synopsis), json, io, async (session) => {
+      const result = await signProject(session.workbench);
+      if (!result.ok) return failed(io, result.error, json);
+      const signed = result.value;
+      if (json) printJson(io, { ok: true, ...signed });
+      else io.out(`Signed record #${signed.seq} (head ${signed.head.slice(0, 12)}…) with key ${signed.publicKey.slice(0, 24)}…`);
+      return EXIT.ok;
+    });
   },
 };

@@ -20,9 +20,10 @@ export const gatesCommand: Command = {
   options: JSON_OPTION,
   async run(positionals, values, io) {
     const json = flag(values, 'json');
-    return withProject(onePath(positionals, this.synopsis), json, io, async (workbench, view) => {
+    return withProject(onePath(positionals, this.synopsis), json, io, async (session, view) => {
+      // No channel carries a whole feature's evidence (the inbox asks per gate): the Workbench folds it.
       const features = view.features.map((f) => {
-        const evidence = workbench.featureEvidence(f.id);
+        const evidence = session.workbench.featureEvidence(f.id);
         return { id: f.id, name: f.name, gates: f.gates, evidence: evidence.ok ? evidence.value : null };
       });
       const drifted = features.some((f) => f.gates.some((g) => g.status === 'drifted'));

@@ -1,5 +1,5 @@
 /** `baton init <dir> [--force] [--json]`: start a Baton project in a git repository. */
-import { initProject } from '../../project/init';
+import { initProject } from '../../core/project-tools';
 import { flag, JSON_OPTION, onePath, type Command } from '../command';
 import { EXIT } from '../exit-codes';
 import { printError, printJson } from '../io';

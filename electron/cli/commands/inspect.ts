@@ -1,6 +1,5 @@
 /** `baton inspect <dir> [--json]`: what a project holds, and the problems found reading it. */
-import { loadProject } from '../../core/load-project';
-import { formatInspect, inspectReport } from '../../project';
+import { inspectProject } from '../../core/project-tools';
 import { flag, JSON_OPTION, onePath, type Command } from '../command';
 import { EXIT } from '../exit-codes';
 import { printError, printJson } from '../io';
@@ -12,15 +11,14 @@ export const inspectCommand: Command = {
   options: JSON_OPTION,
   async run(positionals, values, io) {
     const json = flag(values, 'json');
-    const result = await loadProject(onePath(positionals, this.synopsis));
+    const result = await inspectProject(onePath(positionals, this.synopsis));
     if (!result.ok) {
       printError(io, result.error, json);
       return EXIT.problems;
     }
-    const report = inspectReport(result.value.view);
-    await result.value.dispose();
+    const { report, text } = result.value;
     if (json) printJson(io, report);
-    else io.out(formatInspect(report));
+    else io.out(text);
     return report.problems.length ? EXIT.problems : EXIT.ok;
   },
 };

@@ -4,15 +4,17 @@
  */
 import { GATE_NAMES, type GateName } from '../../../shared/ledger';
 import { PROVIDER_KINDS, type ProviderKind } from '../../../shared/branches';
+import type { RequestOf } from '../../../shared/contract';
+import { err, ok, type Result } from '../../../shared/result';
 import type { RunEvent, RunSummary } from '../../../shared/run';
-import { runFeature } from '../../engine/run-feature';
-import { featureStatus } from '../../engine/status';
+import type { HostSession } from '../../core/host-session';
+import { featureStatus } from '../../core/project-tools';
+import type { RunEnd } from '../../core/run-session';
 import { flag, JSON_OPTION, list, onePath, text, type Command } from '../command';
 import { EXIT, UsageError } from '../exit-codes';
-import { printError, printJson, type Io } from '../io';
+import { printJson, type Io } from '../io';
 import { formatEvidence } from '../evidence-format';
-import { loadProject } from '../../core/load-project';
-import { writableProject } from '../../../shared/read-only';
+import { failed, withProject } from '../open-project';
 
 const RUN_OPTIONS = {
   ...JSON_OPTION,
@@ -86,6 +88,45 @@ export function printSummary(io: Io, s: RunSummary): void {
   );
 }
 
+/**
+ * Starts a run through `run:start` on an open session (refused there, as in every host) and waits
+ * for it to end; Ctrl+C or SIGTERM asks `run:stop`, and the run stops at a safe point.
+ */
+export async function runToEnd(session: HostSession, request: RequestOf<'run:start'>): Promise<Result<RunEnd>> {
+  const started = await session.call('run:start', request);
+  if (!started.ok) return started;
+  const stop = () => void session.call('run:stop', {});
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    const end = await session.workbench.runEnded(started.value.runId);
+    return end ? ok(end) : err('internal', `The run ${started.value.runId} was replaced by another before it ended.`);
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+/** Follows a run in a terminal: every event as a JSON line on stdout (--events), else a line for people on stderr (not with --json). */
+export function eventPrinter(io: Io, options: { json: boolean; events: boolean }): (event: RunEvent) => void {
+  return (e) => {
+    if (options.events) io.out(JSON.stringify(e));
+    else if (!options.json) {
+      const line = describeEvent(e);
+      if (line) io.err(line);
+    }
+  };
+}
+
+/** The summary, or what the run threw (`run-failed`, or `failedCode`), word for word. */
+export function endedWith(io: Io, json: boolean, end: RunEnd, failedCode: 'run-failed' | 'demo-failed' = 'run-failed'): RunSummary | null {
+  if (end.summary) return end.summary;
+  const message = end.error ?? `The run ended (${end.outcome}) without a summary.`;
+  if (json) printJson(io, { ok: false, error: { code: failedCode, message } });
+  io.err(`baton: ${message}`);
+  return null;
+}
+
 export const runCommand: Command = {
   name: 'run',
   synopsis: 'run <dir> [--feature F] [--until <gate>|done] [--agent role=adapter ...] [--provider P] [--url U] [--events] [--json]',
@@ -94,55 +135,34 @@ export const runCommand: Command = {
   async run(positionals, values, io) {
     const root = onePath(positionals, this.synopsis);
     const json = flag(values, 'json');
-    const events = flag(values, 'events');
     const until = parseUntil(text(values, 'until'));
     const agents = parseAgents(list(values, 'agent'));
     const provider = parseProvider(text(values, 'provider'));
     const url = text(values, 'url');
     const feature = text(values, 'feature');
-    // A Consort project or a review bundle is read here, never run: say so before anything starts.
-    const opened = await loadProject(root);
-    if (opened.ok) {
-      const writable = writableProject(opened.value.view, 'runs');
-      await opened.value.dispose();
-      if (!writable.ok) {
-        printError(io, writable.error, json);
-        return EXIT.problems;
-      }
-    }
-    const controller = new AbortController();
-    const stop = () => controller.abort();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    try {
-      const summary = await runFeature({
-        root,
-        ...(feature ? { feature } : {}),
-        ...(until ? { until } : {}),
-        agents,
-        ...(provider ? { provider } : {}),
-        ...(url ? { postgresUrl: url } : {}),
-        signal: controller.signal,
-        onEvent: (e) => {
-          if (events) io.out(JSON.stringify(e));
-          else if (!json) {
-            const line = describeEvent(e);
-            if (line) io.err(line);
-          }
-        },
-      });
-      if (json) printJson(io, summary);
-      else printSummary(io, summary);
-      return summary.phase === 'escalated' || summary.blocked ? EXIT.problems : EXIT.ok;
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (json) printJson(io, { ok: false, error: { code: 'run-failed', message } });
-      io.err(`baton: ${message}`);
-      return EXIT.problems;
-    } finally {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-    }
+    const run = {
+      agents,
+      ...(provider ? { provider } : {}),
+      ...(url ? { postgresUrl: url } : {}),
+      onEvent: eventPrinter(io, { json, events: flag(values, 'events') }),
+    };
+    // A Consort project or a review bundle is read, never run: `run:start` says so before anything starts.
+    return withProject(
+      root,
+      json,
+      io,
+      async (session) => {
+        const ended = await runToEnd(session, { ...(feature !== undefined ? { feature } : {}), ...(until ? { until } : {}) });
+        if (!ended.ok) return failed(io, ended.error, json);
+        const summary = endedWith(io, json, ended.value);
+        if (!summary) return EXIT.problems;
+        if (json) printJson(io, summary);
+        else printSummary(io, summary);
+        return summary.phase === 'escalated' || summary.blocked ? EXIT.problems : EXIT.ok;
+      },
+      undefined,
+      { run },
+    );
   },
 };
 

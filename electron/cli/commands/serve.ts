@@ -1,10 +1,8 @@
 /** `baton serve [dir] [--port N]`: the workbench in a browser, on 127.0.0.1, behind a per-run token. */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defaultConfigDir } from '../../platform/config-dir';
-import { createHandlers } from '../../core/handlers';
-import { readVersion } from '../../platform/version';
-import { Workbench } from '../../core/workbench';
+import { hostDefaults, hostSession } from '../../core/host-session';
+// The one import of another host (eslint.config.js says why): `baton serve` is how the browser host starts.
 import { startHost } from '../../host/server';
 import { flag, JSON_OPTION, text, type Command } from '../command';
 import { EXIT, UsageError } from '../exit-codes';
@@ -27,19 +25,21 @@ export const serveCommand: Command = {
       printError(io, { code: 'not-built', message }, json);
       return EXIT.problems;
     }
-    const workbench = new Workbench({ host: 'browser', version: readVersion(), configDir: defaultConfigDir() });
+    const session = hostSession(hostDefaults('browser'));
+    const { workbench } = session;
     if (dir) {
-      const opened = await workbench.open(dir);
+      const opened = await session.call('project:open', { path: dir });
       if (!opened.ok) {
+        await session.close();
         printError(io, opened.error, json);
         return EXIT.problems;
       }
     }
     let host;
     try {
-      host = await startHost({ workbench, handlers: createHandlers(workbench), staticDir: RENDERER_DIR, port });
+      host = await startHost({ workbench, handlers: session.handlers, staticDir: RENDERER_DIR, port });
     } catch (cause) {
-      await workbench.close();
+      await session.close();
       const code = (cause as NodeJS.ErrnoException).code;
       const message =
         code === 'EADDRINUSE'
@@ -63,7 +63,7 @@ export const serveCommand: Command = {
     }
     await stopped;
     await host.close();
-    await workbench.close();
+    await session.close();
     return EXIT.ok;
   },
 };

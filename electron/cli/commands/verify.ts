@@ -1,11 +1,10 @@
 /** `baton verify <dir|bundle> [--json] [--repair-tail]`: is the evidence intact? */
 import type { VerifyReport } from '../../../shared/ledger';
-import { writableProject } from '../../../shared/read-only';
-import { Ledger } from '../../ledger';
+import { repairLedgerTail } from '../../core/project-tools';
 import { flag, JSON_OPTION, onePath, type Command } from '../command';
 import { EXIT } from '../exit-codes';
-import { printError, printJson, type Io } from '../io';
-import { withProject } from '../open-project';
+import { printJson, type Io } from '../io';
+import { failed, withProject } from '../open-project';
 
 export const verifyCommand: Command = {
   name: 'verify',
@@ -15,15 +14,14 @@ export const verifyCommand: Command = {
   async run(positionals, values, io) {
     const json = flag(values, 'json');
     const path = onePath(positionals, this.synopsis);
-    return withProject(path, json, io, async (workbench, view) => {
+    return withProject(path, json, io, async (session, view) => {
       if (flag(values, 'repair-tail')) {
-        const writable = writableProject(view, 'repair');
-        if (!writable.ok) {
-          printError(io, writable.error, json);
-          return EXIT.problems;
-        }
-        const approver = (await workbench.identity()).approver ?? 'baton verify --repair-tail';
-        const repaired = await Ledger.forArtifactRoot(view.artifactRoot).repairTail({ kind: 'person', id: approver });
+        // No channel mends a ledger: a core function does, behind the same read-only guard.
+        const identity = await session.call('identity:default', {});
+        const approver = (identity.ok ? identity.value.approver : null) ?? 'baton verify --repair-tail';
+        const result = await repairLedgerTail(session.workbench, approver);
+        if (!result.ok) return failed(io, result.error, json);
+        const repaired = result.value;
         if (!json) {
           io.out(
             repaired.droppedBytes
@@ -31,14 +29,9 @@ export const verifyCommand: Command = {
               : 'No incomplete final line: nothing to repair.',
           );
         }
-        const reopened = await workbench.reload();
-        if (!reopened.ok) return EXIT.problems;
       }
-      const result = await workbench.verify();
-      if (!result.ok) {
-        printError(io, result.error, json);
-        return EXIT.problems;
-      }
+      const result = await session.call('ledger:verify', {});
+      if (!result.ok) return failed(io, result.error, json);
       if (json) printJson(io, result.value);
       else printReport(io, result.value, view.layout === 'baton' ? null : view.layout);
       return result.value.ok ? EXIT.ok : EXIT.problems;

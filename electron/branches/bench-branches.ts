@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { BranchProvider } from '../../branches/provider';
+import type { BranchProvider } from './provider';
 
 export interface BenchOptions {
   readonly provider: 'pglite' | 'postgres';
@@ -62,7 +62,7 @@ interface Target {
 
 async function target(options: BenchOptions): Promise<Target> {
   if (options.provider === 'postgres') {
-    const { PostgresProvider } = await import('../../branches/postgres/postgres-provider');
+    const { PostgresProvider } = await import('./postgres/postgres-provider');
     const adminUrl = options.url!;
     return {
       make: async (poolSize) => new PostgresProvider({ adminUrl, poolSize }),
@@ -71,7 +71,7 @@ async function target(options: BenchOptions): Promise<Target> {
       cleanup: async () => undefined,
     };
   }
-  const { PgliteProvider } = await import('../../branches/pglite/pglite-provider');
+  const { PgliteProvider } = await import('./pglite/pglite-provider');
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'baton-bench-')));
   return {
     make: async (poolSize) => new PgliteProvider({ dataDir, poolSize }),

@@ -1,0 +1,90 @@
+/**
+ * What the CLI does that no channel carries — start a project, inspect one, a feature's status,
+ * export and sign the evidence, mend a torn ledger tail, prepare the demo, benchmark branch
+ * providers — as core functions, so a host imports nothing but core/ and shared/. A write is
+ * refused by the same guard the channels use (shared/read-only.ts), in the same words.
+ */
+import { join } from 'node:path';
+import type { LedgerRecord } from '../../shared/ledger';
+import { err, ok, type Result } from '../../shared/result';
+import { writableProject } from '../../shared/read-only';
+import { benchBranches as runBranchBench, type BenchOptions, type BenchResult } from '../branches/bench-branches';
+import { DEFAULT_POSTGRES_URL_ENV } from '../branches/providers';
+import { featureStatus as readFeatureStatus, type FeatureStatus } from '../engine/status';
+import { prepareDemo as copyDemo, type PreparedDemo } from '../engine/prepare-demo';
+import { exportBundle, Ledger, signHead, type ExportSummary, type HeadSignature } from '../ledger';
+import { formatInspect, inspectReport, type InspectReport } from '../project';
+import { initProject as writeProjectSettings, type InitOutcome } from '../project/init';
+import { loadProject } from './load-project';
+import type { Workbench } from './workbench';
+
+export type { BenchOptions, BenchResult, FeatureStatus, InitOutcome, InspectReport, PreparedDemo };
+export { DEFAULT_POSTGRES_URL_ENV };
+
+const NO_PROJECT = 'No project is open. Open a project folder first.';
+
+/** `baton init`: `.baton/project.json` with detected defaults, and an empty ledger. */
+export function initProject(dir: string, options: { force?: boolean } = {}): Promise<Result<InitOutcome>> {
+  return writeProjectSettings(dir, options);
+}
+
+/** `baton inspect`: what a project holds and the problems found reading it, as data and as text. Remembers nothing. */
+export async function inspectProject(path: string): Promise<Result<{ report: InspectReport; text: string }>> {
+  const loaded = await loadProject(path);
+  if (!loaded.ok) return loaded;
+  try {
+    const report = inspectReport(loaded.value.view);
+    return ok({ report, text: formatInspect(report) });
+  } finally {
+    await loaded.value.dispose();
+  }
+}
+
+/** `baton status`: the feature's phase from its persisted snapshot, its items, open gates and evidence. Throws what it cannot read. */
+export function featureStatus(root: string, feature?: string): Promise<FeatureStatus> {
+  return readFeatureStatus(root, feature);
+}
+
+/** `baton export`: the open project's evidence as one review bundle; `sign` signs its head with this host's key. */
+export async function exportProject(workbench: Workbench, options: { out: string; attestations: boolean; sign: boolean }): Promise<Result<ExportSummary>> {
+  const view = workbench.project;
+  if (!view) return err('no-project', NO_PROJECT);
+  return exportBundle({
+    artifactRoot: view.artifactRoot,
+    layout: view.layout,
+    projectName: view.name,
+    out: options.out,
+    attestations: options.attestations,
+    ...(options.sign ? { signConfigDir: workbench.options.configDir } : {}),
+  });
+}
+
+/** `baton sign`: the ledger's head signed with this host's key (kept in its config folder). */
+export async function signProject(workbench: Workbench): Promise<Result<HeadSignature>> {
+  const view = workbench.project;
+  if (!view) return err('no-project', NO_PROJECT);
+  const writable = writableProject(view, 'changes');
+  if (!writable.ok) return writable;
+  return ok(await signHead(join(view.artifactRoot, 'ledger'), workbench.options.configDir));
+}
+
+/** `baton verify --repair-tail`: drops an incomplete final ledger line and records that `approver` did; then re-reads the project. */
+export async function repairLedgerTail(workbench: Workbench, approver: string): Promise<Result<{ droppedBytes: number; record: LedgerRecord | null }>> {
+  const view = workbench.project;
+  if (!view) return err('no-project', NO_PROJECT);
+  const writable = writableProject(view, 'repair');
+  if (!writable.ok) return writable;
+  const repaired = await Ledger.forArtifactRoot(view.artifactRoot).repairTail({ kind: 'person', id: approver });
+  const reloaded = await workbench.reload();
+  return reloaded.ok ? ok(repaired) : reloaded;
+}
+
+/** `baton demo`: a fresh copy of the demo project with its spec, design and test_list gates approved by the demo Product Owner. */
+export function prepareDemo(): Promise<PreparedDemo> {
+  return copyDemo();
+}
+
+/** `baton bench branches`: create times and read latency at depth on this machine's provider. */
+export function benchBranches(options: BenchOptions): Promise<BenchResult> {
+  return runBranchBench(options);
+}
