@@ -3,29 +3,27 @@
  * AC, its items green or refactored (as on the Board), and a link to the orchestrator's GREEN record
  * of each — the evidence is the ledger's, never the test list file's (where every item is pending).
  */
-import { expect, test, type Page } from '@playwright/test';
-import { servedDemoRun } from './support/demo-run';
+import type { Page } from '@playwright/test';
+import { demoRun, expect, serving } from './support/served';
 
-const ctx = servedDemoRun();
+const test = serving(demoRun());
 test.describe.configure({ timeout: 120_000 });
 
 const STORIES = { 'S-1': ['AC-1', 'AC-2', 'AC-3', 'AC-4'], 'S-2': ['AC-5', 'AC-6', 'AC-7', 'AC-8'] } as const;
 
 async function openAcceptance(page: Page, story: string) {
-  await page.goto(ctx().served.url);
   await page.getByTestId('nav-inbox').click();
   await page.getByTestId(`inbox-item-F-inventory-acceptance-${story}`).click();
   await expect(page.getByTestId('evidence-summary')).toBeVisible();
 }
 
-test('the demo built every item (as its summary says)', () => {
-  const { demo } = ctx();
+test('the demo built every item (as its summary says)', ({ project: demo }) => {
   expect(demo.items.total).toBe(8);
   expect((demo.items.byStatus.green ?? 0) + (demo.items.byStatus.refactored ?? 0)).toBe(8);
 });
 
 for (const [story, acs] of Object.entries(STORIES)) {
-  test(`the acceptance gate of ${story} shows every AC proven by GREEN records, matching the Board`, async ({ page }) => {
+  test(`the acceptance gate of ${story} shows every AC proven by GREEN records, matching the Board`, async ({ servedPage: page }) => {
     await openAcceptance(page, story);
     const summary = page.getByTestId('evidence-summary');
     await expect(summary).toHaveAttribute('data-source', 'ledger');
@@ -50,7 +48,7 @@ for (const [story, acs] of Object.entries(STORIES)) {
   });
 }
 
-test('a GREEN record opens in the Evidence timeline from the acceptance gate', async ({ page }) => {
+test('a GREEN record opens in the Evidence timeline from the acceptance gate', async ({ servedPage: page }) => {
   await openAcceptance(page, 'S-2');
   const link = page.getByTestId('proof-green-T6');
   const seq = (await link.textContent())!.match(/#(\d+)/)![1]!;

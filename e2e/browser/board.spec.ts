@@ -1,19 +1,17 @@
 /** The board shows every test-list item of the fixture, each in the column of its status. */
-import { expect, test } from '@playwright/test';
 import { countByStatus, readFixtureItems, STATUSES } from './support/fixture-data';
 import { allCards, cardOf } from './support/locators';
-import { servedFixture } from './support/served-fixture';
+import { expect, fixtureFolder, serving } from './support/served';
 
-const served = servedFixture();
+const test = serving(fixtureFolder());
 
-test('every item appears in the column of its status, and each count matches', async ({ page }) => {
+test('every item appears in the column of its status, and each count matches', async ({ servedPage: page }) => {
   const items = readFixtureItems();
   const expected = countByStatus(items);
   // Literal facts from EXPECTED.md, so a fixture that silently lost its files fails here.
   expect(items).toHaveLength(14);
   expect(expected).toEqual({ pending: 5, red: 2, green: 3, refactored: 2, escalated: 0, skipped: 2 });
 
-  await page.goto(served().url);
   await expect(page.getByTestId('project-name')).toHaveText('consort-shop');
   await expect(page.getByTestId('layout-badge')).toHaveText('Consort');
   await expect(page.getByTestId('read-only')).toBeVisible();
@@ -34,8 +32,7 @@ test('every item appears in the column of its status, and each count matches', a
   }
 });
 
-test('columns come in status order with a word, not colour alone', async ({ page }) => {
-  await page.goto(served().url);
+test('columns come in status order with a word, not colour alone', async ({ servedPage: page }) => {
   const headers = page.locator('[data-testid^="column-"] > h2');
   await expect(headers).toHaveCount(STATUSES.length);
   for (const [index, status] of STATUSES.entries()) {

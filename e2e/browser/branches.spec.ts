@@ -5,12 +5,13 @@
  * and delete with confirmation, and the tier protected from both.
  */
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import pg from 'pg';
-import { servedBranchProject } from './support/branch-project';
+import type { BranchProject } from './support/branch-project';
 import { ARTIFACTS_DIR } from './support/paths';
+import { branchProject, expect, serving } from './support/served';
 
-const ctx = servedBranchProject();
+const test = serving(branchProject());
 
 // PGlite's first initialisation takes seconds on a small machine, and a create copies a data
 // folder and starts a server process: generous bounds, so a busy CI machine is not a failure.
@@ -20,15 +21,13 @@ const SLOW = { timeout: 120_000 };
 const row = (page: Page, name: string) => page.getByTestId(`branch-row-${name}`);
 
 async function openBranches(page: Page) {
-  await page.goto(ctx().served.url);
   await page.getByTestId('nav-branches').click();
   await expect(page.getByTestId('nav-branches')).toHaveAttribute('aria-current', 'page');
   await expect(row(page, 'main')).toBeVisible(SLOW);
 }
 
 /** Runs SQL on a branch through the URL the CLI prints with --show-secret, as a user's test would. */
-async function onBranch(name: string, sql: string): Promise<void> {
-  const { project } = ctx();
+async function onBranch(project: BranchProject, name: string, sql: string): Promise<void> {
   const printed = JSON.parse(project.baton('branch', 'url', name, '--show-secret', '--json', '--project', project.dir)) as { connectionUrl: string };
   const client = new pg.Client({ connectionString: printed.connectionUrl });
   await client.connect();
@@ -39,7 +38,7 @@ async function onBranch(name: string, sql: string): Promise<void> {
   }
 }
 
-test('the default branch is a protected tier, and the tree invites the first pair', async ({ page }) => {
+test('the default branch is a protected tier, and the tree invites the first pair', async ({ servedPage: page }) => {
   await openBranches(page);
   const main = row(page, 'main');
   await expect(main).toHaveAttribute('role', 'treeitem');
@@ -67,8 +66,7 @@ test('the default branch is a protected tier, and the tree invites the first pai
   await expect(page.getByTestId('branch-action-hint')).toContainText('main is a protected production tier: tiers are never reset or deleted.');
 });
 
-test('create feature/login, see its halves, change its schema, reset it, delete it', async ({ page }) => {
-  const { project } = ctx();
+test('create feature/login, see its halves, change its schema, reset it, delete it', async ({ servedPage: page, project }) => {
   await openBranches(page);
 
   await test.step('create with progress; the URL arrives without a password', async () => {
@@ -131,7 +129,7 @@ test('create feature/login, see its halves, change its schema, reset it, delete 
   });
 
   await test.step('a table made through the branch URL shows in the diff, grouped by table', async () => {
-    await onBranch('feature-login', 'CREATE TABLE orders (id integer PRIMARY KEY, paid_at timestamptz)');
+    await onBranch(project, 'feature-login', 'CREATE TABLE orders (id integer PRIMARY KEY, paid_at timestamptz)');
     await page.getByTestId('branch-diff-refresh').click();
     const group = page.getByTestId('branch-diff-table-public.orders');
     await expect(group).toBeVisible(SLOW);
@@ -164,7 +162,7 @@ test('create feature/login, see its halves, change its schema, reset it, delete 
   });
 });
 
-test('an invalid name is refused with what to do, and nothing is created', async ({ page }) => {
+test('an invalid name is refused with what to do, and nothing is created', async ({ servedPage: page }) => {
   await openBranches(page);
   await page.getByTestId('branch-create').click();
   await page.getByTestId('branch-create-name').fill('feature/a..b');

@@ -1,21 +1,15 @@
 /** An exported review bundle opens read-only: marked as such, readable, and nothing decidable. */
-import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
 import { cardOf } from './support/locators';
-import { servedProject } from './support/served-project';
+import { batonProject, expect, serving } from './support/served';
 
-const bundleOf = (scratch: string) => join(scratch, 'review.baton');
+const test = serving(
+  batonProject({
+    prepare: (project) => project.baton('approve', project.dir, '--feature', 'F-1', '--gate', 'spec', '--approver', 'Ana <ana@example.com>', '--yes'),
+    bundle: true,
+  }),
+);
 
-const ctx = servedProject({
-  prepare: (project) => {
-    project.baton('approve', project.dir, '--feature', 'F-1', '--gate', 'spec', '--approver', 'Ana <ana@example.com>', '--yes');
-    project.baton('export', project.dir, '-o', bundleOf(project.scratch));
-  },
-  target: (project) => bundleOf(project.scratch),
-});
-
-test('a bundle shows its read-only marker, its board and ledger, and disables every decision', async ({ page }) => {
-  await page.goto(ctx().served.url);
+test('a bundle shows its read-only marker, its board and ledger, and disables every decision', async ({ servedPage: page }) => {
   await expect(page.getByTestId('bundle-marker')).toHaveText('Review bundle · read-only');
   await expect(cardOf(page, 'F-1', 'T1')).toContainText('a valid card pays the order');
   await expect(cardOf(page, 'F-1', 'T2')).toBeVisible();

@@ -3,21 +3,18 @@
  * product, stories in asA / iWantTo / soThat, per-AC cycle files in the drawer, a promote gate that
  * records a reference (not a file), and a workbench that says plainly nothing can be decided or run here.
  */
-import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
 import { REPO_ROOT } from './support/paths';
-import { servedFixture } from './support/served-fixture';
+import { expect, fixtureFolder, serving } from './support/served';
 
-const served = servedFixture(join(REPO_ROOT, 'e2e/fixtures/consort-recorded'));
+const test = serving(fixtureFolder(join(REPO_ROOT, 'e2e/fixtures/consort-recorded')));
 
-test('the project is named as its files name it, and Problems agrees with verify: none', async ({ page }) => {
-  await page.goto(served().url);
+test('the project is named as its files name it, and Problems agrees with verify: none', async ({ servedPage: page }) => {
   await expect(page.getByTestId('project-name')).toHaveText('StockFlow');
   await expect(page.getByTestId('problems-count')).toHaveText('0');
 });
 
-test("Specs reads Consort's iWantTo as the story's I want", async ({ page }) => {
-  await page.goto(served().url);
+test("Specs reads Consort's iWantTo as the story's I want", async ({ servedPage: page }) => {
   await page.getByTestId('nav-specs').click();
   const story = page.getByTestId('story-S1-file-stock');
   await expect(story).toContainText(
@@ -26,8 +23,7 @@ test("Specs reads Consort's iWantTo as the story's I want", async ({ page }) => 
   await expect(story).not.toContainText('I want —');
 });
 
-test('the drawer shows the per-AC cycle files: RED and GREEN times, attempts, verdict, review', async ({ page }) => {
-  await page.goto(served().url);
+test('the drawer shows the per-AC cycle files: RED and GREEN times, attempts, verdict, review', async ({ servedPage: page }) => {
   await page.getByTestId('card-T1').click();
   const drawer = page.getByTestId('item-drawer');
   await drawer.getByTestId('tab-cycles').click();
@@ -50,8 +46,7 @@ test('the drawer shows the per-AC cycle files: RED and GREEN times, attempts, ve
   await expect(drawer.getByTestId('cycle-cycle-001').getByTestId('cycle-green')).toHaveText('—');
 });
 
-test('the promote gate is approved and records a reference, not a file; nothing is drifted', async ({ page }) => {
-  await page.goto(served().url);
+test('the promote gate is approved and records a reference, not a file; nothing is drifted', async ({ servedPage: page }) => {
   await page.getByTestId('nav-gates').click();
   const promote = page.getByTestId('gate-F1-stock-visibility-promote');
   await expect(promote.locator('td').first()).toContainText('approved');
@@ -60,8 +55,7 @@ test('the promote gate is approved and records a reference, not a file; nothing 
   await expect(page.locator('[data-testid^="gate-badge-"]', { hasText: 'drifted' })).toHaveCount(0);
 });
 
-test('read-only: no run controls, no "needs you" count, and the Inbox says why nothing can be decided', async ({ page }) => {
-  await page.goto(served().url);
+test('read-only: no run controls, no "needs you" count, and the Inbox says why nothing can be decided', async ({ servedPage: page }) => {
   await expect(page.getByTestId('run-start')).toHaveCount(0);
   await expect(page.getByTestId('inbox-count')).toHaveCount(0);
   await expect(page.getByTestId('inbox-read-only-marker')).toBeVisible();

@@ -3,20 +3,19 @@
  * opens the frozen-versus-current diff, unified or side by side. The approval can be withdrawn.
  */
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
 import { specOf } from './support/baton-project';
 import { cardOf } from './support/locators';
 import { ARTIFACTS_DIR } from './support/paths';
-import { servedProject } from './support/served-project';
+import { batonProject, expect, serving } from './support/served';
 
 const APPROVER = 'Ana <ana@example.com>';
-const ctx = servedProject({
-  prepare: (project) => project.baton('approve', project.dir, '--feature', 'F-1', '--gate', 'spec', '--approver', APPROVER, '--yes'),
-});
+const test = serving(
+  batonProject({
+    prepare: (project) => project.baton('approve', project.dir, '--feature', 'F-1', '--gate', 'spec', '--approver', APPROVER, '--yes'),
+  }),
+);
 
-test('a changed approved spec shows a drifted badge that opens the diff', async ({ page }) => {
-  const { project, served } = ctx();
-  await page.goto(served.url);
+test('a changed approved spec shows a drifted badge that opens the diff', async ({ servedPage: page, project }) => {
   await page.getByTestId('nav-specs').click();
   const badge = page.getByTestId('gate-badge-F-1-spec');
   await expect(badge).toContainText('spec approved');
@@ -55,8 +54,7 @@ test('a changed approved spec shows a drifted badge that opens the diff', async 
   await expect(inInbox.locator('tr.diff-added')).toContainText('by card or by voucher');
 });
 
-test('withdrawing an approval needs a reason and reopens the gate', async ({ page }) => {
-  await page.goto(ctx().served.url);
+test('withdrawing an approval needs a reason and reopens the gate', async ({ servedPage: page }) => {
   await page.getByTestId('nav-gates').click();
   const row = page.getByTestId('gate-F-1-spec');
   await expect(row.getByTestId('gate-badge-F-1-spec')).toHaveText(/approved|drifted/);

@@ -2,58 +2,37 @@
  * Escalations in the inbox, on a real Baton project whose ledger holds cycles that gave up: each
  * shows its reason, counters and the runner's output; Retry and Set aside record a decision as the
  * confirmed identity and the next entry opens; Abandon needs a reason; a decision someone else made
- * meanwhile is refused inline; a review bundle shows why nothing can be decided.
+ * meanwhile is refused inline. (A review bundle: escalations-bundle.spec.ts.)
  */
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
 import { GIT_IDENTITY } from './support/baton-project';
-import { decisionsOf, escalate, type EscalationSeed } from './support/escalated-project';
+import { decisionsOf, escalationEntry as entry, escalationSeed as seed, openEscalation } from './support/escalated-project';
 import { ARTIFACTS_DIR } from './support/paths';
-import { servedProject } from './support/served-project';
+import { escalatedProject, expect, serving } from './support/served';
 
 const T1_STDOUT = 'FAIL tests/checkout.test.ts > a valid card pays the order\nAssertionError: expected "pending" to be "paid"\n';
 
-const seed = (feature: string, item: string, more: Partial<EscalationSeed> = {}): EscalationSeed => ({
-  feature,
-  item,
-  reason: `repair budget spent: 3 repairs and ${item} still fails`,
-  stdout: `FAIL ${item}\n`,
-  failure: `${item} failed`,
-  ...more,
-});
-
-const entry = (page: Page, feature: string, item: string) => page.getByTestId(`inbox-escalation-${feature}-${item}`);
-
-async function openEscalation(page: Page, url: string, feature: string, item: string) {
-  await page.goto(url);
-  await page.getByTestId('nav-inbox').click();
-  await entry(page, feature, item).click();
-  await expect(entry(page, feature, item)).toHaveAttribute('aria-current', 'true');
-  await expect(page.getByTestId('escalation-panel')).toContainText(`${item} escalated`);
-}
+const test = serving(
+  escalatedProject(
+    [
+      seed('F-1', 'T1', {
+        reason: 'repair budget spent: 3 repairs and the order is still pending',
+        stdout: T1_STDOUT,
+        stderr: 'warning: the payment stub answered 402\n',
+        failure: 'T1 failed: expected "pending" to be "paid"',
+        violations: 1,
+        rejectedRed: 2,
+      }),
+      seed('F-1', 'T2'),
+      seed('F-2', 'T1'),
+      seed('F-3', 'T1'),
+    ],
+    { features: ['F-1', 'F-2', 'F-3'] },
+  ),
+);
 
 test.describe('a writable project', () => {
-  const ctx = servedProject({
-    features: ['F-1', 'F-2', 'F-3'],
-    prepare: (project) =>
-      escalate(project, [
-        seed('F-1', 'T1', {
-          reason: 'repair budget spent: 3 repairs and the order is still pending',
-          stdout: T1_STDOUT,
-          stderr: 'warning: the payment stub answered 402\n',
-          failure: 'T1 failed: expected "pending" to be "paid"',
-          violations: 1,
-          rejectedRed: 2,
-        }),
-        seed('F-1', 'T2'),
-        seed('F-2', 'T1'),
-        seed('F-3', 'T1'),
-      ]),
-  });
-
-  test('an escalation shows why and the failing run; Retry as the confirmed identity records it and opens the next', async ({ page }) => {
-    const { project, served } = ctx();
-    await page.goto(served.url);
+  test('an escalation shows why and the failing run; Retry as the confirmed identity records it and opens the next', async ({ servedPage: page, project }) => {
     const count = page.getByTestId('inbox-count');
     await expect(count).toHaveText(/^\d+$/);
     const before = Number(await count.textContent());
@@ -108,9 +87,8 @@ test.describe('a writable project', () => {
     expect(decided[0]!.data).toMatchObject({ decision: 'retry', round: 1, note: 'Stub the payment provider; the 402 comes from the sandbox.' });
   });
 
-  test('Abandon asks for a reason first: Escape cancels, an empty reason cannot be sent', async ({ page }) => {
-    const { project, served } = ctx();
-    await openEscalation(page, served.url, 'F-2', 'T1');
+  test('Abandon asks for a reason first: Escape cancels, an empty reason cannot be sent', async ({ servedPage: page, project }) => {
+    await openEscalation(page, 'F-2', 'T1');
     const abandon = page.getByTestId('escalation-abandon');
     await abandon.click();
     const dialog = page.getByRole('dialog', { name: 'Abandon Checkout F-2' });
@@ -137,9 +115,8 @@ test.describe('a writable project', () => {
     expect(decided[0]!.data).toMatchObject({ decision: 'abandon', note: 'The card provider is being replaced; stop this feature.' });
   });
 
-  test('a second escalation is set aside with Set aside', async ({ page }) => {
-    const { project, served } = ctx();
-    await openEscalation(page, served.url, 'F-1', 'T2');
+  test('a second escalation is set aside with Set aside', async ({ servedPage: page, project }) => {
+    await openEscalation(page, 'F-1', 'T2');
     await page.getByTestId('escalation-skip').click();
     await page.getByTestId('identity-confirm').click();
 
@@ -150,9 +127,8 @@ test.describe('a writable project', () => {
     expect(decided[0]!.actor.id).toBe(GIT_IDENTITY);
   });
 
-  test('a decision someone else made meanwhile is refused inline, and nothing is recorded twice', async ({ page }) => {
-    const { project, served } = ctx();
-    await openEscalation(page, served.url, 'F-3', 'T1');
+  test('a decision someone else made meanwhile is refused inline, and nothing is recorded twice', async ({ servedPage: page, project }) => {
+    await openEscalation(page, 'F-3', 'T1');
     // Decided from the command line while the inbox shows it.
     project.baton('resolve', project.dir, '--feature', 'F-3', '--item', 'T1', '--decision', 'skip', '--approver', 'Bo Chen <bo@example.com>');
 
@@ -167,25 +143,5 @@ test.describe('a writable project', () => {
     const decided = decisionsOf(project, 'F-3', 'T1');
     expect(decided).toHaveLength(1);
     expect(decided[0]!.actor.id).toBe('Bo Chen <bo@example.com>');
-  });
-});
-
-test.describe('a review bundle', () => {
-  const bundleOf = (scratch: string) => join(scratch, 'review.baton');
-  const ctx = servedProject({
-    prepare: (project) => {
-      escalate(project, [seed('F-1', 'T1')]);
-      project.baton('export', project.dir, '-o', bundleOf(project.scratch));
-    },
-    target: (project) => bundleOf(project.scratch),
-  });
-
-  test('shows the escalation and its evidence, and why nothing can be decided', async ({ page }) => {
-    await openEscalation(page, ctx().served.url, 'F-1', 'T1');
-    await expect(page.getByTestId('escalation-reason')).toContainText('repair budget spent');
-    await expect(page.getByTestId('escalation-runner-output')).toContainText('FAIL T1');
-    await expect(page.getByTestId('decision-readonly')).toContainText('review bundle');
-    for (const choice of ['escalation-retry', 'escalation-skip', 'escalation-abandon']) await expect(page.getByTestId(choice)).toBeDisabled();
-    await expect(page.getByTestId('escalation-note')).toHaveCount(0);
   });
 });

@@ -1,10 +1,10 @@
 /** Filters narrow the board and its counts; a card opens a drawer with its AC; Escape closes it. */
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { countByStatus, readFixtureAcs, readFixtureItems, storyOf, STATUSES, type FixtureItem } from './support/fixture-data';
 import { allCards, cardOf } from './support/locators';
-import { servedFixture } from './support/served-fixture';
+import { expect, fixtureFolder, serving } from './support/served';
 
-const served = servedFixture();
+const test = serving(fixtureFolder());
 
 async function expectCounts(page: Page, items: readonly FixtureItem[]) {
   const expected = countByStatus(items);
@@ -14,10 +14,9 @@ async function expectCounts(page: Page, items: readonly FixtureItem[]) {
   await expect(allCards(page)).toHaveCount(items.length);
 }
 
-test('kind, feature and story filters change the counts', async ({ page }) => {
+test('kind, feature and story filters change the counts', async ({ servedPage: page }) => {
   const items = readFixtureItems();
   const acs = readFixtureAcs();
-  await page.goto(served().url);
   await expectCounts(page, items);
 
   await page.getByTestId('filter-kind').selectOption('fitness');
@@ -57,13 +56,12 @@ test('kind, feature and story filters change the counts', async ({ page }) => {
   await expectCounts(page, items);
 });
 
-test('a card opens a drawer with its AC as Given / When / Then; Escape closes it', async ({ page }) => {
+test('a card opens a drawer with its AC as Given / When / Then; Escape closes it', async ({ servedPage: page }) => {
   const item = readFixtureItems().find((i) => i.featureId === 'F-checkout' && i.id === 'T5');
   const ac = readFixtureAcs().find((a) => a.featureId === 'F-checkout' && a.id === item?.acId);
   if (!item || !ac) throw new Error('the fixture no longer has F-checkout T5 and its AC');
   expect(ac.id).toBe('AC-3');
 
-  await page.goto(served().url);
   const card = cardOf(page, item.featureId, item.id);
   await card.click();
 

@@ -1,8 +1,7 @@
 /** The Gates view: each gate's status, approver, time and artifact hashes, per feature. */
-import { expect, test } from '@playwright/test';
-import { servedFixture } from './support/served-fixture';
+import { expect, fixtureFolder, serving } from './support/served';
 
-const served = servedFixture();
+const test = serving(fixtureFolder());
 
 interface ExpectedGate {
   readonly feature: string;
@@ -73,8 +72,7 @@ const GATES: readonly ExpectedGate[] = [
   { feature: 'F-inventory', name: 'test_list', status: 'open', approver: null, at: null, artifacts: [] },
 ];
 
-test('each gate shows its status, approver, time and artifacts', async ({ page }) => {
-  await page.goto(served().url);
+test('each gate shows its status, approver, time and artifacts', async ({ servedPage: page }) => {
   await page.getByTestId('nav-gates').click();
   await expect(page.getByTestId('nav-gates')).toHaveAttribute('aria-current', 'page');
   await expect(page.locator('[data-testid^="gate-F-"]')).toHaveCount(GATES.length);

@@ -4,26 +4,25 @@
  * artifact that changes while it is read is reloaded instead of approved.
  */
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { GIT_IDENTITY, specOf } from './support/baton-project';
 import { jcsSha256 } from './support/hash';
 import { ARTIFACTS_DIR } from './support/paths';
-import { servedProject } from './support/served-project';
+import { batonProject, expect, serving } from './support/served';
 
-const ctx = servedProject({ features: ['F-1', 'F-2', 'F-3'] });
+const test = serving(batonProject({ features: ['F-1', 'F-2', 'F-3'] }));
 
 const SPEC_ARTIFACTS = ['feature-spec.json', 'stories/S-1/acs/AC-1.json', 'stories/S-1/story.json'];
 const artifact = (page: Page, name: string) => page.getByTestId(`evidence-artifact-${name.replaceAll('/', '_')}`);
 
 async function openInbox(page: Page, item: string) {
-  await page.goto(ctx().served.url);
   await page.getByTestId('nav-inbox').click();
   await expect(page.getByTestId('nav-inbox')).toHaveAttribute('aria-current', 'page');
   await page.getByTestId(`inbox-item-${item}`).click();
   await expect(page.getByTestId(`inbox-item-${item}`)).toHaveAttribute('aria-current', 'true');
 }
 
-test('approve a spec from the inbox: disabled until its evidence is opened, then as the confirmed identity', async ({ page }) => {
+test('approve a spec from the inbox: disabled until its evidence is opened, then as the confirmed identity', async ({ servedPage: page, project }) => {
   await openInbox(page, 'F-1-spec');
   const count = page.getByTestId('inbox-count');
   await expect(count).toHaveText(/^\d+$/);
@@ -73,11 +72,11 @@ test('approve a spec from the inbox: disabled until its evidence is opened, then
   await expect(cells.nth(1)).toHaveText('approved');
   await expect(cells.nth(2)).toHaveText(GIT_IDENTITY);
   // The approval bound exactly the hash of what was shown.
-  const shown = jcsSha256(ctx().project.readArtifact('F-1', 'feature-spec.json'));
+  const shown = jcsSha256(project.readArtifact('F-1', 'feature-spec.json'));
   await expect(cells.nth(4).locator(`[title="sha256 ${shown}"]`)).toHaveCount(1);
 });
 
-test('reject needs a reason; Escape closes the dialog and returns focus', async ({ page }) => {
+test('reject needs a reason; Escape closes the dialog and returns focus', async ({ servedPage: page }) => {
   await openInbox(page, 'F-2-spec');
   const reject = page.getByTestId('reject');
   await reject.click();
@@ -109,8 +108,7 @@ test('reject needs a reason; Escape closes the dialog and returns focus', async 
   await expect(row).toContainText('Say which cards are accepted.');
 });
 
-test('an artifact that changes while it is read is reloaded, never approved stale', async ({ page }) => {
-  const { project } = ctx();
+test('an artifact that changes while it is read is reloaded, never approved stale', async ({ servedPage: page, project }) => {
   await openInbox(page, 'F-3-spec');
   for (const name of SPEC_ARTIFACTS) await artifact(page, name).getByTestId('open-evidence').click();
   const spec = artifact(page, 'feature-spec.json');

@@ -1,11 +1,13 @@
-/** The Evidence screen: the ledger's verification banner, its records, and a record's blobs. */
+/**
+ * The Evidence screen: the ledger's verification banner, its records, and a record's blobs.
+ * (A ledger with no records: ledger-empty.spec.ts.)
+ */
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
 import { ARTIFACTS_DIR } from './support/paths';
-import { servedProject } from './support/served-project';
+import { batonProject, expect, serving } from './support/served';
 
-test.describe('a ledger with an approval', () => {
-  const ctx = servedProject({
+const test = serving(
+  batonProject({
     prepare: (project) =>
       project.baton(
         'approve',
@@ -20,10 +22,11 @@ test.describe('a ledger with an approval', () => {
         'Complete and clear.',
         '--yes',
       ),
-  });
+  }),
+);
 
-  test('shows the intact banner and the record, whose blob opens', async ({ page }) => {
-    await page.goto(ctx().served.url);
+test.describe('a ledger with an approval', () => {
+  test('shows the intact banner and the record, whose blob opens', async ({ servedPage: page }) => {
     await page.getByTestId('nav-evidence').click();
     await expect(page.getByTestId('nav-evidence')).toHaveAttribute('aria-current', 'page');
 
@@ -46,16 +49,5 @@ test.describe('a ledger with an approval', () => {
     await expect(blob).toContainText('"feature_id": "F-1"');
     await expect(blob).toContainText('Shoppers pay for the items in their basket.');
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'timeline.png') });
-  });
-});
-
-test.describe('a ledger with no records', () => {
-  const ctx = servedProject();
-
-  test('says when records appear', async ({ page }) => {
-    await page.goto(ctx().served.url);
-    await page.getByTestId('nav-evidence').click();
-    await expect(page.getByTestId('ledger-empty')).toHaveText('No ledger records yet — they appear when gates are decided or cycles run.');
-    await expect(page.getByTestId('ledger-banner')).toContainText('0 records');
   });
 });

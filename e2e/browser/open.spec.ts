@@ -1,12 +1,10 @@
 /** With no project open, the Open screen: a bad path explains itself, a good one opens the board. */
-import { expect, test } from '@playwright/test';
 import { FIXTURE_DIR } from './support/paths';
-import { servedFixture } from './support/served-fixture';
+import { expect, noProject, serving } from './support/served';
 
-const served = servedFixture(null);
+const test = serving(noProject());
 
-test('opens a project by path, explaining a bad path inline', async ({ page }) => {
-  await page.goto(served().url);
+test('opens a project by path, explaining a bad path inline', async ({ servedPage: page }) => {
   await expect(page.getByRole('heading', { name: 'Open a project' })).toBeVisible();
   // The browser host cannot show a folder dialog, so the button is not offered.
   await expect(page.getByRole('button', { name: 'Choose folder…' })).toHaveCount(0);
@@ -27,11 +25,9 @@ test('opens a project by path, explaining a bad path inline', async ({ page }) =
   await expect(page.getByTestId('column-pending')).toBeVisible();
 });
 
-test('a page whose socket is refused shows why, with a Retry', async ({ page }) => {
-  const { url, origin } = served();
-  // The first visit sets the host's cookie, so the page itself loads without the token...
-  await page.goto(url);
-  await page.goto(`${origin}/`);
+test('a page whose socket is refused shows why, with a Retry', async ({ servedPage: page, served }) => {
+  // The served page's first visit, with the token, set the host's cookie, so the page itself loads without it...
+  await page.goto(`${served.origin}/`);
   // ...but the WebSocket needs the token in its URL, so the renderer reports the refusal.
   // (Which sentence it shows depends on renderer/client/ws-client.ts; the code is stable.)
   const error = page.getByTestId('error');

@@ -1,11 +1,9 @@
 /** The Problems view lists the fixture's one malformed file; the rail's badge counts it. */
-import { expect, test } from '@playwright/test';
-import { servedFixture } from './support/served-fixture';
+import { expect, fixtureFolder, serving } from './support/served';
 
-const served = servedFixture();
+const test = serving(fixtureFolder());
 
-test('lists the malformed file with what is wrong', async ({ page }) => {
-  await page.goto(served().url);
+test('lists the malformed file with what is wrong', async ({ servedPage: page }) => {
   await expect(page.getByTestId('problems-count')).toHaveText('1');
   await page.getByTestId('nav-problems').click();
   await expect(page.getByTestId('nav-problems')).toHaveAttribute('aria-current', 'page');

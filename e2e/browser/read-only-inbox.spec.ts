@@ -2,13 +2,11 @@
  * A Consort project with open gates (consort-shop): the Inbox lists them as "open (read-only)",
  * says why nothing can be decided here, and shows no count that says something needs you.
  */
-import { expect, test } from '@playwright/test';
-import { servedFixture } from './support/served-fixture';
+import { expect, fixtureFolder, serving } from './support/served';
 
-const served = servedFixture();
+const test = serving(fixtureFolder());
 
-test('open gates of a read-only project are listed as open (read-only), with the reason and no count', async ({ page }) => {
-  await page.goto(served().url);
+test('open gates of a read-only project are listed as open (read-only), with the reason and no count', async ({ servedPage: page }) => {
   await expect(page.getByTestId('inbox-count')).toHaveCount(0);
   await page.getByTestId('nav-inbox').click();
   await expect(page.getByTestId('inbox-title')).toHaveText('Nothing can be decided here (read-only)');
@@ -24,8 +22,7 @@ test('open gates of a read-only project are listed as open (read-only), with the
   await expect(page.getByTestId('approve')).toBeDisabled();
 });
 
-test('Branches has nothing to try again on a read-only project', async ({ page }) => {
-  await page.goto(served().url);
+test('Branches has nothing to try again on a read-only project', async ({ servedPage: page }) => {
   await page.getByTestId('nav-branches').click();
   await expect(page.getByTestId('branches-unavailable')).toBeVisible();
   await expect(page.getByTestId('branches-unavailable').getByRole('button', { name: 'Try again' })).toHaveCount(0);

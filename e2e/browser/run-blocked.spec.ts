@@ -3,17 +3,15 @@
  * the run before any agent turn; the run panel says blocked (in red, naming the file) and links to
  * the Inbox, where the person restores the approved file; the next Run goes on building.
  */
-import { expect, test } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { servedDemo } from './support/demo-project';
+import { demoProject, expect, serving } from './support/served';
 
-const ctx = servedDemo();
+const test = serving(demoProject());
 test.describe.configure({ timeout: 600_000 });
 const SLOW = { timeout: 300_000 };
 
-test('a drifted test list blocks Run; restoring it from the Inbox lets the run go on', async ({ page }) => {
-  const { demo, served } = ctx();
+test('a drifted test list blocks Run; restoring it from the Inbox lets the run go on', async ({ page, served, project: demo }) => {
   const file = join(demo.root, '.baton/features/F-inventory/test-list.json');
   const approved = readFileSync(file, 'utf8');
   const list = JSON.parse(approved) as { items: unknown[] };

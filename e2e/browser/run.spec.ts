@@ -4,10 +4,10 @@
  * the agent's transcript and the runner's output stream, watch T1's card move to green, stop the
  * run, and open T1's evidence: its cycle's records in the ledger.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { servedDemo } from './support/demo-project';
+import type { Page } from '@playwright/test';
+import { demoProject, expect, serving } from './support/served';
 
-const ctx = servedDemo();
+const test = serving(demoProject());
 
 // A demo run copies PGlite data folders and runs node:test a dozen times: on a small, busy
 // machine reaching T1's GREEN takes a minute or more. Every wait is on what the page shows.
@@ -16,8 +16,7 @@ const SLOW = { timeout: 300_000 };
 
 const current = (page: Page, machine: string) => page.getByTestId(machine).locator('[aria-current="step"]');
 
-test('start the demo run, watch T1 go green, stop the run, open its evidence', async ({ page }) => {
-  await page.goto(ctx().served.url);
+test('start the demo run, watch T1 go green, stop the run, open its evidence', async ({ servedPage: page }) => {
   await expect(page.getByTestId('project-name')).toHaveText('inventory');
   await expect(page.getByTestId('column-pending').getByTestId('card-T1')).toBeVisible();
 

@@ -1,14 +1,12 @@
 /** Saves a screenshot of the board for people to look at (e2e/artifacts/ is gitignored). */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
 import { ARTIFACTS_DIR } from './support/paths';
-import { servedFixture } from './support/served-fixture';
+import { expect, fixtureFolder, serving } from './support/served';
 
-const served = servedFixture();
+const test = serving(fixtureFolder());
 
-test('board screenshot', async ({ page }) => {
-  await page.goto(served().url);
+test('board screenshot', async ({ servedPage: page }) => {
   await expect(page.getByTestId('column-count-pending')).toHaveText(/\d+/);
   await expect(page.locator('[data-testid^="card-"]').first()).toBeVisible();
   mkdirSync(ARTIFACTS_DIR, { recursive: true });

@@ -3,11 +3,10 @@
  * token and a foreign Origin. Each refusal has a control that succeeds, so a host that refused
  * everything would fail here too.
  */
-import { expect, test } from '@playwright/test';
 import WebSocket from 'ws';
-import { servedFixture } from './support/served-fixture';
+import { expect, fixtureFolder, serving } from './support/served';
 
-const served = servedFixture();
+const test = serving(fixtureFolder());
 
 type Outcome = { kind: 'open'; socket: WebSocket } | { kind: 'refused'; status: number | null };
 
@@ -31,8 +30,8 @@ function invoke(socket: WebSocket, channel: string): Promise<{ ok: boolean }> {
   });
 }
 
-test('HTTP without the token is refused with 401', async () => {
-  const { origin, url } = served();
+test('HTTP without the token is refused with 401', async ({ served }) => {
+  const { origin, url } = served;
   const refused = await fetch(`${origin}/`);
   expect(refused.status).toBe(401);
   const wrong = await fetch(`${origin}/?token=not-the-token`);
@@ -41,8 +40,8 @@ test('HTTP without the token is refused with 401', async () => {
   expect(allowed.status).toBe(200);
 });
 
-test('the WebSocket refuses a missing or wrong token and a foreign Origin', async () => {
-  const { origin, port, token } = served();
+test('the WebSocket refuses a missing or wrong token and a foreign Origin', async ({ served }) => {
+  const { origin, port, token } = served;
   const wsBase = `ws://127.0.0.1:${port}/ws`;
 
   const noToken = await connect(wsBase, origin);
@@ -67,8 +66,8 @@ test('the WebSocket refuses a missing or wrong token and a foreign Origin', asyn
   }
 });
 
-test('a page opened without the token is refused', async ({ page }) => {
-  const response = await page.goto(`${served().origin}/`);
+test('a page opened without the token is refused', async ({ page, served }) => {
+  const response = await page.goto(`${served.origin}/`);
   expect(response?.status()).toBe(401);
   await expect(page.getByTestId('column-pending')).toHaveCount(0);
 });

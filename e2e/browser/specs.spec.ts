@@ -1,12 +1,10 @@
 /** The Specs view: features, their stories, and each AC as Given / When / Then. */
-import { expect, test } from '@playwright/test';
 import { readFixtureAcs } from './support/fixture-data';
-import { servedFixture } from './support/served-fixture';
+import { expect, fixtureFolder, serving } from './support/served';
 
-const served = servedFixture();
+const test = serving(fixtureFolder());
 
-test('shows each feature, its stories and their acceptance criteria', async ({ page }) => {
-  await page.goto(served().url);
+test('shows each feature, its stories and their acceptance criteria', async ({ servedPage: page }) => {
   await page.getByTestId('nav-specs').click();
   await expect(page.getByTestId('nav-specs')).toHaveAttribute('aria-current', 'page');
 

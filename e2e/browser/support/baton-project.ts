@@ -1,11 +1,10 @@
 /**
- * A real Baton project in a temporary folder, made the way a person makes one: `git init`,
+ * A real Baton project in a scratch folder, made the way a person makes one: `git init`,
  * `baton init`, then the artifacts a feature's gates cover (spec, a story with an AC, the design
  * and the test list), written where the reader expects them (.baton/features/<F>/...).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { REPO_ROOT } from './paths';
 
@@ -14,14 +13,13 @@ export const GIT_IDENTITY = 'Ana Silva <ana@example.com>';
 
 export interface BatonProject {
   readonly dir: string;
-  /** A scratch folder beside the project, for bundles and such; removed with it. */
+  /** The scratch folder the project was made in, for bundles and such; removed with it. */
   readonly scratch: string;
   featurePath(feature: string, name: string): string;
   writeArtifact(feature: string, name: string, value: unknown): void;
   readArtifact(feature: string, name: string): string;
   /** Runs `node bin/baton.mjs <args>`; throws with its output when it fails. */
   baton(...args: string[]): string;
-  remove(): void;
 }
 
 export const specOf = (feature: string, description: string) => ({
@@ -33,8 +31,8 @@ export const specOf = (feature: string, description: string) => ({
 
 const json = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value, null, 2) + '\n');
 
-export function makeBatonProject(features: readonly string[] = ['F-1']): BatonProject {
-  const scratch = mkdtempSync(join(tmpdir(), 'baton-e2e-'));
+/** Makes the project in `scratch`: the project in shop/, the CLI's config folder in config/. */
+export function makeBatonProject(scratch: string, features: readonly string[] = ['F-1']): BatonProject {
   const dir = join(scratch, 'shop');
   const configDir = join(scratch, 'config');
   mkdirSync(dir);
@@ -95,6 +93,5 @@ export function makeBatonProject(features: readonly string[] = ['F-1']): BatonPr
     writeArtifact,
     readArtifact: (feature, name) => readFileSync(featurePath(feature, name), 'utf8'),
     baton,
-    remove: () => rmSync(scratch, { recursive: true, force: true }),
   };
 }

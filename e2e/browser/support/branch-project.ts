@@ -1,17 +1,13 @@
 /**
  * A Baton project ready for database branches, made as a person makes one: `git init`, a first
  * commit, `baton init` (branchProvider pglite, the default), committed. Its branch data lives in
- * a data folder of its own (BATON_DATA_DIR), set for `baton serve` while the spec file runs and
- * for the CLI calls the spec makes, and removed with the project.
+ * a data folder of its own (BATON_DATA_DIR), for `baton serve` (see served.ts) and for the CLI
+ * calls the spec makes, and removed with the project.
  */
-import { test } from '@playwright/test';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from './paths';
-import { serve, type Served } from './serve';
-import { removeScratch } from './remove-scratch';
 
 export interface BranchProject {
   readonly dir: string;
@@ -21,7 +17,8 @@ export interface BranchProject {
   git(...args: string[]): string;
 }
 
-function makeBranchProject(scratch: string): BranchProject {
+/** Makes the project in `scratch`: the project in shop/, its data folder in data/, the CLI's config folder in config/. */
+export function makeBranchProject(scratch: string): BranchProject {
   const dir = join(scratch, 'shop');
   const dataDir = join(scratch, 'data');
   const configDir = join(scratch, 'config');
@@ -45,33 +42,4 @@ function makeBranchProject(scratch: string): BranchProject {
   git('add', '-A');
   git('commit', '-m', 'first commit');
   return { dir, dataDir, baton, git };
-}
-
-/** Registers the project and a `baton serve` of it (with its BATON_DATA_DIR) around the spec file's tests. */
-export function servedBranchProject(): () => { project: BranchProject; served: Served } {
-  let scratch: string | undefined;
-  let project: BranchProject | undefined;
-  let served: Served | undefined;
-  let previous: string | undefined;
-  test.beforeAll(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'baton-e2e-branches-'));
-    project = makeBranchProject(scratch);
-    // serve() hands its own environment to the host it starts; the variable is put back after.
-    previous = process.env.BATON_DATA_DIR;
-    process.env.BATON_DATA_DIR = project.dataDir;
-    try {
-      served = await serve(project.dir);
-    } finally {
-      if (previous === undefined) delete process.env.BATON_DATA_DIR;
-      else process.env.BATON_DATA_DIR = previous;
-    }
-  });
-  test.afterAll(async () => {
-    await served?.stop();
-    if (scratch) await removeScratch(scratch);
-  });
-  return () => {
-    if (!project || !served) throw new Error('The branch project was not served: beforeAll failed, see its error above.');
-    return { project, served };
-  };
 }

@@ -1,17 +1,13 @@
 /**
  * The demo project as `baton demo` prepares it (resources/demo copied to a temporary git
- * repository, its spec, design and test_list gates approved by the demo Product Owner), served by
- * `baton serve` with a data folder of its own (BATON_DATA_DIR) for its database branches. The
- * preparation runs Baton's own prepareDemo() through tsx, as the CLI does.
+ * repository, its spec, design and test_list gates approved by the demo Product Owner), with a data
+ * folder of its own (BATON_DATA_DIR) for its database branches. The preparation runs Baton's own
+ * prepareDemo() through tsx, as the CLI does.
  */
-import { test } from '@playwright/test';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from './paths';
-import { serve, type Served } from './serve';
-import { removeScratch } from './remove-scratch';
 
 export interface DemoProject {
   readonly root: string;
@@ -25,7 +21,8 @@ const demo = await prepareDemo(process.argv[1]);
 process.stdout.write(JSON.stringify(demo));
 `;
 
-function prepare(scratch: string): DemoProject {
+/** Prepares the demo in `scratch`, its data folder in data/. */
+export function makeDemoProject(scratch: string): DemoProject {
   const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', PREPARE, scratch], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`prepareDemo failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
   const { root, feature } = JSON.parse(run.stdout) as { root: string; feature: string };
@@ -38,32 +35,4 @@ function prepare(scratch: string): DemoProject {
   const dataDir = join(scratch, 'data');
   mkdirSync(dataDir);
   return { root, feature, dataDir };
-}
-
-/** Registers the demo and a `baton serve` of it (with its BATON_DATA_DIR) around the spec file's tests. */
-export function servedDemo(): () => { demo: DemoProject; served: Served } {
-  let scratch: string | undefined;
-  let demo: DemoProject | undefined;
-  let served: Served | undefined;
-  test.beforeAll(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'baton-e2e-run-'));
-    demo = prepare(scratch);
-    // serve() hands its own environment to the host it starts; the variable is put back after.
-    const previous = process.env.BATON_DATA_DIR;
-    process.env.BATON_DATA_DIR = demo.dataDir;
-    try {
-      served = await serve(demo.root);
-    } finally {
-      if (previous === undefined) delete process.env.BATON_DATA_DIR;
-      else process.env.BATON_DATA_DIR = previous;
-    }
-  });
-  test.afterAll(async () => {
-    await served?.stop();
-    if (scratch) await removeScratch(scratch);
-  });
-  return () => {
-    if (!demo || !served) throw new Error('The demo was not served: beforeAll failed, see its error above.');
-    return { demo, served };
-  };
 }

@@ -1,9 +1,10 @@
 /**
  * Escalations in a real Baton project: the records a cycle that gave up leaves behind (its last
  * failing GREEN with the runner's output as blobs, `cycle.finished` escalated, the item's status),
- * appended with the project's own Ledger class through tsx, as the CLI runs it; and the ledger
- * read back from disk, to check what a decision recorded.
+ * appended with the project's own Ledger class through tsx, as the CLI runs it; the ledger read
+ * back from disk, to check what a decision recorded; and an escalation opened in the Inbox.
  */
+import { expect, type Page } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +33,16 @@ export interface StoredRecord {
   readonly subject: Readonly<Record<string, string>>;
   readonly data: Readonly<Record<string, unknown>>;
 }
+
+/** A seed whose runner printed `FAIL <item>` after the 3 repairs of its budget. */
+export const escalationSeed = (feature: string, item: string, more: Partial<EscalationSeed> = {}): EscalationSeed => ({
+  feature,
+  item,
+  reason: `repair budget spent: 3 repairs and ${item} still fails`,
+  stdout: `FAIL ${item}\n`,
+  failure: `${item} failed`,
+  ...more,
+});
 
 const APPEND = `
 const { readFileSync } = await import('node:fs');
@@ -97,3 +108,14 @@ export function storedRecords(project: BatonProject): StoredRecord[] {
 /** The `escalation.decided` records about one item. */
 export const decisionsOf = (project: BatonProject, feature: string, item: string): StoredRecord[] =>
   storedRecords(project).filter((r) => r.type === 'escalation.decided' && r.subject.feature === feature && r.subject.item === item);
+
+/** An escalation's entry in the Inbox. */
+export const escalationEntry = (page: Page, feature: string, item: string) => page.getByTestId(`inbox-escalation-${feature}-${item}`);
+
+/** Opens an item's escalation from the Inbox of the page already on the workbench. */
+export async function openEscalation(page: Page, feature: string, item: string): Promise<void> {
+  await page.getByTestId('nav-inbox').click();
+  await escalationEntry(page, feature, item).click();
+  await expect(escalationEntry(page, feature, item)).toHaveAttribute('aria-current', 'true');
+  await expect(page.getByTestId('escalation-panel')).toContainText(`${item} escalated`);
+}

@@ -1,11 +1,11 @@
 /**
  * Starts the real browser host, `node bin/baton.mjs serve <dir> --port 0`, and reads the URL it
- * prints. Each run gets its own config folder so recent projects never leak between runs.
+ * prints. The caller gives it its environment on top of this process's: the served fixture
+ * (served.ts) gives each spec file's host a config folder of its own, so recent projects never
+ * leak between files, and what else its project needs (e.g. BATON_DATA_DIR).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { RENDERER_INDEX, REPO_ROOT } from './paths';
 
 const URL_PATTERN = /http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/;
@@ -23,14 +23,13 @@ export interface Served {
 }
 
 /** `dir` null starts the host with no project, as `baton serve` with no folder does. */
-export async function serve(dir: string | null): Promise<Served> {
+export async function serve(dir: string | null, env: NodeJS.ProcessEnv): Promise<Served> {
   if (!existsSync(RENDERER_INDEX)) {
     throw new Error(`${RENDERER_INDEX} is missing: build the renderer first with \`npm run build:renderer\`.`);
   }
-  const configDir = mkdtempSync(join(tmpdir(), 'baton-e2e-config-'));
   const child = spawn(process.execPath, ['bin/baton.mjs', 'serve', ...(dir ? [dir] : []), '--port', '0'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, BATON_CONFIG_DIR: configDir },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -58,14 +57,10 @@ export async function serve(dir: string | null): Promise<Served> {
       origin: parsed.origin,
       port: Number(parsed.port),
       token: parsed.searchParams.get('token') ?? '',
-      stop: async () => {
-        await stopChild(child);
-        rmSync(configDir, { recursive: true, force: true });
-      },
+      stop: () => stopChild(child),
     };
   } catch (error) {
     await stopChild(child);
-    rmSync(configDir, { recursive: true, force: true });
     throw error;
   }
 }
