@@ -63,7 +63,21 @@ function recordsOf(seed: EscalationSeed): unknown[] {
       type: 'cycle.green',
       actor: ORCHESTRATOR,
       subject,
-      data: { key: `green:${repairs + 1}`, attempt: repairs + 1, verdict: 'failing', failure: seed.failure },
+      // Every field the cycle.green schema (shared/records.ts) asks for, as the engine writes them.
+      data: {
+        key: `green:${repairs + 1}`,
+        attempt: repairs + 1,
+        violations: 0,
+        kept: [],
+        outOfScope: [],
+        turnMs: 0,
+        agentExitCode: 0,
+        tells: [],
+        verdict: 'failing',
+        failure: seed.failure,
+        escalate: null,
+        lock: 'f'.repeat(64),
+      },
       blobs: [
         { name: 'runner/stdout.txt', content: seed.stdout },
         { name: 'runner/stderr.txt', content: seed.stderr ?? '' },
