@@ -55,6 +55,14 @@ describe('foldGates', () => {
     expect(foldGates([bad, empty, other]).size).toBe(0);
   });
 
+  it('fails closed: a malformed rejection or withdrawal still takes the approval back (only its words are lost)', () => {
+    const withdrawn = foldGates([approval('spec'), approval('design'), record('gate.withdrawn', { feature: 'F-1', gate: 'spec' }, { reason: 42 })]);
+    expect(withdrawn.get(gateKey({ feature: 'F-1', gate: 'spec' }))).toMatchObject({ status: 'withdrawn', approval: null, note: null });
+    expect(withdrawn.get(gateKey({ feature: 'F-1', gate: 'design' }))?.status).toBe('open');
+    const rejected = foldGates([approval('spec'), record('gate.rejected', { feature: 'F-1', gate: 'spec' }, { approver: ['po'] })]);
+    expect(rejected.get(gateKey({ feature: 'F-1', gate: 'spec' }))).toMatchObject({ status: 'rejected', approval: null });
+  });
+
   it('a rejection replaces an approval and keeps its reason', () => {
     const folds = foldGates([approval('spec'), record('gate.rejected', { feature: 'F-1', gate: 'spec' }, { reason: 'too vague' })]);
     expect(folds.get(gateKey({ feature: 'F-1', gate: 'spec' }))).toMatchObject({ status: 'rejected', note: 'too vague', approval: null });

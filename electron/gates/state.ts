@@ -63,15 +63,19 @@ const blank = (feature: string, story: string | null, gate: GateName): GateFold 
 export const foldGates = (records: readonly LedgerRecord[]): Map<string, GateFold> => {
   const folds = new Map<string, GateFold>();
   for (const record of records) {
-    const decision = recordOf(record, RECORD_TYPES.gateApproved) ?? recordOf(record, RECORD_TYPES.gateRejected) ?? recordOf(record, RECORD_TYPES.gateWithdrawn);
+    // Fail closed: a rejection or withdrawal takes the approval back even when its data is malformed
+    // (verify names it; only its words are lost). A malformed approval approves nothing.
+    const approved = recordOf(record, RECORD_TYPES.gateApproved);
+    const rejected = record.type === RECORD_TYPES.gateRejected ? { data: recordOf(record, RECORD_TYPES.gateRejected)?.data } : null;
+    const withdrawn = record.type === RECORD_TYPES.gateWithdrawn ? { data: recordOf(record, RECORD_TYPES.gateWithdrawn)?.data } : null;
     const { feature } = record.subject;
-    const gate = record.subject.gate ?? decision?.data.gate;
-    if (!decision || typeof feature !== 'string' || gate === undefined || !isGateName(gate)) continue;
+    const gate = record.subject.gate ?? (approved ?? rejected ?? withdrawn)?.data?.gate;
+    if (!(approved || rejected || withdrawn) || typeof feature !== 'string' || gate === undefined || !isGateName(gate)) continue;
     const story = record.subject.story ?? null;
     const key = gateKey({ feature, story, gate });
     const before = folds.get(key) ?? blank(feature, story, gate);
-    if (decision.type === RECORD_TYPES.gateApproved) {
-      const { data } = decision;
+    if (approved) {
+      const { data } = approved;
       const approval: GateApproval = {
         seq: record.seq,
         at: record.at,
@@ -81,12 +85,12 @@ export const foldGates = (records: readonly LedgerRecord[]): Map<string, GateFol
         blobs: record.blobs,
       };
       folds.set(key, { ...before, status: 'approved', approval, lastApproval: approval, withdrawn: null, note: approval.comment, seq: record.seq });
-    } else if (decision.type === RECORD_TYPES.gateRejected) {
-      folds.set(key, { ...before, status: 'rejected', approval: null, withdrawn: null, note: text(decision.data.reason), seq: record.seq });
+    } else if (rejected) {
+      folds.set(key, { ...before, status: 'rejected', approval: null, withdrawn: null, note: text(rejected.data?.reason), seq: record.seq });
     } else {
-      const reason = text(decision.data.reason);
+      const reason = text(withdrawn?.data?.reason);
       folds.set(key, { ...before, status: 'withdrawn', approval: null, withdrawn: before.approval ?? before.withdrawn, note: reason, seq: record.seq });
-      reopen(folds, decision.data.reopened, record.seq, feature, gate, reason);
+      reopen(folds, withdrawn?.data?.reopened, record.seq, feature, gate, reason);
     }
   }
   return folds;

@@ -9,6 +9,7 @@ import { recordHash } from './hashing';
 import { appendSome, makeTempLedger, ORCHESTRATOR, readLines, removeTemp, writeLines, type TempLedger } from './temp-ledger.fixture';
 import { verifyChain } from './verify-chain';
 import { sampleData } from '../../shared/records.fixture';
+import { RECORD_TYPES } from '../../shared/records';
 
 const EVENTS = '.baton/ledger/events.jsonl';
 
@@ -171,7 +172,7 @@ describe('verifyChain: record data against the catalogue (shared/records.ts)', (
   };
 
   it('reports a well-chained record whose data does not match its type, by seq and field', async () => {
-    await rewrite(3, (r) => ({ ...r, type: 'cycle.green', data: { ...sampleData('cycle.green'), violations: 'none' } }));
+    await rewrite(3, (r) => ({ ...r, type: RECORD_TYPES.cycleGreen, data: { ...sampleData(RECORD_TYPES.cycleGreen), violations: 'none' } }));
     const report = await verifyChain(t.dir);
     expect(report.chain).toEqual({ ok: true });
     expect(report.problems).toHaveLength(1);
@@ -180,7 +181,7 @@ describe('verifyChain: record data against the catalogue (shared/records.ts)', (
   });
 
   it('passes a well-formed catalogued record and leaves types it does not know alone', async () => {
-    await rewrite(3, (r) => ({ ...r, type: 'cycle.green', data: sampleData('cycle.green') }));
+    await rewrite(3, (r) => ({ ...r, type: RECORD_TYPES.cycleGreen, data: sampleData(RECORD_TYPES.cycleGreen) }));
     await rewrite(4, (r) => ({ ...r, type: 'consort.something', data: { anything: [1, 'two'] } }));
     expect((await verifyChain(t.dir)).problems).toEqual([]);
   });
@@ -188,8 +189,8 @@ describe('verifyChain: record data against the catalogue (shared/records.ts)', (
   it('refuses to append a catalogued record whose data does not match, writing nothing', async () => {
     const before = await fs.readFile(t.events, 'utf8');
     // A writer that got around the types (the schema is the runtime half of the same check).
-    const bad = { ...sampleData('item.status'), status: 'done-ish' } as unknown as ReturnType<typeof sampleData<'item.status'>>;
-    await expect(t.ledger.append({ type: 'item.status', actor: ORCHESTRATOR, data: bad })).rejects.toThrow(
+    const type: string = RECORD_TYPES.itemStatus;
+    await expect(t.ledger.append({ type, actor: ORCHESTRATOR, data: { ...sampleData(RECORD_TYPES.itemStatus), status: 'done-ish' } })).rejects.toThrow(
       /item\.status record's data does not match its schema .*data\.status/,
     );
     expect(await fs.readFile(t.events, 'utf8')).toBe(before);
