@@ -30,6 +30,9 @@ export const CHANNEL_NAMES = [
   'run:start',
   'run:stop',
   'run:state',
+  'agents:settings',
+  'agents:save',
+  'agents:check',
 ] as const;
 export type Channel = (typeof CHANNEL_NAMES)[number];
 

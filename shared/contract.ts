@@ -11,6 +11,7 @@ import { ESCALATION_DECISIONS, type AppInfo, type ProjectView, type RecentProjec
 import type { Result } from './result';
 import type { RunFeedEvent, RunStateView } from './run';
 import { CHANNEL_NAMES, EVENT_NAMES, type Channel, type EventName } from './channel-names';
+import { AGENT_ROLES, agentConfigSchema, type AgentCheck, type AgentSettingsView } from './agents';
 
 export { BRIDGE_KEY, isChannel, isEventName, type Channel, type EventName } from './channel-names';
 
@@ -148,6 +149,12 @@ export const channels = {
   'run:stop': { request: empty, response: returns<{ readonly stopped: boolean }>() },
   /** The live run (or the last one, or the persisted phase when nothing ran here yet). */
   'run:state': { request: empty, response: returns<RunStateView>() },
+  /** Each role's agent from project.json, and how agents are contained here. */
+  'agents:settings': { request: empty, response: returns<AgentSettingsView>() },
+  /** Save one role's agent to project.json (validated; refused on a read-only project). */
+  'agents:save': { request: z.object({ role: z.enum(AGENT_ROLES), config: agentConfigSchema }).strict(), response: returns<AgentSettingsView>() },
+  /** The preflight of an agent setting: is the program there, is it logged in. Saves nothing. */
+  'agents:check': { request: z.object({ role: z.enum(AGENT_ROLES), config: agentConfigSchema }).strict(), response: returns<AgentCheck>() },
 } as const satisfies Record<Channel, { request: z.ZodType; response: unknown }>;
 
 // The allow-list in channel-names.ts and this table must name the same channels.

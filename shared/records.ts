@@ -68,6 +68,16 @@ const turnFields = {
   turnMs: z.number(),
   agentExitCode: z.number().int().nullable(),
   tells: list(tell),
+  /** A real agent's host, model and usage as it reported them (the scripted agent has none). */
+  agent: z
+    .object({
+      host: text,
+      model: z.string().nullable(),
+      inputTokens: z.number().nullable(),
+      outputTokens: z.number().nullable(),
+      costUsd: z.number().nullable(),
+    })
+    .optional(),
 };
 /** …and about the orchestrator's own test run, when one ran (a refactor that kept nothing has none). */
 const runFields = {
@@ -141,6 +151,7 @@ export const RECORD_DATA = {
     head: text,
     turnMs: z.number(),
     flagged: list(tell),
+    agent: turnFields.agent,
   }),
   /** The cycle's end (`finished`), or a note that an escalated cycle's tests could not be parked (`parking-failed`). */
   [RECORD_TYPES.cycleFinished]: z.looseObject({

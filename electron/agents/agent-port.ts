@@ -4,6 +4,8 @@
  * never by what the agent says.
  */
 
+import type { AgentUsage } from '../../shared/agents';
+
 export const ROLES = ['specAuthor', 'architectReviewer', 'dba', 'uxDesigner', 'testStrategist', 'navigator', 'driver'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -26,10 +28,44 @@ export interface TurnRequest {
   readonly signal?: AbortSignal;
   /** Streams the turn's transcript as it happens (the live run panel). */
   readonly onOutput?: (chunk: string) => void;
+  /** What the orchestrator gives this role for this step (engine/context-pack.ts); the scripted agent ignores it. */
+  readonly context?: ContextPack;
+}
+
+/**
+ * Everything a role needs for one turn, and nothing it must not see: written as JSON for the agent
+ * (`BATON_CONTEXT`), rendered into its prompt, and kept with the turn as a ledger blob.
+ */
+export interface ContextPack {
+  readonly version: 1;
+  readonly role: Role;
+  readonly step: TurnStep;
+  readonly feature: { readonly id: string; readonly name: string; readonly description: string };
+  readonly story: { readonly id: string; readonly title: string; readonly asA: string; readonly iWant: string; readonly soThat: string } | null;
+  readonly item: { readonly id: string; readonly description: string; readonly kind: string | null } | null;
+  readonly acceptanceCriterion: { readonly id: string; readonly title: string; readonly given: string; readonly when: string; readonly then: string } | null;
+  readonly architecture: unknown;
+  readonly databaseDesign: unknown;
+  /** Globs of the files this role may write; anything else it changes is reverted. */
+  readonly mayWrite: readonly string[];
+  /** Locked files it may read and never change (changing one is a violation, restored). */
+  readonly readOnly: readonly string[];
+  readonly testCommand: string | null;
+  readonly migrations: string | null;
+  readonly attempt: number;
+  readonly round: number;
+  /** A repair: the failing tests and the runner's output (trimmed). */
+  readonly failure: { readonly failingTests: readonly string[]; readonly output: string } | null;
+  /** A person's note with a retry of an escalation. */
+  readonly guidance: string | null;
+  /** A review: the cycle's diff (never the Driver's own account of its work). */
+  readonly diff: string | null;
 }
 
 export interface TurnResult {
   readonly exitCode: number;
+  /** Which host and model did the turn and what it used (real agents); absent for the scripted agent. */
+  readonly usage?: AgentUsage;
   readonly transcript: string;
   readonly ms: number;
   /** A review turn's verdict; other steps leave it null. */
@@ -38,5 +74,7 @@ export interface TurnResult {
 
 export interface AgentAdapter {
   readonly name: string;
+  /** The turn gets its own database branch (DATABASE_URL): real agents run the tests themselves. */
+  readonly needsDatabase?: boolean;
   turn(request: TurnRequest): Promise<TurnResult>;
 }

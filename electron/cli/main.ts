@@ -6,6 +6,7 @@ import { benchCommand } from './commands/bench';
 import { branchCommand } from './commands/branch';
 import { demoCommand } from './commands/demo';
 import { runCommand, statusCommand } from './commands/run';
+import { recordScenarioCommand, replayCommand } from './commands/replay';
 import { approveCommand, rejectCommand, resolveCommand, restoreCommand, withdrawCommand } from './commands/decide';
 import { exportCommand, signCommand } from './commands/export';
 import { gatesCommand } from './commands/gates';
@@ -23,6 +24,8 @@ const COMMANDS: readonly Command[] = [
   demoCommand,
   runCommand,
   statusCommand,
+  replayCommand,
+  recordScenarioCommand,
   serveCommand,
   gatesCommand,
   approveCommand,

@@ -2,6 +2,7 @@
 import type { Channel, RequestOf, ResponseOf } from '../../shared/contract';
 import { ok, type Result } from '../../shared/result';
 import type { Workbench } from './workbench';
+import { agentSettings, checkAgent, saveAgent } from './agent-settings';
 
 export type Handlers = {
   [C in Channel]: (request: RequestOf<C>) => Promise<Result<ResponseOf<C>>>;
@@ -35,6 +36,9 @@ export function createHandlers(workbench: Workbench): Handlers {
     'run:start': (request) => workbench.startRun(request),
     'run:stop': async () => ok(workbench.stopRun()),
     'run:state': () => workbench.runState(),
+    'agents:settings': () => agentSettings(workbench.project),
+    'agents:save': (request) => saveAgent(workbench.project, request.role, request.config),
+    'agents:check': (request) => checkAgent(request.role, request.config),
   };
 }
 

@@ -16,6 +16,10 @@ import { exportBundle, Ledger, signHead, type ExportSummary, type HeadSignature 
 import { formatInspect, inspectReport, type InspectReport } from '../project';
 import { initProject as writeProjectSettings, type InitOutcome } from '../project/init';
 import { loadProject } from './load-project';
+import type { Feature } from '../../shared/model';
+import { evidenceSummary } from '../gates/proof';
+import { scenarioFromLedger } from '../engine/record-scenario';
+import { parseScenario, type Scenario } from '../agents/scenario';
 import type { Workbench } from './workbench';
 
 export type { BenchOptions, BenchResult, FeatureStatus, InitOutcome, InspectReport, PreparedDemo };
@@ -88,3 +92,58 @@ export function prepareDemo(): Promise<PreparedDemo> {
 export function benchBranches(options: BenchOptions): Promise<BenchResult> {
   return runBranchBench(options);
 }
+
+/** What a replay must reproduce: the items' final statuses and the loop's counts (the ledger's evidence summary). */
+export interface RunFigures {
+  readonly feature: string;
+  readonly byStatus: Readonly<Record<string, number>>;
+  readonly repairs: number | null;
+  readonly violations: number | null;
+  readonly rejectedRed: number | null;
+  readonly escalations: number;
+}
+
+/** `baton record-scenario`: a recorded run (a project or a review bundle) as a scripted scenario, with the figures it reached. */
+export async function recordScenario(path: string, feature?: string): Promise<Result<{ scenario: Scenario; figures: RunFigures }>> {
+  const loaded = await loadProject(path);
+  if (!loaded.ok) return loaded;
+  try {
+    const { view, ledger, records } = loaded.value;
+    if (!ledger) return err('invalid-request', `${path} is not a Baton project or bundle: only Baton's ledger records the turns a replay plays.`);
+    const chosen = feature ? view.features.find((f) => f.id === feature) : view.features[0];
+    if (!chosen)
+      return err('not-found', `No feature ${feature ? `"${feature}" ` : ''}in ${path}. Features: ${view.features.map((f) => f.id).join(', ') || 'none'}.`);
+    const scenario = await scenarioFromLedger(ledger, chosen.id);
+    if (scenario.turns.length === 0) return err('invalid-request', `The ledger of ${path} records no turn of ${chosen.id}: run the feature first.`);
+    return ok({ scenario, figures: runFigures(chosen, records) });
+  } finally {
+    await loaded.value.dispose();
+  }
+}
+
+/** The figures of a feature in a project as it now stands (after a replay). */
+export async function projectFigures(path: string, feature: string): Promise<Result<RunFigures>> {
+  const loaded = await loadProject(path);
+  if (!loaded.ok) return loaded;
+  try {
+    const chosen = loaded.value.view.features.find((f) => f.id === feature);
+    if (!chosen) return err('not-found', `No feature "${feature}" in ${path}.`);
+    return ok(runFigures(chosen, loaded.value.records));
+  } finally {
+    await loaded.value.dispose();
+  }
+}
+
+function runFigures(feature: Feature, records: readonly LedgerRecord[]): RunFigures {
+  const s = evidenceSummary(feature, records);
+  return {
+    feature: feature.id,
+    byStatus: { ...s.byStatus },
+    repairs: s.repairs,
+    violations: s.violations,
+    rejectedRed: s.rejectedRed,
+    escalations: s.escalations,
+  };
+}
+
+export { parseScenario, type Scenario };

@@ -37,7 +37,7 @@ export type RunFeatureFn = (options: RunOptions) => Promise<RunSummary>;
  * `--provider`, `--url`; the demo's data folder), and a tap on the engine's own events as they
  * happen, unbatched and uncut (the CLI's `--events` and its stderr lines).
  */
-export interface RunHostOptions extends Pick<RunOptions, 'agents' | 'provider' | 'postgresUrl' | 'dataDir'> {
+export interface RunHostOptions extends Pick<RunOptions, 'agents' | 'scenario' | 'provider' | 'postgresUrl' | 'dataDir'> {
   readonly onEvent?: (event: RunEvent) => void;
 }
 

@@ -24,7 +24,11 @@ export interface CycleProject {
   readonly dataDir: string;
 }
 
-export async function makeCycleProject(items: string[], scenario: Scenario, options: { repairBudget?: number; extra?: FileTree } = {}): Promise<CycleProject> {
+export async function makeCycleProject(
+  items: string[],
+  scenario: Scenario,
+  options: { repairBudget?: number; extra?: FileTree; agents?: Record<string, unknown> } = {},
+): Promise<CycleProject> {
   const base = await makeTempDir('baton-cycle-');
   const root = join(base, 'app');
   const feature = '.baton/features/F-1';
@@ -47,7 +51,7 @@ export async function makeCycleProject(items: string[], scenario: Scenario, opti
       migrations: { tool: 'sql', path: 'migrations' },
       protectedPaths: ['.baton/**', '.git/**', 'package.json'],
       writeScopes: { navigator: ['test/**'], driver: ['src/**', 'migrations/**'] },
-      agents: { navigator: 'scripted', driver: 'scripted' },
+      agents: options.agents ?? { navigator: 'scripted', driver: 'scripted' },
       repairBudget: options.repairBudget ?? 1,
       masking: null,
       scenario: '.baton/scenario.json',
@@ -91,3 +95,18 @@ export function testFile(tests: Array<[string, string]>): string {
 export function calcSource(items: readonly string[], comment = ''): string {
   return `${comment}export const add = (a, b) => a + b;\n${items.map((i) => `export const f${i} = (a, b) => a + b;`).join('\n')}\n`;
 }
+
+/** The Navigator's RED for `item`: a test of `f<item>(2, 3) === 5`, which does not exist yet. */
+export const redTurn = (item: string) => ({
+  role: 'navigator' as const,
+  item,
+  write: { [`test/${item}.test.js`]: testFile([[`${item} adds`, `assert.equal(calc.f${item}?.(2, 3), 5);`]]) },
+});
+
+/** The Driver's GREEN for `item` on top of `done`: src/calc.js with f<each> = a + b. */
+export const greenTurn = (item: string, done: readonly string[] = [], attempt?: number) => ({
+  role: 'driver' as const,
+  item,
+  ...(attempt ? { attempt } : {}),
+  write: { 'src/calc.js': calcSource([...done, item]) },
+});

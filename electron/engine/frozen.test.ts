@@ -13,21 +13,9 @@ import { Ledger } from '../ledger';
 import { removeDir } from '../project/temp-project.fixture';
 import { loadProject } from '../core/load-project';
 import { runFeature } from './run-feature';
-import { calcSource, makeCycleProject, testFile, type CycleProject } from './cycle-project.fixture';
+import { greenTurn, makeCycleProject, redTurn, type CycleProject } from './cycle-project.fixture';
 
-const red = (item: string) => ({
-  role: 'navigator' as const,
-  item,
-  write: { [`test/${item}.test.js`]: testFile([[`${item} adds`, `assert.equal(calc.f${item}?.(2, 3), 5);`]]) },
-});
-const SCENARIO = {
-  turns: [
-    red('T1'),
-    { role: 'driver', item: 'T1', write: { 'src/calc.js': calcSource(['T1']) } },
-    red('T2'),
-    { role: 'driver', item: 'T2', write: { 'src/calc.js': calcSource(['T1', 'T2']) } },
-  ],
-};
+const SCENARIO = { turns: [redTurn('T1'), greenTurn('T1'), redTurn('T2'), greenTurn('T2', ['T1'])] };
 
 const FEATURE = '.baton/features/F-1';
 

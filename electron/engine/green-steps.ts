@@ -13,10 +13,11 @@ import { addWorktree, diffBetween, git, removeWorktree } from './git';
 import { cycleLock } from './feature-lock';
 import { trustOf } from './trust';
 import { promptFor } from './prompts';
+import { contextPack } from './context-pack';
+import { agentTurn, turnBlobs } from './agent-turn';
 import { type CycleRecords } from './records';
 import { commitTested, recordViolation, treeOf } from './red-steps';
 import { applyKept, casesOf, compact, recordsFor, setItemStatus, turnPath } from './step-support';
-import { enforcedTurn } from './turn';
 import { turnAndRun } from './turn-and-run';
 
 export async function greenStep(deps: CycleDeps, input: StepInput): Promise<GreenOutcome> {
@@ -193,32 +194,33 @@ export async function reviewStep(deps: CycleDeps, input: StepInput): Promise<Rev
   const worktree = turnPath(deps, input, `review-${input.attempt}`);
   await addWorktree(deps.root, worktree, pair.gitBranch);
   deps.emit({ kind: 'turn.started', item: input.item, role: 'navigator', step: 'review', attempt: input.attempt });
-  // A reviewer writes nothing: an empty scope reverts whatever it changes.
-  const turn = await enforcedTurn({
-    agent: deps.agent('navigator'),
+  // A reviewer writes nothing: an empty scope reverts whatever it changes. It sees the diff, never the Driver's account.
+  const context = await contextPack(deps, input, 'navigator', 'review', { mayWrite: [], readOnly: [], diff });
+  const turn = await agentTurn(deps, input, pair.database, {
     role: 'navigator',
     step: 'review',
-    item: input.item,
-    attempt: input.attempt,
-    round: input.round,
     worktree,
     failure: null,
-    prompt: `${promptFor('navigator', 'review', input)}${flagNote}\n\n${diff}`,
+    context,
+    prompt: promptFor(context, flagNote),
     scope: { allowed: [], protected: [] },
     lock: null,
-    ...(deps.signal ? { signal: deps.signal } : {}),
-    onOutput: (chunk) => deps.emit({ kind: 'turn.output', item: input.item, chunk }),
   });
   await removeWorktree(deps.root, worktree);
   const review = turn.result.review ?? { decision: 'accept' as const, note: null };
   const record = await records.append(
     RECORD_TYPES.cycleReviewed,
     key,
-    { attempt: input.attempt, decision: review.decision, note: review.note, head, turnMs: turn.result.ms, flagged },
-    [
-      { name: 'review/diff.patch', content: diff },
-      { name: 'agent/transcript.txt', content: turn.result.transcript },
-    ],
+    {
+      attempt: input.attempt,
+      decision: review.decision,
+      note: review.note,
+      head,
+      turnMs: turn.result.ms,
+      flagged,
+      ...(turn.result.usage ? { agent: turn.result.usage } : {}),
+    },
+    [{ name: 'review/diff.patch', content: diff }, ...turnBlobs(turn)],
   );
   return { decision: review.decision, note: review.note, record: record.hash };
 }

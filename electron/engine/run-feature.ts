@@ -9,8 +9,7 @@ import { fromPromise } from 'xstate';
 import type { GateName } from '../../shared/ledger';
 import type { ProviderKind } from '../../shared/branches';
 import type { RunBlocked, RunEvent, RunSummary, LifecycleStateName } from '../../shared/run';
-import { createAgent } from '../agents/adapters';
-import type { AgentAdapter, Role } from '../agents/agent-port';
+import { agentsFor } from './run-agents';
 import { openBranchService } from '../branches/service';
 import type { BranchService } from '../branches/service-api';
 import { foldGates, gateKey } from '../gates';
@@ -42,6 +41,8 @@ export interface RunOptions {
   readonly until?: GateName | 'done';
   /** role → adapter, overriding `agents` in project.json. */
   readonly agents?: Readonly<Record<string, string>>;
+  /** Replay: every role is the scripted agent playing this scenario file (an absolute path), whatever project.json says. */
+  readonly scenario?: string;
   readonly provider?: ProviderKind;
   readonly postgresUrl?: string;
   readonly dataDir?: string;
@@ -120,7 +121,12 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
     await cleanTurns(root, turnsDir);
     // Agents' commands and test runs see neither Baton's config (its signing key) and data folders nor its installation.
     const hide = [defaultConfigDir(), dataDir, BATON_ROOT];
-    const agents = await agentsFor(root, settings, options.agents ?? {}, hide);
+    const agents = await agentsFor(
+      root,
+      options.scenario ? { ...settings, scenario: options.scenario, agents: {} } : settings,
+      options.scenario ? {} : (options.agents ?? {}),
+      hide,
+    );
     const deps: CycleDeps = {
       root,
       settings,
@@ -310,20 +316,6 @@ function experimentPairs(branches: BranchService, feature: string, defaultBranch
     }
     return pair;
   };
-}
-
-async function agentsFor(
-  root: string,
-  settings: ProjectSettings,
-  overrides: Readonly<Record<string, string>>,
-  hide: readonly string[],
-): Promise<Map<Role, AgentAdapter>> {
-  const out = new Map<Role, AgentAdapter>();
-  for (const role of ['navigator', 'driver'] as const) {
-    const name = overrides[role] ?? settings.agents[role] ?? 'scripted';
-    out.set(role, await createAgent(name, { root, scenario: settings.scenario, sandbox: settings.sandbox, hide, passEnv: settings.passEnv ?? [] }));
-  }
-  return out;
 }
 
 function baselineStore(store: StateStore): CycleDeps['baseline'] {

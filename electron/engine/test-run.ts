@@ -189,6 +189,34 @@ async function runOnce(
 }
 
 /**
+ * A database branch of its own for an agent's turn, cut from the story's database with the
+ * worktree's migrations applied (a failure to migrate is said, not fatal: the agent may be
+ * writing the migration). Dropped when the turn ends; a crash leaves it for removeLeftoverThrowaways.
+ */
+export async function turnDatabase(
+  provider: BranchProvider,
+  parent: string,
+  worktree: string,
+  settings: ProjectSettings,
+  signal?: AbortSignal,
+): Promise<{ readonly env: Record<string, string>; readonly note: string | null; drop(): Promise<void> }> {
+  const database = `${THROWAWAY_PREFIX}${randomBytes(5).toString('hex')}`;
+  let note: string | null = null;
+  await provider.create(database, parent, {
+    ...(signal ? { signal } : {}),
+    prepare: async (url) => {
+      try {
+        await applyMigrations(url, await planMigrations(worktree, settings), { cwd: worktree, branch: database, ...(signal ? { signal } : {}) });
+      } catch (error) {
+        note = `the turn's database is not fully migrated: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    },
+  });
+  const url = await provider.connectionUrl(database, signal ? { signal } : {});
+  return { env: { DATABASE_URL: url, PGSSLMODE: 'disable' }, note, drop: () => provider.delete(database).catch(() => undefined) };
+}
+
+/**
  * What a killed run left behind, removed when the next run starts: throwaway branches (the run
  * lock says no other run of this project is using one) and half-made database folders.
  */

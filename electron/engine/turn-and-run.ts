@@ -10,11 +10,13 @@ import type { Lock } from '../runner/lock-set';
 import type { ControlledRunResult } from '../runner/controlled-run';
 import type { CycleDeps } from './cycle-deps';
 import { promptFor } from './prompts';
+import { contextPack } from './context-pack';
+import { agentTurn, turnBlobs } from './agent-turn';
 import type { StepFields } from '../../shared/records';
 import type { Blob } from './records';
 import { keptBlobs, keptSummary, lockRulesFor, compact, runBlobs, scopeFor } from './step-support';
 import { runTwice, type TestRunOutcome } from './test-run';
-import { describeTurn, enforcedTurn, type EnforcedTurn } from './turn';
+import { describeTurn, type EnforcedTurn } from './turn';
 
 export interface TurnAndRun {
   readonly turn: EnforcedTurn;
@@ -46,21 +48,21 @@ export async function turnAndRun(
 ): Promise<TurnAndRun> {
   const { role, step, worktree } = request;
   deps.emit({ kind: 'turn.started', item: input.item, role, step, attempt: input.attempt });
-  const turn = await enforcedTurn({
-    agent: deps.agent(role),
+  const scope = scopeFor(deps, role);
+  const context = await contextPack(deps, input, role, step, {
+    mayWrite: scope.allowed,
+    readOnly: request.lock ? request.lock.set.files.map((f) => f.path) : [],
+  });
+  const turn = await agentTurn(deps, input, request.database, {
     role,
     step,
-    item: input.item,
-    attempt: input.attempt,
-    round: input.round,
     worktree,
     failure: step === 'green' ? input.failure : null,
-    prompt: promptFor(role, step, input),
-    scope: scopeFor(deps, role),
+    context,
+    prompt: promptFor(context),
+    scope,
     lock: request.lock ? { lock: request.lock, rules: lockRulesFor(deps), ...(request.newTests ? { newTests: true } : {}) } : null,
     migrations: deps.settings.migrations?.path ?? null,
-    ...(deps.signal ? { signal: deps.signal } : {}),
-    onOutput: (chunk) => deps.emit({ kind: 'turn.output', item: input.item, chunk }),
   });
   const fields: StepFields = {
     attempt: input.attempt,
@@ -71,12 +73,9 @@ export async function turnAndRun(
     agentExitCode: turn.result.exitCode,
     // Lines that look like code telling test runs apart: for the Navigator's review, never silently accepted.
     tells: turn.tells,
+    ...(turn.result.usage ? { agent: turn.result.usage } : {}),
   };
-  const blobs: Blob[] = [
-    { name: 'agent/transcript.txt', content: turn.result.transcript },
-    { name: 'agent/changes.txt', content: describeTurn(turn) },
-    ...(await keptBlobs(worktree, turn.kept)),
-  ];
+  const blobs: Blob[] = [...turnBlobs(turn), { name: 'agent/changes.txt', content: describeTurn(turn) }, ...(await keptBlobs(worktree, turn.kept))];
   if (request.runWhen && !request.runWhen(turn)) return { turn, run: null, test: null, fields, blobs };
   deps.emit({ kind: 'runner.started', item: input.item, step, command: deps.settings.testCommand ?? '' });
   // The runner's output streams to the live panel a line at a time; the ledger keeps all of it.

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AgentAdapter, Role, TurnResult, TurnStep } from '../agents/agent-port';
+import type { AgentAdapter, ContextPack, Role, TurnResult, TurnStep } from '../agents/agent-port';
 import { revertChanges } from '../platform/revert';
 import { judgeScope, type ScopeRules } from '../agents/scope';
 import { diffTrees, type TreeChange } from '../platform/tree-diff';
@@ -23,6 +23,8 @@ export interface EnforcedTurnRequest {
   readonly worktree: string;
   readonly failure: string | null;
   readonly prompt: string;
+  /** What the role is given for this turn (kept with the turn as evidence). */
+  readonly context?: ContextPack;
   readonly scope: ScopeRules;
   /**
    * The turn's changes to locked files are violations: the cycle's own lock after LOCK, every
@@ -38,6 +40,8 @@ export interface EnforcedTurnRequest {
 
 export interface EnforcedTurn {
   readonly result: TurnResult;
+  readonly prompt: string;
+  readonly context: ContextPack | null;
   /** What the turn changed and kept. */
   readonly kept: readonly TreeChange[];
   /** Reverted: outside the role's write scope or protected. */
@@ -65,6 +69,7 @@ export async function enforcedTurn(request: EnforcedTurnRequest): Promise<Enforc
     prompt: request.prompt,
     failure: request.failure,
     env: request.env ?? {},
+    ...(request.context ? { context: request.context } : {}),
     ...(request.signal ? { signal: request.signal } : {}),
     ...(request.onOutput ? { onOutput: request.onOutput } : {}),
   });
@@ -95,7 +100,16 @@ export async function enforcedTurn(request: EnforcedTurnRequest): Promise<Enforc
             : tellsIn(c.path, c.kind === 'added' ? null : textOf(before.get(c.kind === 'renamed' ? c.from : c.path)?.content), textOf(c.after.content)),
         )
       : [];
-  return { result, kept, outOfScope: judged.outOfScope, violations: [...violations, ...bookkeeping], tampered, tells };
+  return {
+    result,
+    prompt: request.prompt,
+    context: request.context ?? null,
+    kept,
+    outOfScope: judged.outOfScope,
+    violations: [...violations, ...bookkeeping],
+    tampered,
+    tells,
+  };
 }
 
 const textOf = (content: Buffer | undefined): string => (content ? content.toString('utf8') : '');

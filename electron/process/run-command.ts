@@ -51,6 +51,12 @@ export interface RunCommandOptions {
    * For commands that run agent-written code.
    */
   readonly reap?: boolean;
+  /** Written to the command's standard input, which is then closed (an agent's prompt). Absent: no stdin. */
+  readonly input?: string;
+  /** Stops the command, like a timeout, when it prints nothing for this long (an agent that hangs). */
+  readonly silenceMs?: number;
+  /** More values to scrub from its output (API keys handed to an agent), besides DATABASE_URL's password. */
+  readonly secrets?: readonly string[];
 }
 
 export interface CommandResult {
@@ -72,7 +78,7 @@ const LINGER_MS = 2000;
 export async function runCommand(command: string, options: RunCommandOptions): Promise<CommandResult> {
   const marker = options.reap ? `${randomBytes(12).toString('hex')}` : null;
   const env = marker ? { ...(options.env ?? process.env), [REAP_VARIABLE]: marker } : (options.env ?? process.env);
-  const scrub = secretScrubber(env);
+  const scrub = secretScrubber(env, options.secrets);
   const shown = `\`${truncate(scrub(command), 200)}\``;
   throwIfCancelled(options.signal, `Running ${shown}`);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -82,7 +88,7 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     env,
     // Its own process group (POSIX): process.kill(-pid) then reaches every descendant.
     detached: process.platform !== 'win32',
-    stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] as ['ignore' | 'pipe', 'pipe', 'pipe'],
     windowsHide: true,
   };
   const child = options.launcher
@@ -91,19 +97,27 @@ export async function runCommand(command: string, options: RunCommandOptions): P
   const stdout = new TailText(options.maxOutputChars ?? DEFAULT_MAX_OUTPUT);
   const stderr = new TailText(options.maxOutputChars ?? DEFAULT_MAX_OUTPUT);
   const live = options.onOutput ? lineStream(options.onOutput, scrub) : null;
-  child.stdout.setEncoding('utf8').on('data', (s: string) => {
+  let heard = performance.now();
+  child.stdout!.setEncoding('utf8').on('data', (s: string) => {
+    heard = performance.now();
     stdout.add(s);
     live?.stdout(s);
   });
-  child.stderr.setEncoding('utf8').on('data', (s: string) => {
+  child.stderr!.setEncoding('utf8').on('data', (s: string) => {
+    heard = performance.now();
     stderr.add(s);
     live?.stderr(s);
   });
+  if (options.input !== undefined && child.stdin) {
+    // A command that exits without reading all of it is not an error here.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input);
+  }
 
   return new Promise<CommandResult>((resolve, reject) => {
-    let stopped: 'timeout' | 'cancelled' | null = null;
+    let stopped: 'timeout' | 'silent' | 'cancelled' | null = null;
     const timers: NodeJS.Timeout[] = [];
-    const stop = (why: 'timeout' | 'cancelled'): void => {
+    const stop = (why: 'timeout' | 'silent' | 'cancelled'): void => {
       if (stopped) return;
       stopped = why;
       killTree(child.pid, 'SIGTERM');
@@ -111,6 +125,16 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     };
     const onAbort = (): void => stop('cancelled');
     timers.push(setTimeout(() => stop('timeout'), timeoutMs));
+    const silenceMs = options.silenceMs;
+    if (silenceMs !== undefined)
+      timers.push(
+        setInterval(
+          () => {
+            if (performance.now() - heard >= silenceMs) stop('silent');
+          },
+          Math.min(1000, silenceMs),
+        ),
+      );
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const finish = (): void => {
       timers.forEach(clearTimeout);
@@ -141,6 +165,13 @@ export async function runCommand(command: string, options: RunCommandOptions): P
           new CommandError(
             'failed',
             `${shown} ran longer than ${seconds} s in ${options.cwd} and was stopped with all its child processes. If it waits for input, make it non-interactive; otherwise raise the timeout.`,
+          ),
+        );
+      } else if (stopped === 'silent') {
+        reject(
+          new CommandError(
+            'failed',
+            `${shown} printed nothing for ${Math.round((options.silenceMs ?? 0) / 100) / 10} s in ${options.cwd} and was stopped with all its child processes. If it waits for input, make it non-interactive; otherwise raise the silence limit.`,
           ),
         );
       } else if (stopped === 'cancelled') {
@@ -186,8 +217,9 @@ export function quoteArg(arg: string): string {
 }
 
 /** Replaces DATABASE_URL's password (raw and percent-encoded) and any URL password with `***`. */
-export function secretScrubber(env: NodeJS.ProcessEnv): (text: string) => string {
-  const secrets = new Set<string>();
+export function secretScrubber(env: NodeJS.ProcessEnv, more: readonly string[] = []): (text: string) => string {
+  // Values too short to be a secret would scrub ordinary words.
+  const secrets = new Set<string>(more.filter((s) => s.length >= 8));
   const url = env.DATABASE_URL;
   if (url) {
     try {

@@ -292,9 +292,9 @@ describe('the scripted agent in the sandbox', () => {
 
   it('createAgent passes the project’s sandbox setting to the scripted agent', async () => {
     await writeFile(join(project, '.baton', 'scenario.json'), JSON.stringify(escape));
-    const agent = await createAgent('scripted', { root: project, scenario: '.baton/scenario.json', sandbox: 'required', bwrap: MISSING });
+    const agent = await createAgent('navigator', 'scripted', { root: project, scenario: '.baton/scenario.json', sandbox: 'required', bwrap: MISSING });
     await expect(agent.turn(request())).rejects.toThrow(SandboxUnavailableError);
-    const off = await createAgent('scripted', { root: project, scenario: '.baton/scenario.json', sandbox: 'off' });
+    const off = await createAgent('navigator', 'scripted', { root: project, scenario: '.baton/scenario.json', sandbox: 'off' });
     expect((await off.turn(request())).transcript).toContain('[sandbox] off');
   });
 });

@@ -69,10 +69,11 @@ async function probe(binary: string): Promise<BubblewrapSupport> {
   return { ok: true, path, flags };
 }
 
-async function findExecutable(binary: string): Promise<string | null> {
+/** The first executable file named `binary` on PATH (`path`, default process.env.PATH), or at that path. */
+export async function findExecutable(binary: string, path: string = process.env.PATH ?? ''): Promise<string | null> {
   const candidates = binary.includes('/')
     ? [resolve(binary)]
-    : (process.env.PATH ?? '')
+    : path
         .split(delimiter)
         .filter(Boolean)
         .map((dir) => join(dir, binary));
@@ -130,6 +131,8 @@ export interface OpenSandboxOptions {
    * covered by an empty tmpfs. A writable or read-only folder inside one is shown again on top.
    */
   readonly hide?: readonly string[];
+  /** Files inside the writable folders bound read-only on top (an agent's locked tests): a write fails. */
+  readonly protect?: readonly string[];
 }
 
 /**
@@ -144,7 +147,7 @@ export async function openSandbox(setting: SandboxSetting | undefined, writable:
     if (mode === 'required') throw new SandboxUnavailableError(support);
     return unsandboxed(`[sandbox] not available (${support.reason}): running unsandboxed`);
   }
-  const args = await bubblewrapArgs(writable, options.readOnly ?? [], options.hide ?? []);
+  const args = await bubblewrapArgs(writable, options.readOnly ?? [], options.hide ?? [], options.protect ?? []);
   const flags = support.flags;
   return {
     active: true,
@@ -165,7 +168,12 @@ function unsandboxed(note: string): Sandbox {
  * writable folder needs from under /tmp (its node_modules link's target, its git metadata),
  * then the writable folders themselves: after the tmpfs, so a worktree under /tmp stays visible.
  */
-export async function bubblewrapArgs(writable: readonly string[], readOnly: readonly string[] = [], hide: readonly string[] = []): Promise<string[]> {
+export async function bubblewrapArgs(
+  writable: readonly string[],
+  readOnly: readonly string[] = [],
+  hide: readonly string[] = [],
+  protect: readonly string[] = [],
+): Promise<string[]> {
   const rw: string[] = [];
   for (const dir of writable) {
     const real = await realpath(dir);
@@ -193,9 +201,22 @@ export async function bubblewrapArgs(writable: readonly string[], readOnly: read
     ...hidden.flatMap((dir) => ['--tmpfs', dir]),
     ...[...ro].flatMap(([dest, source]) => ['--ro-bind', source, dest]),
     ...rw.flatMap((dir) => ['--bind', dir, dir]),
+    ...(await protectedFiles(protect, rw)).flatMap((file) => ['--ro-bind', file, file]),
     // Read-only once what is shown inside is mounted: a write there fails instead of landing in the tmpfs.
     ...hidden.flatMap((dir) => ['--remount-ro', dir]),
   ];
+}
+
+/** The real paths of existing regular files inside a writable folder (a link could point anywhere). */
+async function protectedFiles(files: readonly string[], rw: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const file of files) {
+    const info = await lstat(file).catch(() => null);
+    if (!info?.isFile()) continue;
+    const real = await realpath(file);
+    if (rw.some((w) => within(real, w) && real !== w)) out.push(real);
+  }
+  return out;
 }
 
 /** Paths outside `dir` that commands in it read: the node_modules link's target, the git metadata of a worktree. */

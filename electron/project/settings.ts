@@ -3,6 +3,7 @@
  * and the defaults `baton init` detects from a repository.
  */
 import { z } from 'zod';
+import { agentSettingSchema } from '../../shared/agents';
 
 /**
  * Branch settings. No secret lives here (project.json is committed): the postgres admin URL comes
@@ -40,7 +41,8 @@ export const projectSettingsSchema = z.looseObject({
   migrations: z.object({ tool: z.enum(['sql', 'node-pg-migrate', 'knex', 'command']), path: z.string(), command: z.string().min(1).optional() }).nullable(),
   protectedPaths: z.array(z.string()),
   writeScopes: z.record(z.string(), z.array(z.string())),
-  agents: z.record(z.string(), z.string()),
+  /** Role → adapter: a name (`scripted`, `command`, a preset) or its settings (shared/agents.ts). */
+  agents: z.record(z.string(), agentSettingSchema),
   repairBudget: z.number().int().min(0).max(10),
   /** Runs on every new database branch before anything else connects: a SQL file (a path) or a command. */
   masking: z.union([z.string().min(1), z.strictObject({ sql: z.string().min(1) }), z.strictObject({ command: z.string().min(1) })]).nullable(),

@@ -16,6 +16,7 @@ const LINKS: readonly { screen: RailScreen; label: string }[] = [
   { screen: 'branches', label: 'Branches' },
   { screen: 'evidence', label: 'Evidence' },
   { screen: 'problems', label: 'Problems' },
+  { screen: 'settings', label: 'Settings' },
 ];
 
 function ProblemsBadge() {

@@ -10,6 +10,7 @@ import { InboxView } from '../inbox/inbox-view';
 import { GatesView } from '../gates/gates-view';
 import { ProblemsView } from '../problems/problems-view';
 import { RunPanel } from '../run/run-panel';
+import { SettingsView } from '../settings/settings-view';
 import { SpecsView } from '../specs/specs-view';
 import { useStore } from '../store/store';
 import type { Screen } from '../store/ui-slice';
@@ -24,6 +25,7 @@ const VIEWS: Record<Screen, ComponentType> = {
   branches: BranchesView,
   evidence: EvidenceView,
   problems: ProblemsView,
+  settings: SettingsView,
   diff: DiffView,
 };
 
