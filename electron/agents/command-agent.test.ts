@@ -210,6 +210,33 @@ describe('presets, each with a fake host speaking its documented stream', () => 
     });
   }
 
+  for (const preset of PRESETS) {
+    it(`${preset}: a reviewer's verdict in the host's own messages is read (smell with its note)`, async () => {
+      const { dir, worktree } = await setup();
+      const scenario = join(dir, 'scenario.json');
+      await writeFile(
+        scenario,
+        JSON.stringify({ turns: [{ role: 'navigator', step: 'review', item: 'T1', decision: 'smell', note: 'the total ignores discounts' }] }),
+      );
+      const turn = await commandAgent({ config: { adapter: preset, command: [NODE, FAKE_HOST, preset, scenario] } }).turn(
+        request(worktree, { role: 'navigator', step: 'review', context: pack({ role: 'navigator', step: 'review', mayWrite: [], diff: '+x' }) }),
+      );
+      expect(turn.exitCode, turn.transcript).toBe(0);
+      expect(turn.review).toEqual({ decision: 'smell', note: 'the total ignores discounts' });
+    });
+  }
+
+  it("a verdict line in Baton's own lines about the turn is not the agent's verdict", async () => {
+    const { dir, worktree } = await setup();
+    // The program's name carries the words; only what the agent says counts.
+    const agent = join(dir, 'BATON-REVIEW: smell.mjs');
+    await writeFile(agent, "console.log('all good');\n");
+    const turn = await commandAgent({ config: { adapter: 'command', command: [NODE, agent] } }).turn(
+      request(worktree, { role: 'navigator', step: 'review', context: pack({ role: 'navigator', step: 'review', mayWrite: [], diff: '+x' }) }),
+    );
+    expect(turn.review).toEqual({ decision: 'accept', note: null });
+  });
+
   it('claude: a host that reports an error fails the turn even when it exits 0', async () => {
     const { dir, worktree } = await setup();
     const agent = await script(dir, `console.log(JSON.stringify({ type: 'result', subtype: 'error_max_turns', is_error: true, usage: {} }));`);

@@ -129,7 +129,6 @@ export function commandAgent(options: CommandAgentOptions): AgentAdapter {
         });
         const spawn = sandbox.spawnOptions(request.worktree, env);
         let code: number;
-        let raw = '';
         try {
           const result = await runCommand(argv.map(quoteArg).join(' '), {
             cwd: request.worktree,
@@ -144,7 +143,6 @@ export function commandAgent(options: CommandAgentOptions): AgentAdapter {
               for (const line of text.split('\n').slice(0, -1)) for (const shown of stream.line(line)) say(shown);
             },
           });
-          raw = result.stdout;
           code = result.code ?? 128 + 9;
           if (result.code === 0 && stream.failure()) {
             say(`[${config.adapter}] ${stream.failure()}: the turn counts as failed.`);
@@ -159,7 +157,8 @@ export function commandAgent(options: CommandAgentOptions): AgentAdapter {
         }
         const usage = stream.usage();
         say(`[${config.adapter}] ${usageLine({ ...usage, model: usage.model ?? config.model ?? null })}`);
-        const review = request.step === 'review' ? (reviewIn([raw, ...lines].join('\n')) ?? { decision: 'accept' as const, note: null }) : null;
+        // The verdict is in the agent's own words (a host's messages, decoded), never in Baton's lines about the turn.
+        const review = request.step === 'review' ? (reviewIn(stream.said()) ?? { decision: 'accept' as const, note: null }) : null;
         return {
           exitCode: code,
           transcript: lines.join('\n'),
