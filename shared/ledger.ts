@@ -174,6 +174,18 @@ export interface EvidenceSummary {
   readonly lastRecordAt: string | null;
   readonly items: readonly ItemProof[];
   readonly acs: readonly AcProof[];
+  /** Packages the orchestrator added at a Driver's request, in code that went GREEN (the manifest amendments). */
+  readonly dependencies: readonly DependencyProof[];
+}
+
+/** One package added to the manifest for an item, and the record of the amendment. */
+export interface DependencyProof {
+  readonly item: string;
+  readonly name: string;
+  readonly spec: string;
+  readonly version: string;
+  readonly dev: boolean;
+  readonly record: RecordRef;
 }
 
 /** Everything a Product Owner needs to decide one gate. */

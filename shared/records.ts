@@ -28,6 +28,8 @@ export const RECORD_TYPES = {
   cycleViolation: 'cycle.violation',
   cycleRefactored: 'cycle.refactored',
   cycleReviewed: 'cycle.reviewed',
+  /** A Driver's dependency requests and what the orchestrator did with them: the audited amendment of the locked manifest. */
+  cycleDependencies: 'cycle.dependencies',
   cycleFinished: 'cycle.finished',
   itemStatus: 'item.status',
   /** A run stopped before a step because an approved gate it depends on drifted (or was withdrawn). */
@@ -152,6 +154,17 @@ export const RECORD_DATA = {
     turnMs: z.number(),
     flagged: list(tell),
     agent: turnFields.agent,
+  }),
+  [RECORD_TYPES.cycleDependencies]: z.looseObject({
+    ...cycleKey,
+    attempt: count,
+    step: text,
+    manager: z.string().nullable(),
+    requested: list(z.object({ name: text, spec: text, dev: z.boolean() })),
+    installed: list(z.object({ name: text, spec: text, dev: z.boolean(), version: text })),
+    refused: list(z.object({ line: text, why: text })),
+    /** The manifest and lockfile as the orchestrator rewrote them (blobs `amended/<path>`); the lock follows them. */
+    files: list(z.object({ path: text, before: z.string().nullable(), sha256: hash, bytes: count, mode: z.number().int() })),
   }),
   /** The cycle's end (`finished`), or a note that an escalated cycle's tests could not be parked (`parking-failed`). */
   [RECORD_TYPES.cycleFinished]: z.looseObject({

@@ -70,6 +70,8 @@ export interface TurnResult {
   readonly ms: number;
   /** A review turn's verdict; other steps leave it null. */
   readonly review: { readonly decision: 'accept' | 'refactor' | 'smell'; readonly note: string | null } | null;
+  /** What the agent itself said (its messages, decoded; never Baton's lines about the turn): where dependency requests are read. */
+  readonly said?: string;
 }
 
 export interface AgentAdapter {

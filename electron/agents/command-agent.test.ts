@@ -14,6 +14,7 @@ import { detectBubblewrap } from '../process/sandbox';
 import type { ContextPack, TurnRequest } from './agent-port';
 import { absolutePathsIn, commandAgent, preflightAgent, reviewIn } from './command-agent';
 import { claudeTools } from './presets';
+import { dependencyRequestsIn } from '../../shared/dependencies';
 
 const FAKE_HOST = resolve(import.meta.dirname, 'fixtures', 'fake-host.mjs');
 const NODE = process.execPath;
@@ -197,7 +198,11 @@ describe('presets, each with a fake host speaking its documented stream', () => 
       const { dir, worktree } = await setup();
       await writeFile(join(worktree, 'src', 'old.js'), '// existing\n');
       const scenario = join(dir, 'scenario.json');
-      await writeFile(scenario, JSON.stringify({ turns: [{ role: 'driver', item: 'T1', write: { 'src/sum.js': 'export const sum = (a, b) => a + b;\n' } }] }));
+      const say = 'Adding sum.\nBATON-DEPENDENCY: left-pad@^1.3.0';
+      await writeFile(
+        scenario,
+        JSON.stringify({ turns: [{ role: 'driver', item: 'T1', say, write: { 'src/sum.js': 'export const sum = (a, b) => a + b;\n' } }] }),
+      );
       const config: AgentConfig = { adapter: preset, command: [NODE, FAKE_HOST, preset, scenario] };
       const live: string[] = [];
       const turn = await commandAgent({ config }).turn(request(worktree, { onOutput: (c) => live.push(c) }));
@@ -206,6 +211,8 @@ describe('presets, each with a fake host speaking its documented stream', () => 
       expect(turn.transcript).toMatch(expected[preset]!.line);
       expect(live.join('')).toMatch(expected[preset]!.line);
       expect(turn.usage).toEqual({ host: preset, model: expected[preset]!.model, ...expected[preset]!.usage });
+      // A dependency request in the host's own message reaches the orchestrator (shared/dependencies.ts).
+      expect(dependencyRequestsIn(turn.said ?? '').requests).toEqual([{ name: 'left-pad', spec: '^1.3.0', dev: false }]);
       expect(live.join('')).toMatch(new RegExp(`\\[${preset}\\] usage: [\\d,]+ tokens in, [\\d,]+ out`));
     });
   }

@@ -164,6 +164,7 @@ export function commandAgent(options: CommandAgentOptions): AgentAdapter {
           transcript: lines.join('\n'),
           ms: Date.now() - started,
           review,
+          said: stream.said(),
           usage: { ...usage, host: config.adapter, model: usage.model ?? config.model ?? null },
         };
       } finally {

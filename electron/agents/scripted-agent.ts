@@ -96,7 +96,7 @@ export function scriptedAgent(scenario: Scenario, options: ScriptedAgentOptions 
         say(`(exit ${result.code})`);
       }
       const review = request.step === 'review' ? { decision: turn.decision ?? 'accept', note: turn.note ?? null } : null;
-      return { exitCode: turn.exitCode ?? 0, transcript: lines.join('\n'), ms: Date.now() - started, review };
+      return { exitCode: turn.exitCode ?? 0, transcript: lines.join('\n'), ms: Date.now() - started, review, said: turn.say ?? '' };
     },
   };
 }

@@ -37,5 +37,7 @@ export function formatEvidence(summary: EvidenceSummary, indent = ''): string {
       }
     }
   }
+  for (const d of summary.dependencies)
+    lines.push(`${indent}Dependency added: ${d.name}@${d.spec} (${d.version}${d.dev ? ', dev' : ''}) for ${d.item} · record #${d.record.seq}`);
   return lines.join('\n');
 }

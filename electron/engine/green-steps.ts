@@ -5,6 +5,8 @@
  * the orchestrator runs the suite on a fresh database and commits a GREEN itself, with the
  * verdict's record hash as the `Baton-Evidence` trailer.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { RECORD_TYPES, type TypedRecord } from '../../shared/records';
 import type { GreenOutcome, RefactorOutcome, ReviewOutcome, StepInput } from '../orchestrator/cycle-types';
 import { judgeGreen } from '../orchestrator/judge';
@@ -93,6 +95,12 @@ async function greenWorktree(deps: CycleDeps, records: CycleRecords, worktree: s
   for (let a = 1; a <= through; a += 1) {
     const earlier = await records.find(RECORD_TYPES.cycleGreen, `green:${a}`);
     if (earlier) await applyKept(records, earlier, worktree);
+    // The manifest (and lockfile) the orchestrator rewrote for that attempt's dependency requests.
+    const amended = await records.find(RECORD_TYPES.cycleDependencies, `dependencies:green:${a}`);
+    for (const file of amended?.data.files ?? []) {
+      const content = await records.blobBytes(amended!, `amended/${file.path}`);
+      if (content) await writeFile(join(worktree, file.path), content);
+    }
   }
 }
 

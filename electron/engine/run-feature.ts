@@ -141,6 +141,7 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
       },
       turnsDir,
       runSite: { dir: join(dataDir, 'run', 'tree'), scratch: join(dataDir, 'run', 'scratch') },
+      dependenciesDir: join(dataDir, 'dependencies', feature.id),
       hide,
       baseline: baselineStore(store),
       emit,

@@ -27,6 +27,8 @@ export interface TestRunRequest {
   readonly hide: readonly string[];
   /** The project's installed node_modules (the main checkout's), never the worktree's. */
   readonly dependencies?: string;
+  /** Folders the run reads outside its run folder (the project's installed packages an overlay links to). */
+  readonly readOnly?: readonly string[];
   readonly signal?: AbortSignal;
   readonly onOutput?: (text: string) => void;
   /**
@@ -177,8 +179,10 @@ async function runOnce(
       env: { DATABASE_URL: url, PGSSLMODE: 'disable' },
       pass: settings.passEnv ?? [],
       hide: request.hide,
+      readOnly: request.readOnly ?? [],
       timeoutMs: (settings.testTimeoutSeconds ?? DEFAULT_TIMEOUT_S) * 1000,
       sandbox: settings.sandbox,
+      network: settings.testNetwork,
       ...(signal ? { signal } : {}),
       ...(request.onOutput ? { onOutput: request.onOutput } : {}),
     });

@@ -3,7 +3,6 @@
  * kept nothing worth running) the orchestrator's own test run on a throwaway branch — with the
  * live events, and the record fields and blobs each verdict carries.
  */
-import { join } from 'node:path';
 import type { Role, TurnStep } from '../agents/agent-port';
 import type { StepInput } from '../orchestrator/cycle-types';
 import type { Lock } from '../runner/lock-set';
@@ -14,7 +13,9 @@ import { contextPack } from './context-pack';
 import { agentTurn, turnBlobs } from './agent-turn';
 import type { StepFields } from '../../shared/records';
 import type { Blob } from './records';
-import { keptBlobs, keptSummary, lockRulesFor, compact, runBlobs, scopeFor } from './step-support';
+import { keptBlobs, keptSummary, lockRulesFor, compact, recordsFor, runBlobs, scopeFor } from './step-support';
+import { dependenciesFor, honourRequests, projectPackages } from './dependencies';
+import { RECORD_TYPES } from '../../shared/records';
 import { runTwice, type TestRunOutcome } from './test-run';
 import { describeTurn, type EnforcedTurn } from './turn';
 
@@ -64,6 +65,17 @@ export async function turnAndRun(
     lock: request.lock ? { lock: request.lock, rules: lockRulesFor(deps), ...(request.newTests ? { newTests: true } : {}) } : null,
     migrations: deps.settings.migrations?.path ?? null,
   });
+  // What the Driver asked to have installed: done (or refused) by the orchestrator, recorded before the run.
+  const requested = role === 'driver' ? await honourRequests(deps, worktree, step, turn.result.said ?? '') : null;
+  if (requested) {
+    const { blobs: amended, ...data } = requested;
+    await recordsFor(deps, input).once(
+      RECORD_TYPES.cycleDependencies,
+      `dependencies:${step}:${input.attempt}`,
+      { attempt: input.attempt, step, ...data },
+      amended,
+    );
+  }
   const fields: StepFields = {
     attempt: input.attempt,
     violations: turn.violations.length,
@@ -87,7 +99,8 @@ export async function turnAndRun(
     site: deps.runSite,
     locked: request.lock ? request.lock.set.files.map((f) => f.path) : [],
     hide: deps.hide,
-    dependencies: join(deps.root, 'node_modules'),
+    dependencies: dependenciesFor(deps),
+    readOnly: await projectPackages(deps),
     ...(request.recheck ? { recheck: request.recheck } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
     onOutput: (chunk: string) => deps.emit({ kind: 'runner.output', item: input.item, chunk }),

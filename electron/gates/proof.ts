@@ -5,7 +5,7 @@
  * records alone (statuses through itemStatuses, the one reading of `item.status`), so the Inbox, the
  * gate detail, `baton gates` and `baton status` cannot disagree with the Board.
  */
-import { type AcProof, type EvidenceSummary, type ItemProof, type LedgerRecord, type RecordRef } from '../../shared/ledger';
+import { type AcProof, type DependencyProof, type EvidenceSummary, type ItemProof, type LedgerRecord, type RecordRef } from '../../shared/ledger';
 import { RECORD_TYPES, recordsOf, type RecordType, type TypedRecord } from '../../shared/records';
 import { cycleCovers, type CycleRun, type Feature, type ProjectView, type TestItem, type TestStatus } from '../../shared/model';
 import { effectiveStatus, itemStatuses } from './annotate-items';
@@ -128,7 +128,16 @@ export function evidenceSummary(feature: Feature, records: readonly LedgerRecord
     lastRecordAt: about.at(-1)?.at ?? null,
     items,
     acs: acsOf(feature, story, items, source),
+    dependencies: dependenciesOf(about),
   };
+}
+
+/** The packages added in cycles that went GREEN (an escalated cycle's never reached the branch). */
+function dependenciesOf(about: readonly LedgerRecord[]): DependencyProof[] {
+  const greened = new Set(recordsOf(about, RECORD_TYPES.cycleGreened).map((r) => r.subject.cycle));
+  return recordsOf(about, RECORD_TYPES.cycleDependencies)
+    .filter((r) => greened.has(r.subject.cycle))
+    .flatMap((r) => r.data.installed.map((d) => ({ item: r.subject.item ?? '', name: d.name, spec: d.spec, version: d.version, dev: d.dev, record: ref(r) })));
 }
 
 /** Each Baton cycle (one per item and round) from the ledger, in the order they started. */

@@ -2,7 +2,8 @@
  * The Linux sandbox for commands an agent (or an agent's tests) runs: bubblewrap, where it works.
  * Inside, the whole filesystem is read-only, `/dev` and `/proc` are fresh, `/tmp` is a private
  * tmpfs that is thrown away, and only the given folders (the turn's worktree) are writable. The
- * network is shared: tests reach their database on loopback. The sandbox has its own PID
+ * network is shared unless `network: 'cut'` (the orchestrator's test runs: their database comes
+ * through a Unix socket, db-bridge.ts). The sandbox has its own PID
  * namespace, so stopping the run stops every process it started.
  *
  * The `sandbox` setting of `.baton/project.json` decides what happens without bubblewrap:
@@ -20,7 +21,8 @@ export const DEFAULT_SANDBOX: SandboxSetting = 'auto';
 
 /** What bubblewrap can do on this machine, probed once per process (per binary name). */
 export type BubblewrapSupport =
-  { readonly ok: true; readonly path: string; readonly flags: readonly string[] } | { readonly ok: false; readonly reason: string; readonly fix: string };
+  | { readonly ok: true; readonly path: string; readonly flags: readonly string[]; readonly unshareNet: boolean }
+  | { readonly ok: false; readonly reason: string; readonly fix: string };
 
 /** Folders hidden by the sandbox's private tmpfs. */
 const PRIVATE_DIRS = ['/tmp'];
@@ -66,7 +68,7 @@ async function probe(binary: string): Promise<BubblewrapSupport> {
   }
   const flags: string[] = [];
   for (const flag of OPTIONAL_FLAGS) if ((await run(path, [...BASE, flag, 'true'])).ok) flags.push(flag);
-  return { ok: true, path, flags };
+  return { ok: true, path, flags, unshareNet: (await run(path, [...BASE, '--unshare-net', 'true'])).ok };
 }
 
 /** The first executable file named `binary` on PATH (`path`, default process.env.PATH), or at that path. */
@@ -115,6 +117,8 @@ export interface Launcher {
 export interface Sandbox {
   /** True when commands really run inside bubblewrap. */
   readonly active: boolean;
+  /** True when they run without network (`network: 'cut'` and bubblewrap could). */
+  readonly netCut?: boolean;
   /** One line for a transcript: whether and how commands are sandboxed. */
   readonly note: string;
   /** The launcher and environment for a command run in `cwd`; unsandboxed: no launcher and `env` unchanged. */
@@ -133,6 +137,8 @@ export interface OpenSandboxOptions {
   readonly hide?: readonly string[];
   /** Files inside the writable folders bound read-only on top (an agent's locked tests): a write fails. */
   readonly protect?: readonly string[];
+  /** `cut`: no network inside (a namespace of its own with only loopback), where bubblewrap can. Default `shared`. */
+  readonly network?: 'cut' | 'shared';
 }
 
 /**
@@ -148,10 +154,13 @@ export async function openSandbox(setting: SandboxSetting | undefined, writable:
     return unsandboxed(`[sandbox] not available (${support.reason}): running unsandboxed`);
   }
   const args = await bubblewrapArgs(writable, options.readOnly ?? [], options.hide ?? [], options.protect ?? []);
-  const flags = support.flags;
+  const cut = options.network === 'cut' && support.unshareNet;
+  const flags = [...support.flags, ...(cut ? ['--unshare-net'] : [])];
+  const network = options.network !== 'cut' ? '' : cut ? '; no network' : '; network shared (this bubblewrap cannot unshare it)';
   return {
     active: true,
-    note: '[sandbox] bubblewrap: only the worktree is writable',
+    netCut: cut,
+    note: `[sandbox] bubblewrap: only the worktree is writable${network}`,
     spawnOptions: (cwd, env) => ({
       env: sandboxEnv(env),
       launcher: { file: support.path, args: [...args, ...flags, '--chdir', realCwd(cwd), '--'] },

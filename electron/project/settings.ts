@@ -57,6 +57,17 @@ export const projectSettingsSchema = z.looseObject({
    */
   sandbox: z.enum(SANDBOX_SETTINGS).optional(),
   /**
+   * The orchestrator's test runs inside the sandbox: `cut` (default) gives them no network at all
+   * (the test database reaches them through a Unix socket Baton bridges), `shared` the host's.
+   * Agents' turns always keep the network: they must reach their model.
+   */
+  testNetwork: z.enum(['cut', 'shared']).optional(),
+  /**
+   * A Driver's `BATON-DEPENDENCY:` requests: `install` (default; npm projects) adds the package to the
+   * manifest and lockfile, recorded as an amendment of the lock; `refuse` records and declines them.
+   */
+  dependencyRequests: z.enum(['install', 'refuse']).optional(),
+  /**
    * Environment variables passed (by name) to agents' commands and test runs, which otherwise get an
    * allow-list (PATH, locale, a private HOME): never Baton's own variables, API keys or tokens.
    */

@@ -18,7 +18,8 @@ import { constants, createReadStream } from 'node:fs';
 import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { openSandbox, type SandboxSetting } from '../process/sandbox';
+import type { SandboxSetting } from '../process/sandbox';
+import { openRunSandbox } from './run-sandbox';
 import { diffTrees } from '../platform/tree-diff';
 import { sha256, snapshotTree, type TreeSnapshot } from '../platform/tree-snapshot';
 import { runCommand } from '../process/run-command';
@@ -110,8 +111,12 @@ export interface ExecuteRequest {
   readonly pass: readonly string[];
   /** Folders the run must not see (Baton's config and data folders, its installation). */
   readonly hide: readonly string[];
+  /** Folders outside the run folder it may read (shown read-only even under a hidden one). */
+  readonly readOnly?: readonly string[];
   readonly timeoutMs: number;
   readonly sandbox?: SandboxSetting | undefined;
+  /** `cut` (default): no network inside the sandbox, DATABASE_URL through a socket (run-sandbox.ts). */
+  readonly network?: 'cut' | 'shared' | undefined;
   readonly signal?: AbortSignal;
   readonly onOutput?: (text: string) => void;
 }
@@ -184,10 +189,10 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
   const command = commandFor(req.command, prepared.spec, files, nodeTest ? { module: reporterModule, destination: fifo, runner: runnerModule, keyFile } : null);
   // Only Baton's driver signs its lines; a command it cannot rewrite loads the reporter unsigned.
   const signed = nodeTest && command.includes(runnerModule);
-  const sandbox = await openSandbox(req.sandbox, [dir, scratch], { hide: req.hide });
+  const { sandbox, env: runEnv, close } = await openRunSandbox(req.sandbox, req.network, [dir, scratch], req, req.env);
   const home = sandbox.active ? '/tmp' : join(scratch, 'home');
   if (!sandbox.active) await mkdir(home, { recursive: true });
-  const env = childEnv({ home, pass: req.pass, extra: { ...req.env, ...(sandbox.active ? {} : { TMPDIR: join(scratch, 'tmp') }) } });
+  const env = childEnv({ home, pass: req.pass, extra: { ...runEnv, ...(sandbox.active ? {} : { TMPDIR: join(scratch, 'tmp') }) } });
   if (!sandbox.active) await mkdir(join(scratch, 'tmp'), { recursive: true });
   const reader = nodeTest ? await fifoReader(fifo) : null;
   let streamText = '';
@@ -204,6 +209,7 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
   } finally {
     if (reader) streamText = await reader.finish();
     await rm(keyFile, { force: true });
+    await close();
   }
   const integrity: string[] = [];
   // A runner that reported nothing at all did not start: an error in the set-up, not a forged verdict.

@@ -27,6 +27,7 @@ import { makeBatonProject, type BatonProject } from './baton-project';
 import { makeBranchProject, type BranchProject } from './branch-project';
 import { makeDemoProject, type DemoProject } from './demo-project';
 import { runDemo, type DemoRun } from './demo-run';
+import { runDependencyProject, type DependencyRun } from './dependency-run';
 import { escalate, type EscalationSeed } from './escalated-project';
 import { FIXTURE_DIR } from './paths';
 import { removeScratch } from './remove-scratch';
@@ -169,6 +170,13 @@ export const demoProject = (): ProjectSource<DemoProject> => ({
   make: makeDemoProject,
   target: (demo) => demo.root,
   env: (demo) => ({ BATON_DATA_DIR: demo.dataDir }),
+});
+
+/** A feature whose Driver asked for packages, run to the acceptance gate (dependency-run.ts). */
+export const dependencyRun = (): ProjectSource<DependencyRun> => ({
+  name: 'dependencies',
+  make: runDependencyProject,
+  target: (run) => run.root,
 });
 
 /** The demo after `baton demo` ran it to the acceptance gate (demo-run.ts), served with what the run used. */

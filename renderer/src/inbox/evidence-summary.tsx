@@ -104,6 +104,29 @@ export function EvidenceSummary({ summary }: { summary: Summary }) {
             <dd>{plural(summary.escalations, 'item')} waiting for a decision</dd>
           </>
         )}
+        {summary.dependencies.length > 0 && (
+          <>
+            <dt>Dependencies added</dt>
+            <dd data-testid="evidence-dependencies">
+              <ul className="proof-dependencies" role="list">
+                {summary.dependencies.map((d) => (
+                  <li key={`${d.item}/${d.name}`} data-testid={`evidence-dependency-${d.name}`}>
+                    <span className="mono">
+                      {d.name}@{d.spec}
+                    </span>{' '}
+                    <span className="muted">
+                      ({d.version}
+                      {d.dev ? ', dev' : ''}) for {d.item} ·{' '}
+                    </span>
+                    <a className="proof-link" href={hrefForRecord(d.record.seq)} title={`cycle.dependencies ${d.record.hash}`}>
+                      record #{d.record.seq}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        )}
         {ledger && (
           <>
             <dt>Ledger</dt>
