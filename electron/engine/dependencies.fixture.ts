@@ -75,6 +75,8 @@ export interface DependencyRun {
   readonly registry: FakeRegistry;
   readonly summary: RunSummary;
   readonly records: LedgerRecord[];
+  /** The live transcript (every turn.output chunk). */
+  readonly live: string;
   /** Stops the registry, puts npm's settings back and (unless `keep`) removes the project. */
   close(keep?: boolean): Promise<void>;
 }
@@ -90,13 +92,20 @@ export async function runDependencyProject(): Promise<DependencyRun> {
   process.env.npm_config_cache = cache;
   const project = await makeCycleProject(['T1', 'T2', 'T3'], SCENARIO as never, { repairBudget: 1, extra: { 'package-lock.json': LOCKFILE } });
   await exec('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'lockfile'], { cwd: project.root }).catch(() => undefined);
-  const summary = await runFeature({ root: project.root, until: 'acceptance', dataDir: project.dataDir });
+  const live: string[] = [];
+  const summary = await runFeature({
+    root: project.root,
+    until: 'acceptance',
+    dataDir: project.dataDir,
+    onEvent: (event) => event.kind === 'turn.output' && live.push(event.chunk),
+  });
   const records = [...(await Ledger.forArtifactRoot(join(project.root, '.baton')).read()).records];
   return {
     project,
     registry,
     summary,
     records,
+    live: live.join(''),
     async close(keep = false) {
       for (const [name, value] of [
         ['npm_config_registry', saved.registry],

@@ -51,6 +51,7 @@ describe('dependency requests (a real npm, a registry on loopback, one run)', ()
     expect(t1!.data.files.map((f) => f.path)).toEqual(['package.json', 'package-lock.json']);
     expect(t1!.blobs.map((b) => b.name)).toEqual(expect.arrayContaining(['amended/package.json', 'amended/package-lock.json', 'dependencies/npm.log']));
     expect(registry.requests).toContain('/tiny-pad');
+    expect(run.live).toContain('[baton] installed tiny-pad@^1.0.0 (1.0.0) as the Driver asked');
   });
 
   it('the GREEN commit holds the manifest and lockfile with the packages (a repair carried its first attempt’s request)', async () => {
@@ -79,6 +80,7 @@ describe('dependency requests (a real npm, a registry on loopback, one run)', ()
       'expected one package, as BATON-DEPENDENCY: name@^1.2.0 (optionally --dev)',
     ]);
     expect(registry.requests.some((p) => /evil|git|Not_A_Name/.test(p))).toBe(false);
+    expect(run.live).toContain('[baton] refused "BATON-DEPENDENCY: evil@file:../../etc": ');
   });
 
   it('the acceptance evidence shows the PO each package added, its item and record; the ledger verifies', async () => {

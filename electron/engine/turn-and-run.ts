@@ -68,6 +68,12 @@ export async function turnAndRun(
   // What the Driver asked to have installed: done (or refused) by the orchestrator, recorded before the run.
   const requested = role === 'driver' ? await honourRequests(deps, worktree, step, turn.result.said ?? '') : null;
   if (requested) {
+    // Said in the live transcript, where the Driver's request was.
+    const said = [
+      ...requested.installed.map((d) => `[baton] installed ${d.name}@${d.spec} (${d.version}${d.dev ? ', dev' : ''}) as the Driver asked`),
+      ...requested.refused.map((r) => `[baton] refused "${r.line}": ${r.why}`),
+    ];
+    deps.emit({ kind: 'turn.output', item: input.item, chunk: `${said.join('\n')}\n` });
     const { blobs: amended, ...data } = requested;
     await recordsFor(deps, input).once(
       RECORD_TYPES.cycleDependencies,
