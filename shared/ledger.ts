@@ -196,6 +196,8 @@ export interface GateEvidence {
   readonly status: string;
   readonly artifacts: readonly EvidenceArtifact[];
   readonly summary: EvidenceSummary;
+  /** Gate conformance failures (spec, design, test_list in Baton's layout): each blocks approval. */
+  readonly conformance: readonly string[];
   /** Whether an approval could succeed now, and if not why (fail closed). */
   readonly approvable: { readonly ok: boolean; readonly reason: string | null };
 }

@@ -9,6 +9,7 @@ export const APP_ERROR_CODES = [
   'busy',
   'cancelled',
   'confirmation-required',
+  'conformance',
   'demo-failed',
   'disconnected',
   'exists',

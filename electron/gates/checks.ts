@@ -8,6 +8,8 @@ import { artifactsIn, PREREQUISITE } from './definitions';
 import { approvalDrift, sameHashes } from './drift';
 import { artifactError, currentHashes, describeRef, type ArtifactSnapshot, type GateRef, type LocatedGate } from './artifacts';
 import { gateKey, type GateFold } from './state';
+import { conformanceError, gateConformance } from './conformance';
+import type { Layout } from '../../shared/model';
 
 const fail = (code: AppErrorCode, message: string): AppError => ({ code, message });
 
@@ -64,9 +66,11 @@ export const approvalBlocker = async (
   ref: GateRef,
   folds: ReadonlyMap<string, GateFold>,
   snapshots: readonly ArtifactSnapshot[],
+  layout: Layout,
 ): Promise<AppError | null> =>
   (await prerequisiteError(located, ref, folds)) ??
   artifactError(snapshots, ref) ??
+  conformanceError(ref, await gateConformance(located, ref.gate, layout)) ??
   (await stateError(located, ref, folds.get(gateKey(ref)), currentHashes(snapshots)));
 
 /** `expect` must name exactly the current artifacts with exactly their current hashes. */

@@ -11,6 +11,7 @@ import type { Ledger } from '../ledger';
 import { readProject } from '../project';
 import { locateGate, snapshotArtifacts, type ArtifactSnapshot, type GateRef, type LocatedGate } from './artifacts';
 import { approvalBlocker } from './checks';
+import { gateConformance } from './conformance';
 import { artifactsIn, batonGateName } from './definitions';
 import { textOf } from './files';
 import { batonGate, foreignGate } from './gate-view';
@@ -64,7 +65,8 @@ const batonEvidence = async (view: ProjectView, ledger: Ledger | null, ref: Gate
     });
   }
   const gate = await batonGate(located.value.site, ref.gate, located.value.story, fold);
-  const blocker = view.readOnly ? null : await approvalBlocker(located.value, ref, folds, snapshots);
+  const blocker = view.readOnly ? null : await approvalBlocker(located.value, ref, folds, snapshots, view.layout);
+  const conformance = await gateConformance(located.value, ref.gate, view.layout);
   return ok({
     feature: ref.feature,
     story: located.value.story,
@@ -72,6 +74,7 @@ const batonEvidence = async (view: ProjectView, ledger: Ledger | null, ref: Gate
     status: gate.status,
     artifacts,
     summary: evidenceSummary(located.value.feature, records, located.value.story),
+    conformance,
     approvable: view.readOnly ? { ok: false, reason: readOnlyGates(view) } : { ok: blocker === null, reason: blocker?.message ?? null },
   });
 };
@@ -110,6 +113,7 @@ const foreignEvidence = async (view: ProjectView, ref: GateRef): Promise<Result<
     status: stored ? (await foreignGate(view, site, stored)).status : 'open',
     artifacts,
     summary: evidenceSummary(feature, null, story),
+    conformance: [],
     approvable: { ok: false, reason: readOnlyGates(view) },
   });
 };

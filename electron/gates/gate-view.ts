@@ -93,7 +93,7 @@ const blockedBy = async (
   const ref = { feature: feature.id, gate: gate.name, ...(gate.story ? { story: gate.story } : {}) };
   const names = await artifactsIn(site.featureDir, gate.name, storyFolder(site, gate.story));
   const located = { feature, story: gate.story, site: { ...site, featureDir: site.featureDir }, names };
-  const error = await approvalBlocker(located, ref, folds, await snapshotArtifacts(view, located));
+  const error = await approvalBlocker(located, ref, folds, await snapshotArtifacts(view, located), view.layout);
   return error === null ? null : blockOf(gate.name, error);
 };
 
