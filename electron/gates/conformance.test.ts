@@ -16,7 +16,7 @@ const approve = async (gate: 'spec' | 'design' | 'test_list') => {
 
 describe('gate conformance at the gates', () => {
   it('blocks the test list when an AC has no item, lists why in the evidence, and records nothing', async () => {
-    const files = batonFeature();
+    const files: Record<string, string | object> = { ...batonFeature() };
     files[`${base}/test-list.json`] = { items: [{ id: 'T1', description: 'pays', ac_id: 'AC-1', status: 'pending' }] };
     p = await makeBatonProject(files);
     expect((await approve('spec')).result.ok).toBe(true);
@@ -31,7 +31,7 @@ describe('gate conformance at the gates', () => {
   });
 
   it('blocks the spec on an untestable AC and a story whose declared independence is false', async () => {
-    const files = batonFeature();
+    const files: Record<string, string | object> = { ...batonFeature() };
     files[`${base}/stories/S-1/acs/AC-2.json`] = { id: 'AC-2', given: 'a declined card', when: '', then: 'I see why' };
     files[`${base}/stories/S-1/story.json`] = {
       id: 'S-1',
@@ -53,7 +53,7 @@ describe('gate conformance at the gates', () => {
   });
 
   it('blocks the test list when a persistence invariant of the architecture has no test', async () => {
-    const files = batonFeature();
+    const files: Record<string, string | object> = { ...batonFeature() };
     files[`${base}/architecture.json`] = {
       layers: [{ name: 'service', responsibility: 'checkout' }],
       persistenceInvariants: [{ id: 'INV-paid-once', statement: 'an order is paid once' }],
