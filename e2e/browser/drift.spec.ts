@@ -51,6 +51,10 @@ test('a changed approved spec shows a drifted badge that opens the diff', async 
   await expect(page.getByTestId('inbox-item-F-1-spec')).toContainText('drifted');
   const inInbox = page.getByTestId('evidence-artifact-feature-spec.json');
   await inInbox.getByTestId('open-evidence').click();
+  // Both versions rendered first, then the lines.
+  await expect(inInbox.getByTestId('rendered-approved')).toContainText('Shoppers pay for the items in their basket.');
+  await expect(inInbox.getByTestId('rendered-now')).toContainText('by card or by voucher');
+  await inInbox.getByTestId('artifact-view-text-changes').click();
   await expect(inInbox.locator('tr.diff-added')).toContainText('by card or by voucher');
 });
 

@@ -41,7 +41,9 @@ test('approve a spec from the inbox: disabled until its evidence is opened, then
   }
   const last = artifact(page, SPEC_ARTIFACTS.at(-1)!);
   await last.getByTestId('open-evidence').click();
-  // JSON is shown pretty-printed.
+  // A story opens rendered; its JSON, one click away, is shown pretty-printed.
+  await expect(last.getByTestId('artifact-rendered')).toContainText('As a shopper, I want to pay for my basket with a card');
+  await last.getByTestId('artifact-view-raw').click();
   await expect(last.locator('pre')).toContainText('"as_a": "shopper"');
   await expect(approve).toBeEnabled();
   await expect(page.getByTestId('evidence-summary')).toContainText('Test items');

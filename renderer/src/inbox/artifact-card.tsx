@@ -1,15 +1,15 @@
 /**
  * One artifact under decision. Closed until the person opens it (that is what "the evidence has
- * been opened" means); open, it shows the text rendered and, when an earlier version was approved,
- * the changes since then.
+ * been opened" means, whichever view it opens on); open, it shows the artifact rendered for its
+ * kind, its raw text, and, when an earlier version was approved, the changes since then.
  */
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import type { EvidenceArtifact } from '../../../shared/ledger';
-import { DiffTable } from '../components/diff-table';
 import { Icon } from '../components/icon';
-import { displayText } from '../lib/artifact-text';
 import { friendlyTime, shortHash } from '../lib/format';
 import { artifactTestId } from '../lib/gate-ref';
+import { ArtifactBody } from './artifact-body';
+import { useSpecIndex } from './rendered/spec-index';
 
 /** What the approver compares: an earlier approved text that differs from the current one. */
 export const hasChanges = (a: EvidenceArtifact): boolean =>
@@ -35,13 +35,12 @@ function Standing({ artifact }: { artifact: EvidenceArtifact }) {
   );
 }
 
-function Content({ artifact }: { artifact: EvidenceArtifact }) {
-  const changes = hasChanges(artifact);
-  const [tab, setTab] = useState<'changes' | 'text'>(changes ? 'changes' : 'text');
-  if (artifact.text === null) {
+function Content({ artifact, feature }: { artifact: EvidenceArtifact; feature?: string }) {
+  const spec = useSpecIndex(feature);
+  const { text, approved } = artifact;
+  if (text === null) {
     return <p className="muted">{artifact.sha256 === null ? 'The file is missing on disk.' : 'This file is binary; Baton shows text artifacts only.'}</p>;
   }
-  const approved = artifact.approved;
   return (
     <div className="artifact-content">
       {approved && (
@@ -51,23 +50,7 @@ function Content({ artifact }: { artifact: EvidenceArtifact }) {
           <code className="hash">{shortHash(approved.sha256)}</code>
         </p>
       )}
-      {changes && (
-        <div className="segmented" role="group" aria-label={`Show ${artifact.name} as`}>
-          <button type="button" className="segment" aria-pressed={tab === 'changes'} onClick={() => setTab('changes')}>
-            Changes since approval
-          </button>
-          <button type="button" className="segment" aria-pressed={tab === 'text'} onClick={() => setTab('text')}>
-            Full text
-          </button>
-        </div>
-      )}
-      {changes && tab === 'changes' ? (
-        <DiffTable name={artifact.name} before={displayText(artifact.name, approved!.text!)} after={displayText(artifact.name, artifact.text)} />
-      ) : (
-        <pre className="artifact-text" tabIndex={0} aria-label={`${artifact.name}, current text`}>
-          {displayText(artifact.name, artifact.text)}
-        </pre>
-      )}
+      <ArtifactBody artifact={{ ...artifact, text }} approvedText={hasChanges(artifact) ? approved!.text : null} spec={spec} />
     </div>
   );
 }
@@ -78,10 +61,12 @@ interface Props {
   readonly viewed: boolean;
   /** Set when this artifact's text changed under the person; they must open it again. */
   readonly changedWhileReading: boolean;
+  /** The gate's feature: its spec names the stories of the test list's ACs. */
+  readonly feature?: string;
   onToggle(): void;
 }
 
-export function ArtifactCard({ artifact, open, viewed, changedWhileReading, onToggle }: Props) {
+export function ArtifactCard({ artifact, open, viewed, changedWhileReading, feature, onToggle }: Props) {
   const bodyId = useId();
   return (
     <section className={open ? 'artifact artifact-open' : 'artifact'} data-testid={artifactTestId(artifact.name)} aria-label={artifact.name}>
@@ -113,7 +98,7 @@ export function ArtifactCard({ artifact, open, viewed, changedWhileReading, onTo
         </p>
       )}
       <div id={bodyId} hidden={!open}>
-        {open && <Content artifact={artifact} />}
+        {open && <Content artifact={artifact} feature={feature} />}
       </div>
     </section>
   );

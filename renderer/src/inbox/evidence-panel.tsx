@@ -157,6 +157,7 @@ export function EvidencePanel({ entry, onDecided }: Props) {
                       open={open.has(key)}
                       viewed={viewed.has(key)}
                       changedWhileReading={changed.has(artifact.name) && !viewed.has(key)}
+                      feature={ref.feature}
                       onToggle={() => toggle(key)}
                     />
                   );
