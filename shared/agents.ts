@@ -45,8 +45,8 @@ export interface AgentUsage {
   readonly costUsd: number | null;
 }
 
-/** The roles whose agents the cycle runs (the design-phase roles come with the intake). */
-export const AGENT_ROLES = ['navigator', 'driver'] as const;
+/** The roles a run gives turns to: the design-phase roles (from an intake request), then the cycle's two. */
+export const AGENT_ROLES = ['specAuthor', 'architectReviewer', 'dba', 'uxDesigner', 'testStrategist', 'navigator', 'driver'] as const;
 export type AgentRole = (typeof AGENT_ROLES)[number];
 
 /** What the Settings screen shows: each role's agent, and whether this project can be changed. */

@@ -17,6 +17,7 @@ export const CHANNEL_NAMES = [
   'gates:withdraw',
   'gates:restore',
   'escalations:decide',
+  'features:new',
   'ledger:list',
   'ledger:blob',
   'ledger:verify',

@@ -111,6 +111,26 @@ export const channels = {
     request: z.object({ feature: id, item: id, decision: z.enum(ESCALATION_DECISIONS), note: z.string().max(4000).optional(), approver }).strict(),
     response: returns<LedgerRecord>(),
   },
+  /** Intake: a new feature from a one-paragraph request and optional text attachments, recorded in the ledger. */
+  'features:new': {
+    request: z
+      .object({
+        title: z.string().trim().min(1, 'is required: name the feature').max(200),
+        request: z
+          .string()
+          .trim()
+          .min(1, 'is required: write one paragraph saying what the feature is for')
+          .max(8000, 'is longer than 8000 characters: keep the request to a paragraph and attach the rest'),
+        attachments: z
+          .array(z.object({ name: z.string().min(1).max(100), text: z.string().max(1_000_000) }).strict())
+          .max(10, 'at most 10 attachments')
+          .optional(),
+        id: id.optional(),
+        approver,
+      })
+      .strict(),
+    response: returns<{ feature: string; record: LedgerRecord }>(),
+  },
   /** A page of the ledger, oldest first, with the chain's verification state. */
   'ledger:list': {
     request: z.object({ offset: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(),

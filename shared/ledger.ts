@@ -110,6 +110,8 @@ export interface EvidenceArtifact {
   readonly problem: string | null;
   /** The previously approved version (frozen blob), if any. */
   readonly approved: { readonly sha256: string; readonly text: string | null; readonly approvedAt: string; readonly approver: string } | null;
+  /** The version a person sent back (the gate's latest decision is a rejection), to compare the revision with; absent otherwise. */
+  readonly sentBack?: { readonly sha256: string; readonly text: string | null; readonly at: string; readonly by: string; readonly reason: string } | null;
 }
 
 /** A ledger record a screen can link to (`#/evidence/<seq>`). */

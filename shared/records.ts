@@ -41,6 +41,12 @@ export const RECORD_TYPES = {
   branchCollected: 'branch.collected',
   /** A person's decision on an escalated cycle (issue 5): retry, skip or abandon. */
   escalationDecided: 'escalation.decided',
+  /** Intake (issue 14): a person's one-paragraph request for a new feature, with its attachments as blobs. */
+  featureRequested: 'feature.requested',
+  /** A design-phase role's turn: the files it wrote, or why its artifact was refused. */
+  designTurn: 'design.turn',
+  /** A design role's artifact was refused twice: the lifecycle escalates to a person. */
+  designEscalated: 'design.escalated',
 } as const;
 
 /** A record type Baton writes. A reader may meet others (a Consort project's, a newer Baton's). */
@@ -197,6 +203,25 @@ export const RECORD_DATA = {
     note: z.string().nullable().optional(),
     escalation: text.optional(),
   }),
+  [RECORD_TYPES.featureRequested]: z.looseObject({
+    title: text,
+    request: hash,
+    attachments: z.record(text, hash),
+  }),
+  [RECORD_TYPES.designTurn]: z.looseObject({
+    role: text,
+    gate: text,
+    attempt: count,
+    /** 1, then one more each time a person sent the gate back. */
+    round: count.optional(),
+    outcome: z.enum(['written', 'refused']),
+    problems: list(text),
+    files: z.record(text, hash),
+    feedback: z.string().nullable(),
+    turnMs: z.number(),
+    agentExitCode: z.number().int().nullable(),
+  }),
+  [RECORD_TYPES.designEscalated]: z.looseObject({ role: text, gate: text, attempts: count, problems: list(text) }),
 } as const satisfies Record<RecordType, z.ZodType>;
 
 export type RecordData<T extends RecordType> = z.infer<(typeof RECORD_DATA)[T]>;

@@ -60,6 +60,13 @@ export interface ContextPack {
   readonly guidance: string | null;
   /** A review: the cycle's diff (never the Driver's own account of its work). */
   readonly diff: string | null;
+  /** A design-phase turn: the intake request, its attachments (in the turn folder), a person's note, why the last attempt was refused. */
+  readonly design?: {
+    readonly request: string;
+    readonly attachments: readonly string[];
+    readonly feedback: string | null;
+    readonly problems: readonly string[];
+  };
 }
 
 export interface TurnResult {

@@ -4,9 +4,11 @@
  */
 import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { recordsOf, RECORD_TYPES } from '../../shared/records';
+import { Ledger } from '../ledger';
 
 const exec = promisify(execFile);
 const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.mjs');
@@ -42,5 +44,29 @@ describe('npx baton demo --json', () => {
     const verify = await exec(process.execPath, [BIN, 'verify', demo.project, '--json']);
     const report = JSON.parse(verify.stdout) as { ok: boolean };
     expect(report.ok).toBe(true);
+  }, 900_000);
+});
+
+describe('npx baton demo --from-request --json', () => {
+  let demo: DemoJson | null = null;
+  afterAll(async () => {
+    if (demo) await rm(dirname(demo.project), { recursive: true, force: true });
+  });
+
+  it('takes a one-paragraph request through the scripted design roles and the demo PO’s approvals to every item green', async () => {
+    const { stdout, stderr } = await exec(process.execPath, [BIN, 'demo', '--from-request', '--json'], { maxBuffer: 16 * 1024 * 1024 });
+    demo = JSON.parse(stdout) as DemoJson;
+    expect(stderr).toBe('');
+    expect(demo.items.total).toBe(8);
+    expect((demo.items.byStatus.green ?? 0) + (demo.items.byStatus.refactored ?? 0)).toBe(8);
+    expect(demo.escalations).toEqual([]);
+    const { records } = await Ledger.forArtifactRoot(join(demo.project, '.baton')).read();
+    const design = recordsOf(records, RECORD_TYPES.designTurn).map((r) => `${r.data.role}:${r.data.attempt}:${r.data.outcome}`);
+    expect(design).toEqual(['specAuthor:1:refused', 'specAuthor:2:written', 'architectReviewer:1:written', 'dba:1:written', 'testStrategist:1:written']);
+    expect(recordsOf(records, RECORD_TYPES.featureRequested)).toHaveLength(1);
+    const approvals = recordsOf(records, RECORD_TYPES.gateApproved).map((r) => `${r.data.gate} by ${r.data.approver}`);
+    expect(approvals).toEqual(['spec', 'design', 'test_list'].map((g) => `${g} by Demo Product Owner <demo@baton.invalid>`));
+    const verify = await exec(process.execPath, [BIN, 'verify', demo.project, '--json']);
+    expect((JSON.parse(verify.stdout) as { ok: boolean }).ok).toBe(true);
   }, 900_000);
 });

@@ -9,6 +9,7 @@ import { runCommand, statusCommand } from './commands/run';
 import { recordScenarioCommand, replayCommand } from './commands/replay';
 import { approveCommand, rejectCommand, resolveCommand, restoreCommand, withdrawCommand } from './commands/decide';
 import { exportCommand, signCommand } from './commands/export';
+import { featureCommand } from './commands/feature';
 import { gatesCommand } from './commands/gates';
 import { initCommand } from './commands/init';
 import { inspectCommand } from './commands/inspect';
@@ -22,6 +23,7 @@ const COMMANDS: readonly Command[] = [
   initCommand,
   inspectCommand,
   demoCommand,
+  featureCommand,
   runCommand,
   statusCommand,
   replayCommand,

@@ -36,7 +36,21 @@ describe('agents:settings, agents:save, agents:check', () => {
     await writeTree(root, { ...batonFeature(), '.baton/project.json': settings });
     const call = await open(root);
     const before = await call('agents:settings', {});
-    expect(before).toMatchObject({ ok: true, value: { readOnly: null, roles: [{ role: 'navigator', config: { adapter: 'scripted' } }, { role: 'driver' }] } });
+    expect(before).toMatchObject({
+      ok: true,
+      value: {
+        readOnly: null,
+        roles: [
+          { role: 'specAuthor' },
+          { role: 'architectReviewer' },
+          { role: 'dba' },
+          { role: 'uxDesigner' },
+          { role: 'testStrategist' },
+          { role: 'navigator', config: { adapter: 'scripted' } },
+          { role: 'driver' },
+        ],
+      },
+    });
 
     const bad = await call('agents:save', { role: 'driver', config: { adapter: 'command' } });
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid-request' } });
@@ -46,7 +60,10 @@ describe('agents:settings, agents:save, agents:check', () => {
     const untouched = await readFile(file, 'utf8');
 
     const saved = await call('agents:save', { role: 'driver', config: { adapter: 'claude', model: 'opus', args: [] } });
-    expect(saved).toMatchObject({ ok: true, value: { roles: [{ role: 'navigator' }, { role: 'driver', config: { adapter: 'claude', model: 'opus' } }] } });
+    expect(saved).toMatchObject({
+      ok: true,
+      value: { roles: [...Array(5).fill({}), { role: 'navigator' }, { role: 'driver', config: { adapter: 'claude', model: 'opus' } }] },
+    });
     const after = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
     expect((after.agents as Record<string, unknown>).driver).toEqual({ adapter: 'claude', model: 'opus' });
     const { agents: _a, ...rest } = after;

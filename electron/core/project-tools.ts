@@ -24,6 +24,7 @@ import type { Workbench } from './workbench';
 
 export type { BenchOptions, BenchResult, FeatureStatus, InitOutcome, InspectReport, PreparedDemo };
 export { DEFAULT_POSTGRES_URL_ENV };
+export { DEMO_APPROVER } from '../engine/prepare-demo';
 
 const NO_PROJECT = 'No project is open. Open a project folder first.';
 
@@ -83,9 +84,9 @@ export async function repairLedgerTail(workbench: Workbench, approver: string): 
   return reloaded.ok ? ok(repaired) : reloaded;
 }
 
-/** `baton demo`: a fresh copy of the demo project with its spec, design and test_list gates approved by the demo Product Owner. */
-export function prepareDemo(): Promise<PreparedDemo> {
-  return copyDemo();
+/** `baton demo`: a fresh copy of the demo project with its spec, design and test_list gates approved by the demo Product Owner; `fromRequest`: the feature only as an intake request. */
+export function prepareDemo(options: { fromRequest?: boolean } = {}): Promise<PreparedDemo> {
+  return copyDemo(undefined, { fromRequest: options.fromRequest === true });
 }
 
 /** `baton bench branches`: create times and read latency at depth on this machine's provider. */

@@ -2,6 +2,7 @@
  * The Workbench: the one object every host (Electron, browser host, CLI) wires up.
  * It owns the current project and tells listeners when it changes; hosts only translate.
  */
+import { createFeature } from '../engine/intake';
 import { realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BranchCreated, BranchListView, BranchPairView, GcReport, SchemaDiff } from '../../shared/branches';
@@ -149,6 +150,18 @@ export class Workbench {
 
   decideEscalation(request: RequestOf<'escalations:decide'>): Promise<Result<LedgerRecord>> {
     return this.decide((p, ledger) => decideEscalation(p.view, ledger, request), 'escalations');
+  }
+
+  /** Intake: the new feature's folder and its ledger record; the project is re-read so it shows at once. */
+  async newFeature(request: RequestOf<'features:new'>): Promise<Result<{ feature: string; record: LedgerRecord }>> {
+    let made: { feature: string; record: LedgerRecord } | null = null;
+    const result = await this.decide(async (p, ledger) => {
+      const created = await createFeature(p.view, ledger, { ...request, requester: request.approver });
+      if (!created.ok) return created;
+      made = created.value;
+      return ok(created.value.record);
+    }, 'changes');
+    return result.ok && made ? ok(made) : (result as Result<never>);
   }
 
   ledgerPage(offset?: number, limit?: number): Promise<Result<LedgerPage>> {

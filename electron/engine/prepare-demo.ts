@@ -4,13 +4,14 @@
  * gates as a clearly named demo Product Owner so the run can build straight away.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { GateName } from '../../shared/ledger';
 import { approveGate, gateEvidence } from '../gates';
 import { Ledger } from '../ledger';
+import { createFeature } from './intake';
 import { readProject } from '../project';
 import { defaultDataDir, projectDataDir } from '../platform/data-dir';
 import { packageRoot } from '../platform/package-root';
@@ -52,12 +53,48 @@ export interface DemoVariant {
   readonly files?: Readonly<Record<string, string | object>>;
   /** Settings merged into .baton/project.json. */
   readonly settings?: Readonly<Record<string, unknown>>;
+  /**
+   * `baton demo --from-request`: no hand-written feature; the request in resources/demo-request is
+   * taken in (intake) and the scripted design roles write the spec, design and test list. No gate
+   * is approved here: the demo's Product Owner approves each as the run reaches it.
+   */
+  readonly fromRequest?: boolean;
+}
+
+export const DEMO_REQUEST = join(BATON_ROOT, 'resources', 'demo-request');
+export const DEMO_FEATURE = 'F-inventory';
+
+/** The demo without its feature, playing the design turns before the build turns. */
+async function withoutFeature(root: string): Promise<void> {
+  await rm(join(root, '.baton', 'features', DEMO_FEATURE), { recursive: true, force: true });
+  const scenario = join(root, '.baton', 'scenario.json');
+  const build = JSON.parse(await readFile(scenario, 'utf8')) as { description: string; turns: unknown[] };
+  const design = JSON.parse(await readFile(join(DEMO_REQUEST, 'scenario-design.json'), 'utf8')) as { description: string; turns: unknown[] };
+  await writeFile(
+    scenario,
+    `${JSON.stringify({ description: `${design.description} ${build.description}`, turns: [...design.turns, ...build.turns] }, null, 2)}\n`,
+  );
+}
+
+/** Intake of the demo's request, as the demo Product Owner. */
+async function takeRequest(root: string): Promise<void> {
+  const view = await readProject(root);
+  if (!view.ok) throw new Error(`The demo project does not read: ${view.error.message}`);
+  const made = await createFeature(view.value, Ledger.forArtifactRoot(join(root, '.baton')), {
+    id: DEMO_FEATURE,
+    title: 'Inventory that never oversells',
+    request: await readFile(join(DEMO_REQUEST, 'request.md'), 'utf8'),
+    attachments: [{ name: 'constraints.md', text: await readFile(join(DEMO_REQUEST, 'constraints.md'), 'utf8') }],
+    requester: DEMO_APPROVER,
+  });
+  if (!made.ok) throw new Error(`The demo's request could not be taken in: ${made.error.message}`);
 }
 
 export async function prepareDemo(parent: string = tmpdir(), variant: DemoVariant = {}): Promise<PreparedDemo> {
   const base = await mkdtemp(join(parent, 'baton-demo-'));
   const root = join(base, 'inventory');
   await cp(DEMO_SOURCE, root, { recursive: true, filter: (src) => !/[\\/](node_modules|reports)$/.test(src) });
+  if (variant.fromRequest) await withoutFeature(root);
   await copyDependencies(join(BATON_ROOT, 'node_modules'), join(root, 'node_modules'), ['pg']);
   for (const [path, content] of Object.entries(variant.files ?? {})) {
     await mkdir(dirname(join(root, path)), { recursive: true });
@@ -74,6 +111,11 @@ export async function prepareDemo(parent: string = tmpdir(), variant: DemoVarian
   await exec('sh', ['-c', 'printf "/node_modules\\n/reports/\\n" >> .git/info/exclude'], { cwd: root });
   await git('add', '-A');
   await git('commit', '-q', '-m', 'The inventory service before the feature');
+  if (variant.fromRequest) {
+    await takeRequest(root);
+    const real = await realpath(root);
+    return { root: real, dataDir: projectDataDir(real, defaultDataDir(process.env, process.platform, real)), feature: DEMO_FEATURE };
+  }
   const read = await readProject(root);
   if (!read.ok) throw new Error(`The demo project does not read: ${read.error.message}`);
   const feature = read.value.features[0]!.id;

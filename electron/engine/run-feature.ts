@@ -26,6 +26,8 @@ import { packageRoot } from '../platform/package-root';
 import type { TestItem } from '../../shared/model';
 import { escalationsOf, foldEscalations } from '../gates/escalations';
 import { buildItems } from './build';
+import { decidedGate, DESIGN_STATE } from './run-resume';
+import { designStep, type DesignStepName } from './design-steps';
 import type { CycleDeps, ExperimentPair } from './cycle-deps';
 import { excludeFromCommits } from './git';
 import { readSnapshot, runPersisted } from './persisted-machine';
@@ -90,7 +92,10 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
   const frozen = frozenGuard(root, feature.id, ledger, emit);
   // Frozen means frozen from the first moment: a drifted gate stops the run before anything starts.
   const saved = await readSnapshot(store, 'lifecycle', lifecycleMachine, LIFECYCLE_VERSION).catch(() => null);
-  const resumeAt = (typeof saved?.value === 'string' && saved.value in GATES_BEFORE ? saved.value : 'intake') as LifecycleStateName;
+  const savedState = typeof saved?.value === 'string' && saved.value in GATES_BEFORE ? (saved.value as LifecycleStateName) : 'intake';
+  // An escalated design step resumes at that step, so only the gates before it must hold.
+  const failedStep = (saved?.context as { failedStep?: string | null } | undefined)?.failedStep ?? null;
+  const resumeAt = savedState === 'escalated' && failedStep !== null && failedStep in DESIGN_STATE ? DESIGN_STATE[failedStep]! : savedState;
   try {
     await frozen.check(resumeAt, 'start', null);
   } catch (error) {
@@ -149,7 +154,12 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
       guard: (step, item) => frozen.check('building', step, item),
     };
     emit({ kind: 'run.started', runId, feature: feature.id, at: runId });
-    const phase = await driveLifecycle(deps, store, feature.testList, settings, ledger, options, frozen);
+    // The test list is read when the build starts: from an intake request, the Test Strategist writes it during this run.
+    const items = async (): Promise<readonly TestItem[]> => {
+      const now = await readProject(root);
+      return (now.ok ? now.value.features.find((f) => f.id === feature.id)?.testList : undefined) ?? feature.testList;
+    };
+    const phase = await driveLifecycle(deps, store, items, settings, ledger, options, frozen);
     return await summarize(root, feature.id, phase, ledger, frozen.blocked);
   } finally {
     await branches.close().catch(() => undefined);
@@ -209,7 +219,7 @@ function frozenGuard(root: string, feature: string, ledger: Ledger, emit: (event
 async function driveLifecycle(
   deps: CycleDeps,
   store: StateStore,
-  items: Parameters<typeof buildItems>[2],
+  items: () => Promise<Parameters<typeof buildItems>[2]>,
   settings: ProjectSettings,
   ledger: Ledger,
   options: RunOptions,
@@ -217,14 +227,15 @@ async function driveLifecycle(
 ): Promise<LifecycleStateName> {
   const pollMs = options.gatePollMs ?? 1000;
   const noop = fromPromise<void, WorkInput>(async () => undefined);
+  const designWork = (step: DesignStepName) => fromPromise<void, WorkInput>(({ input }) => designStep(deps, step, input.feedback));
   const machine = lifecycleMachine.provide({
     actors: {
       intake: noop,
-      specify: noop,
-      design: noop,
-      listTests: noop,
+      specify: designWork('specify'),
+      design: designWork('design'),
+      listTests: designWork('listTests'),
       promote: noop,
-      build: fromPromise(async () => ({ escalated: (await buildItems(deps, store, items, settings.repairBudget)).escalated })),
+      build: fromPromise(async () => ({ escalated: (await buildItems(deps, store, await items(), settings.repairBudget)).escalated })),
       awaitGate: fromPromise<GateDecision, GateWait>(async ({ input, signal }) => {
         const decision = await waitForGate(ledger, input, pollMs, signal, deps);
         // An approval whose files changed since is no approval to build on.
@@ -244,7 +255,11 @@ async function driveLifecycle(
     onState: (state) => deps.emit({ kind: 'lifecycle.state', feature: deps.feature, state: state as LifecycleStateName }),
     stopAt: (state) => stopAt.has(state),
     started: async (actor) => {
-      if (String(actor.getSnapshot().value) === 'escalated') await resumeEscalated(actor, ledger, deps.feature, items);
+      const state = String(actor.getSnapshot().value);
+      if (state === 'escalated') await resumeEscalated(actor, ledger, deps.feature, await items());
+      // `until` stops on reaching a gate; a run that starts at that gate already decided (sent back with a note) goes on past it.
+      else if (stopAt.has(state) && (await decidedGate(ledger, deps.feature, state)))
+        while (String(actor.getSnapshot().value) === state && !deps.signal?.aborted) await new Promise((resolve) => setTimeout(resolve, 20));
     },
   });
   return String(end.value) as LifecycleStateName;

@@ -4,6 +4,8 @@ import type { Ledger } from '../ledger';
 import type { LifecycleStateName, RunBlocked, RunSummary } from '../../shared/run';
 import { annotateEscalations } from '../gates/escalations';
 import { evidenceSummary } from '../gates/proof';
+import type { LedgerRecord } from '../../shared/ledger';
+import { recordOf, RECORD_TYPES } from '../../shared/records';
 
 export async function summarize(
   root: string,
@@ -27,7 +29,7 @@ export async function summarize(
       : phase === 'escalated'
         ? escalations.length
           ? `escalated: ${escalations.map((e) => `${e.item} (${e.reason})`).join('; ')}. Decide in the Inbox or with \`baton resolve ${root} --feature ${featureId} --item ${escalations[0]!.item} --decision retry|skip|abandon\`, then run again`
-          : 'escalated: every escalation is decided; run again to go on'
+          : (designEscalation(records, featureId) ?? 'escalated: every escalation is decided; run again to go on')
         : phase.endsWith('Gate') || phase === 'acceptance'
           ? `waiting at ${phase === 'acceptance' ? 'the acceptance gate' : `the ${phase.replace('Gate', '')} gate`}: approve it in the Inbox or with \`baton approve\``
           : phase;
@@ -45,4 +47,13 @@ export async function summarize(
     ledgerHead: records.at(-1)?.hash ?? null,
     stoppedAt,
   };
+}
+
+/** A design role's second refusal, when it is the feature's last word: what a person must do next. */
+function designEscalation(records: readonly LedgerRecord[], feature: string): string | null {
+  const last = records.filter((r) => r.subject?.feature === feature).at(-1);
+  const escalated = recordOf(last, RECORD_TYPES.designEscalated);
+  if (!escalated) return null;
+  const { role, gate, attempts, problems } = escalated.data;
+  return `escalated: the ${role} artifact for the ${gate} gate was refused ${attempts} times (${problems.join(' ')}). Write the files by hand or run again to give the role two more attempts`;
 }

@@ -129,6 +129,8 @@ export const rejectGate = (view: ProjectView, ledger: Ledger, req: ReasonedReque
         actor: { kind: 'person', id: approver },
         subject: subjectOf(req),
         data: { gate: req.gate, approver, reason: req.reason.trim(), artifacts },
+        // What was sent back, so the revised version can be compared with it.
+        blobs: snapshots.flatMap((s) => (s.file.state === 'ok' ? [{ name: s.name, content: s.file.bytes }] : [])),
       }),
     );
   });

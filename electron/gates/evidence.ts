@@ -5,6 +5,7 @@
  */
 import type { EvidenceArtifact, GateEvidence } from '../../shared/ledger';
 import { readOnlyReason } from '../../shared/read-only';
+import { recordOf, RECORD_TYPES, type TypedRecord } from '../../shared/records';
 import type { Feature, Gate, ProjectView } from '../../shared/model';
 import { err, ok, type Result } from '../../shared/result';
 import type { Ledger } from '../ledger';
@@ -39,6 +40,19 @@ const frozen = async (ledger: Ledger | null, approval: GateApproval, name: strin
   return { sha256: artifact.sha256, text: bytes ? textOf(bytes) : null, approvedAt: approval.at, approver: approval.approver };
 };
 
+/** One artifact as a rejection recorded it (its hash, and its text from the blob when the rejection kept one). */
+const sentBackVersion = async (
+  ledger: Ledger | null,
+  rejection: TypedRecord<typeof RECORD_TYPES.gateRejected>,
+  name: string,
+): Promise<EvidenceArtifact['sentBack']> => {
+  const hash = rejection.data.artifacts?.[name];
+  if (!hash) return null;
+  const blob = rejection.blobs.find((b) => b.name === name);
+  const bytes = blob && ledger ? await ledger.readBlob(blob.sha256) : null;
+  return { sha256: hash.sha256, text: bytes ? textOf(bytes) : null, at: rejection.at, by: rejection.data.approver, reason: rejection.data.reason };
+};
+
 const batonEvidence = async (view: ProjectView, ledger: Ledger | null, ref: GateRef): Promise<Result<GateEvidence>> => {
   const records = ledger ? (await ledger.read()).records : [];
   // The disk as it is now: the caller's view may be older than the files.
@@ -50,8 +64,18 @@ const batonEvidence = async (view: ProjectView, ledger: Ledger | null, ref: Gate
   const fold = folds.get(gateKey(ref));
   const last = fold?.lastApproval ?? null;
   const snapshots = await snapshotArtifacts(fresh.value, located.value);
+  const rejection =
+    fold?.status === 'rejected'
+      ? recordOf(
+          records.find((r) => r.seq === fold.seq),
+          RECORD_TYPES.gateRejected,
+        )
+      : null;
   const artifacts = await Promise.all(
-    snapshots.map(async (s) => current(s, last ? await frozen(ledger, last, s.name) : null, s.name.endsWith('.json') ? 'jcs-sha256' : 'text-sha256')),
+    snapshots.map(async (s) => ({
+      ...current(s, last ? await frozen(ledger, last, s.name) : null, s.name.endsWith('.json') ? 'jcs-sha256' : 'text-sha256'),
+      ...(rejection ? { sentBack: await sentBackVersion(ledger, rejection, s.name) } : {}),
+    })),
   );
   // An artifact approved before but no longer covered (a deleted AC) is shown, so its removal is seen.
   for (const gone of last?.artifacts.filter((a) => !located.value.names.includes(a.name)) ?? []) {

@@ -33,6 +33,8 @@ interface LifecycleContext {
   readonly feature: string;
   feedback: string | null;
   reason: string | null;
+  /** The work step that escalated (`specify`, `design`, `listTests`, `build`…): where RESUME goes back to. Absent in older snapshots. */
+  failedStep?: string | null;
 }
 
 type LifecycleEvent = { type: 'ABANDON'; reason: string } | { type: 'RESUME' };
@@ -94,6 +96,7 @@ export const lifecycleMachine = setup({
         (event as unknown as { output: GateDecision }).output.reason ?? `The ${params.gate} gate was rejected.`,
     }),
     stepFailed: assign({
+      failedStep: (_, params: { step: string }) => params.step,
       reason: ({ event }, params: { step: string }) => {
         const error = (event as { error?: unknown }).error;
         return `The ${params.step} step failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -102,7 +105,7 @@ export const lifecycleMachine = setup({
   },
 }).createMachine({
   id: 'lifecycle',
-  context: ({ input }) => ({ feature: input.feature, feedback: null, reason: null }),
+  context: ({ input }) => ({ feature: input.feature, feedback: null, reason: null, failedStep: null }),
   initial: 'intake',
   on: { ABANDON: { target: '.abandoned', actions: assign({ reason: ({ event }) => event.reason }) } },
   states: {
@@ -134,7 +137,16 @@ export const lifecycleMachine = setup({
     promoting: work('promote', 'promote', 'done'),
     done: { type: 'final' },
     abandoned: { type: 'final' },
-    /** Waits for a person: RESUME goes back to building once the escalations are resolved. */
-    escalated: { on: { RESUME: { target: 'building', actions: assign({ reason: null }) } } },
+    /** Waits for a person: RESUME goes back to the design step that escalated, else to building once the escalations are resolved. */
+    escalated: {
+      on: {
+        RESUME: [
+          { guard: ({ context }) => context.failedStep === 'specify', target: 'specifying', actions: assign({ reason: null, failedStep: null }) },
+          { guard: ({ context }) => context.failedStep === 'design', target: 'designing', actions: assign({ reason: null, failedStep: null }) },
+          { guard: ({ context }) => context.failedStep === 'listTests', target: 'testListing', actions: assign({ reason: null, failedStep: null }) },
+          { target: 'building', actions: assign({ reason: null, failedStep: null }) },
+        ],
+      },
+    },
   },
 });

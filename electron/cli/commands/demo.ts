@@ -5,19 +5,52 @@
  * The run goes through `run:start`, as `baton run` and the workbench's Run button do.
  */
 import { hostDefaults, openHostSession } from '../../core/host-session';
-import { prepareDemo } from '../../core/project-tools';
-import type { RunSummary } from '../../../shared/run';
+import { DEMO_APPROVER, prepareDemo } from '../../core/project-tools';
+import type { GateName } from '../../../shared/ledger';
+import type { RunEvent, RunSummary } from '../../../shared/run';
+import type { HostSession } from '../../core/host-session';
 import { flag, JSON_OPTION, type Command } from '../command';
 import { EXIT, UsageError } from '../exit-codes';
 import { printJson, type Io } from '../io';
 import { endedWith, eventPrinter, printSummary, runToEnd } from './run';
 
+const DESIGN_GATES: readonly string[] = ['spec', 'design', 'test_list'];
+
+/** The demo Product Owner's scripted approval of a design gate the run waits at: exactly the hashes the evidence shows, through the Inbox's channels. */
+async function approveAsDemo(session: HostSession, io: Io, json: boolean, feature: string, gate: GateName): Promise<void> {
+  const evidence = await session.call('gates:evidence', { feature, gate });
+  if (!evidence.ok) return void io.err(`baton demo: could not read the ${gate} gate: ${evidence.error.message}`);
+  const expect = Object.fromEntries(evidence.value.artifacts.flatMap((a) => (a.sha256 ? [[a.name, a.sha256]] : [])));
+  const approved = await session.call('gates:approve', {
+    feature,
+    gate,
+    approver: DEMO_APPROVER,
+    expect,
+    comment: 'Approved by the demo script; a real project waits for a person here.',
+  });
+  if (!approved.ok) io.err(`baton demo: the demo Product Owner could not approve the ${gate} gate: ${approved.error.message}`);
+  else if (!json) io.err(`baton demo: the demo Product Owner approved the ${gate} gate (${Object.keys(expect).length} artifacts).`);
+}
+
 /** The demo project run to acceptance on its own data folder; null when it failed (said already). */
-async function runDemo(io: Io, json: boolean, events: boolean, demo: { root: string; feature: string; dataDir: string }): Promise<RunSummary | null> {
-  const run = { dataDir: demo.dataDir, onEvent: eventPrinter(io, { json, events }) };
+async function runDemo(
+  io: Io,
+  json: boolean,
+  events: boolean,
+  demo: { root: string; feature: string; dataDir: string },
+  approveDesign: boolean,
+): Promise<RunSummary | null> {
+  const print = eventPrinter(io, { json, events });
+  let session: HostSession | null = null;
+  const onEvent = (event: RunEvent): void => {
+    print(event);
+    if (approveDesign && session && event.kind === 'waiting' && DESIGN_GATES.includes(event.gate))
+      void approveAsDemo(session, io, json, event.feature, event.gate as GateName);
+  };
+  const run = { dataDir: demo.dataDir, onEvent };
   const opened = await openHostSession(demo.root, { ...hostDefaults('cli'), run });
   if (!opened.ok) throw new Error(opened.error.message);
-  const { session } = opened.value;
+  session = opened.value.session;
   try {
     const ended = await runToEnd(session, { feature: demo.feature, until: 'acceptance' });
     if (!ended.ok) throw new Error(ended.error.message);
@@ -29,23 +62,34 @@ async function runDemo(io: Io, json: boolean, events: boolean, demo: { root: str
 
 export const demoCommand: Command = {
   name: 'demo',
-  synopsis: 'demo [--json] [--events] [--no-run]',
-  summary: 'Run the demo project end to end on the embedded database (offline); --no-run only prepares it',
-  options: { ...JSON_OPTION, events: { type: 'boolean', default: false }, 'no-run': { type: 'boolean', default: false } },
+  synopsis: 'demo [--from-request] [--json] [--events] [--no-run]',
+  summary: 'Run the demo project end to end on the embedded database (offline); --from-request starts from a one-paragraph request; --no-run only prepares it',
+  options: {
+    ...JSON_OPTION,
+    events: { type: 'boolean', default: false },
+    'no-run': { type: 'boolean', default: false },
+    'from-request': { type: 'boolean', default: false },
+  },
   async run(positionals, values, io) {
     if (positionals.length > 1) throw new UsageError('demo takes no folder: it copies resources/demo to a temporary folder.');
     const json = flag(values, 'json');
     const events = flag(values, 'events');
     try {
-      if (!json) io.err('baton demo: copying the demo project and approving its spec, design and test_list gates as the demo Product Owner…');
-      const demo = await prepareDemo();
+      const fromRequest = flag(values, 'from-request');
+      if (!json)
+        io.err(
+          fromRequest
+            ? 'baton demo: copying the demo project without its feature and taking in its one-paragraph request…'
+            : 'baton demo: copying the demo project and approving its spec, design and test_list gates as the demo Product Owner…',
+        );
+      const demo = await prepareDemo({ fromRequest });
       if (flag(values, 'no-run')) {
         if (json) printJson(io, { project: demo.root, feature: demo.feature, dataDir: demo.dataDir });
         else io.out(demo.root);
         return EXIT.ok;
       }
       if (!json) io.err(`baton demo: project at ${demo.root}`);
-      const summary = await runDemo(io, json, events, demo);
+      const summary = await runDemo(io, json, events, demo, fromRequest);
       if (!summary) return EXIT.problems;
       if (json) {
         printJson(io, {

@@ -11,6 +11,11 @@ import { ErrorBanner } from '../components/error-banner';
 import { useStore } from '../store/store';
 
 const ROLE_LABEL: Readonly<Record<AgentRole, string>> = {
+  specAuthor: 'Spec Author — writes the spec, stories and acceptance criteria',
+  architectReviewer: 'Architect Reviewer — layers, fitness checks, persistence invariants',
+  dba: 'DBA — tables, constraints and planned migrations',
+  uxDesigner: 'UX Designer — screens and their states',
+  testStrategist: 'Test Strategist — the ordered test list',
   navigator: 'Navigator — writes the failing tests and reviews',
   driver: 'Driver — makes them pass and refactors',
 };

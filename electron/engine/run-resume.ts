@@ -1,0 +1,24 @@
+/** Where a resumed run picks up: a design step that escalated, a gate already decided when the run starts at it. */
+import type { GateName } from '../../shared/ledger';
+import type { LifecycleStateName } from '../../shared/run';
+import { foldGates, gateKey } from '../gates';
+import type { Ledger } from '../ledger';
+
+/** The lifecycle state each feature-level gate waits in. */
+const GATE_STATE: Readonly<Partial<Record<GateName, LifecycleStateName>>> = {
+  spec: 'specGate',
+  design: 'designGate',
+  test_list: 'testListGate',
+  deploy: 'deployGate',
+};
+
+/** Whether the feature-level gate waited on in `state` has been approved or rejected. */
+export async function decidedGate(ledger: Ledger, feature: string, state: string): Promise<boolean> {
+  const gate = (Object.keys(GATE_STATE) as GateName[]).find((g) => GATE_STATE[g] === state);
+  if (!gate) return false;
+  const status = foldGates((await ledger.read()).records).get(gateKey({ feature, gate }))?.status;
+  return status === 'approved' || status === 'rejected';
+}
+
+/** The state a design step works in, by the step's id. */
+export const DESIGN_STATE: Readonly<Record<string, LifecycleStateName>> = { specify: 'specifying', design: 'designing', listTests: 'testListing' };
