@@ -129,5 +129,7 @@ export function validateDesignArtifact<R extends DesignRole>(role: R, raw: strin
   }
   const parsed = DESIGN_SCHEMAS[role].safeParse(value);
   if (!parsed.success) return { ok: false, problems: issueLines(parsed.error) };
-  return { ok: true, value: parsed.data as DesignArtifact<R> };
+  // zod's output for DESIGN_SCHEMAS[role] is DesignArtifact<role>; TypeScript cannot narrow the indexed schema.
+  const artifact: unknown = parsed.data;
+  return { ok: true, value: artifact as DesignArtifact<R> };
 }
