@@ -256,6 +256,25 @@ describe('browser host: WebSocket', () => {
     ws.close();
   });
 
+  it('answers a request as large as the contract allows (a new feature with two 700 KB attachments) instead of dropping the socket', async () => {
+    const ws = await open();
+    const reply = frame(ws, result(6));
+    const big = 'x'.repeat(700 * 1024);
+    const request = {
+      title: 'Big',
+      request: 'A paragraph.',
+      approver: 'Ada <ada@example.com>',
+      attachments: [
+        { name: 'a.md', text: big },
+        { name: 'b.md', text: big },
+      ],
+    };
+    ws.send(JSON.stringify({ id: 6, channel: 'features:new', request }));
+    // The project under test may refuse it (no project open, read-only…): what matters is that it answers.
+    expect(await reply).toMatchObject({ kind: 'result', id: 6 });
+    ws.close();
+  });
+
   it.each([
     ['text that is not JSON', 'hello'],
     ['a frame without an id', JSON.stringify({ channel: 'app:info', request: {} })],

@@ -43,7 +43,8 @@ const REFUSED = 'Refused: this request has no valid Baton token. Open the exact 
 
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const token = options.token ?? newToken();
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  // The largest request the contract allows (features:new: ten 1 MB attachments and a request) with JSON's overhead.
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
   let port = 0;
 
   const server = createServer((request, response) => {

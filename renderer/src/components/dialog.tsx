@@ -10,16 +10,18 @@ interface Props {
   /** The buttons along the bottom. */
   readonly actions: ReactNode;
   readonly onSubmit?: () => void;
+  /** Added to `dialog` (e.g. a wider one for a form with a paragraph to write). */
+  readonly className?: string;
 }
 
-export function Dialog({ title, testId, onClose, children, actions, onSubmit }: Props) {
+export function Dialog({ title, testId, onClose, children, actions, onSubmit, className }: Props) {
   const titleId = useId();
   const { ref, onKeyDown } = useDialogFocus<HTMLFormElement>(onClose);
   return (
     <div className="dialog-backdrop" onClick={onClose}>
       <form
         ref={ref}
-        className="dialog"
+        className={className ? `dialog ${className}` : 'dialog'}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}

@@ -17,12 +17,26 @@ type ViewId = 'rendered' | 'raw' | 'changes' | 'text-changes';
 interface Props {
   /** Its `text` is not null: a missing or binary file has no body to choose views of. */
   readonly artifact: EvidenceArtifact & { readonly text: string };
-  /** The earlier approved text, when it differs from the current one. */
+  /** The earlier approved text (or the version sent back), when it differs from the current one. */
   readonly approvedText: string | null;
+  /** What that earlier version was: `Approved` (default) or `Sent back`. */
+  readonly previous?: 'Approved' | 'Sent back';
   readonly spec?: SpecIndex;
 }
 
-function RenderedChanges({ name, before, after, spec }: { name: string; before: ParsedArtifact; after: ParsedArtifact; spec?: SpecIndex }) {
+function RenderedChanges({
+  name,
+  before,
+  after,
+  spec,
+  previous,
+}: {
+  name: string;
+  before: ParsedArtifact;
+  after: ParsedArtifact;
+  spec?: SpecIndex;
+  previous: string;
+}) {
   const same = JSON.stringify(before.rendered) === JSON.stringify(after.rendered);
   return (
     <div className="rendered-changes" data-testid="artifact-rendered-changes">
@@ -32,8 +46,8 @@ function RenderedChanges({ name, before, after, spec }: { name: string; before: 
           : 'Parts that differ are marked new, removed or changed. "Text changes" shows the exact lines.'}
       </p>
       <div className="rendered-compare">
-        <section className="rendered-version" aria-label={`${name}, approved version`} data-testid="rendered-approved">
-          <p className="rendered-version-title">Approved</p>
+        <section className="rendered-version" aria-label={`${name}, ${previous.toLowerCase()} version`} data-testid="rendered-approved">
+          <p className="rendered-version-title">{previous}</p>
           <RenderedArtifact parsed={before} against={{ side: 'approved', other: after }} spec={spec} />
         </section>
         <section className="rendered-version" aria-label={`${name}, current version`} data-testid="rendered-now">
@@ -45,7 +59,7 @@ function RenderedChanges({ name, before, after, spec }: { name: string; before: 
   );
 }
 
-export function ArtifactBody({ artifact, approvedText, spec }: Props) {
+export function ArtifactBody({ artifact, approvedText, spec, previous = 'Approved' }: Props) {
   const { name, text } = artifact;
   const current = useMemo(() => parseArtifact(name, text), [name, text]);
   const before = useMemo(() => (approvedText === null ? null : parseArtifact(name, approvedText)), [name, approvedText]);
@@ -56,7 +70,7 @@ export function ArtifactBody({ artifact, approvedText, spec }: Props) {
   const views: { id: ViewId; label: string }[] = [];
   if (current) views.push({ id: 'rendered', label: 'Rendered' });
   views.push({ id: 'raw', label: isJsonName(name) ? 'JSON' : 'Text' });
-  if (changed) views.push({ id: 'changes', label: 'Changes since approval' });
+  if (changed) views.push({ id: 'changes', label: previous === 'Approved' ? 'Changes since approval' : 'Changes since sent back' });
   if (renderedChanges) views.push({ id: 'text-changes', label: 'Text changes' });
   const [view, setView] = useState<ViewId>(changed ? 'changes' : current ? 'rendered' : 'raw');
   const why = current ? null : unrenderedReason(name, text);
@@ -64,7 +78,8 @@ export function ArtifactBody({ artifact, approvedText, spec }: Props) {
   const textDiff = () => <DiffTable name={name} before={displayText(name, approvedText ?? '')} after={displayText(name, text)} />;
   let body;
   if (view === 'rendered' && current) body = <RenderedArtifact parsed={current} spec={spec} />;
-  else if (view === 'changes' && changed) body = renderedChanges ? <RenderedChanges name={name} before={before} after={current} spec={spec} /> : textDiff();
+  else if (view === 'changes' && changed)
+    body = renderedChanges ? <RenderedChanges name={name} before={before} after={current} spec={spec} previous={previous} /> : textDiff();
   else if (view === 'text-changes' && changed) body = textDiff();
   else {
     body = (

@@ -38,6 +38,9 @@ function Standing({ artifact }: { artifact: EvidenceArtifact }) {
 function Content({ artifact, feature }: { artifact: EvidenceArtifact; feature?: string }) {
   const spec = useSpecIndex(feature);
   const { text, approved } = artifact;
+  // A gate sent back shows its revision against what was sent back (the role ran again with the note).
+  const sentBack = artifact.sentBack ?? null;
+  const revised = sentBack !== null && sentBack.text !== null && text !== null && sentBack.sha256 !== artifact.sha256;
   if (text === null) {
     return <p className="muted">{artifact.sha256 === null ? 'The file is missing on disk.' : 'This file is binary; Baton shows text artifacts only.'}</p>;
   }
@@ -50,7 +53,18 @@ function Content({ artifact, feature }: { artifact: EvidenceArtifact; feature?: 
           <code className="hash">{shortHash(approved.sha256)}</code>
         </p>
       )}
-      <ArtifactBody artifact={{ ...artifact, text }} approvedText={hasChanges(artifact) ? approved!.text : null} spec={spec} />
+      {sentBack && (
+        <p className="muted artifact-approved-line" data-testid="artifact-sent-back">
+          Sent back by {sentBack.by}
+          {friendlyTime(sentBack.at) ? ` on ${friendlyTime(sentBack.at)!.absolute}` : ''}: “{sentBack.reason}” ·{' '}
+          {sentBack.sha256 === artifact.sha256 ? 'not revised since' : 'revised since'}
+        </p>
+      )}
+      {revised ? (
+        <ArtifactBody artifact={{ ...artifact, text }} approvedText={sentBack!.text} previous="Sent back" spec={spec} />
+      ) : (
+        <ArtifactBody artifact={{ ...artifact, text }} approvedText={hasChanges(artifact) ? approved!.text : null} spec={spec} />
+      )}
     </div>
   );
 }

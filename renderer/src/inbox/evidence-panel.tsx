@@ -18,6 +18,7 @@ import { approveGate, rejectGate, STALE_ARTIFACT, withdrawConsequence, withdrawG
 import { ensureIdentity } from '../store/identity';
 import { useStore } from '../store/store';
 import { ArtifactCard, hasChanges, viewKey } from './artifact-card';
+import { blockedByConformance, ConformanceSection, conformanceHint, judgesConformance } from './conformance-section';
 import { DecisionBar } from './decision-bar';
 import { EvidenceSummary } from './evidence-summary';
 import { readOnlyReason as readOnlyReasonOf } from '../../../shared/read-only';
@@ -50,6 +51,7 @@ export function EvidencePanel({ entry, onDecided }: Props) {
 
   let approveBlocked: string | null = null;
   if (!evidence) approveBlocked = loading ? 'Loading the evidence…' : 'The evidence could not be loaded.';
+  else if (blockedByConformance(evidence)) approveBlocked = conformanceHint(evidence);
   else if (!evidence.approvable.ok) approveBlocked = evidence.approvable.reason ?? 'This gate cannot be approved now.';
   else if (unviewed > 0) {
     approveBlocked = `Open every artifact to enable Approve (${artifacts.length - unviewed} of ${artifacts.length} opened).`;
@@ -129,8 +131,8 @@ export function EvidencePanel({ entry, onDecided }: Props) {
         {!evidence && !loadError && <EvidenceSkeleton />}
         {evidence && (
           <>
-            {/* A read-only project says why in the decision bar; the backend's reason would repeat it. */}
-            {!evidence.approvable.ok && !readOnlyReason && (
+            {/* A read-only project says why in the decision bar, a conformance failure above it; the backend's reason would repeat them. */}
+            {!evidence.approvable.ok && !readOnlyReason && !blockedByConformance(evidence) && (
               <p className="approvable-reason" data-testid="approvable-reason">
                 <Icon name="warning" />
                 <span>
@@ -168,6 +170,7 @@ export function EvidencePanel({ entry, onDecided }: Props) {
           </>
         )}
       </div>
+      {evidence && judgesConformance(layout, ref.gate) && <ConformanceSection evidence={evidence} />}
       <DecisionBar
         readOnlyReason={readOnlyReason}
         approveBlocked={approveBlocked}

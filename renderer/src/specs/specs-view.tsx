@@ -2,10 +2,12 @@
  * Specs: each feature, its stories, and their acceptance criteria as Given / When / Then, with
  * the state of the gates over them ("compare with approved" opens the diff).
  */
+import { useEffect, useRef } from 'react';
 import type { Feature, Gate, Story } from '../../../shared/model';
 import { GateBadge } from '../components/gate-badge';
 import { GivenWhenThen } from '../components/gwt';
 import { StoryStatusBadge } from '../components/status-badge';
+import { NewFeatureButton } from '../intake/new-feature-button';
 import { useStore } from '../store/store';
 
 /** The feature-level gates over the spec and what follows from it (Consort calls design "plan"). */
@@ -69,12 +71,26 @@ function StoryBlock({ feature, story }: { feature: Feature; story: Story }) {
   );
 }
 
-function FeatureBlock({ feature }: { feature: Feature }) {
+function FeatureBlock({ feature, selected }: { feature: Feature; selected: boolean }) {
   const gates = feature.gates.filter((g) => g.story === null && SPEC_GATES.includes(g.name));
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The feature just created: brought into view with the focus on its name.
+  useEffect(() => {
+    if (!selected) return;
+    heading.current?.scrollIntoView({ block: 'nearest' });
+    heading.current?.focus({ preventScroll: true });
+  }, [selected]);
   return (
-    <section className="feature" data-testid={`feature-${feature.id}`} aria-labelledby={`feature-title-${feature.id}`}>
+    <section
+      className={selected ? 'feature feature-selected' : 'feature'}
+      data-testid={`feature-${feature.id}`}
+      aria-labelledby={`feature-title-${feature.id}`}
+      aria-current={selected ? 'true' : undefined}
+    >
       <header className="feature-header">
-        <h2 id={`feature-title-${feature.id}`}>{feature.name}</h2>
+        <h2 id={`feature-title-${feature.id}`} ref={heading} tabIndex={selected ? -1 : undefined}>
+          {feature.name}
+        </h2>
         <span className="mono muted">{feature.id}</span>
         <GateBadges feature={feature} gates={gates} label={`Gates of ${feature.name}`} />
       </header>
@@ -90,17 +106,30 @@ function FeatureBlock({ feature }: { feature: Feature }) {
 
 export function SpecsView() {
   const features = useStore((s) => s.project?.features);
+  const focus = useStore((s) => s.specsFocus);
   if (!features || features.length === 0) {
     return (
       <div className="empty-state">
-        <p>No features yet — a feature appears here once its spec is written.</p>
+        <div className="empty-stack">
+          <p>No features yet. Start one from a one-paragraph request: the Spec Author writes its spec when you run it.</p>
+          <div className="specs-toolbar">
+            <NewFeatureButton testId="specs-new-feature" explain primary />
+          </div>
+        </div>
       </div>
     );
   }
   return (
     <div className="specs-view">
+      <div className="specs-toolbar" role="toolbar" aria-label="Spec actions">
+        <h2 className="pane-title">
+          Features <span className="muted">({features.length})</span>
+        </h2>
+        <span className="spacer" />
+        <NewFeatureButton testId="specs-new-feature" explain />
+      </div>
       {features.map((feature) => (
-        <FeatureBlock key={feature.id} feature={feature} />
+        <FeatureBlock key={feature.id} feature={feature} selected={feature.id === focus} />
       ))}
     </div>
   );

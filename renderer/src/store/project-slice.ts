@@ -21,8 +21,8 @@ export const createProjectSlice: SliceCreator<ProjectSlice> = (set) => ({
         showOpen: false,
         filters: sameProject ? reconcileFilters(view.features, state.filters) : NO_FILTERS,
         selected: sameProject && findItem(view.features, state.selected) ? state.selected : null,
-        // Branches shown belong to the project they were listed for.
-        ...(sameProject ? {} : BRANCHES_INITIAL()),
+        // Branches shown belong to the project they were listed for; so do a notice and a feature draft.
+        ...(sameProject ? {} : { ...BRANCHES_INITIAL(), notice: null, specsFocus: null, featureDraft: null }),
       };
     }),
 });

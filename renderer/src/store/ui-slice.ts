@@ -1,5 +1,6 @@
 /** What the person is looking at: the screen, the board's filters, the open card, the open gate. */
 import { NO_FILTERS, type BoardFilters, type ItemRef } from '../lib/board-model';
+import type { FeatureDraft } from '../lib/feature-draft';
 import type { GateRef } from '../lib/gate-ref';
 import type { InboxRef } from '../lib/inbox-model';
 import type { SliceCreator } from './store';
@@ -23,6 +24,14 @@ export interface UiSlice {
   readonly diffMode: DiffMode;
   /** The ledger record the Evidence screen opens (from `#/evidence/<seq>`), or null. */
   readonly evidenceRecord: number | null;
+  /** True while the New feature dialog is open. */
+  readonly newFeatureOpen: boolean;
+  /** What was typed into the New feature dialog and not sent yet: kept when it closes, so nothing is lost. */
+  readonly featureDraft: FeatureDraft | null;
+  /** A sentence saying what just happened (a feature created), shown over the screen until dismissed. */
+  readonly notice: string | null;
+  /** The feature the Specs screen selects (the one just created), or null. */
+  readonly specsFocus: string | null;
   setScreen(screen: Screen): void;
   setEvidenceRecord(seq: number | null): void;
   setDiffTarget(ref: GateRef | null): void;
@@ -31,6 +40,10 @@ export interface UiSlice {
   setFilters(patch: Partial<BoardFilters>): void;
   select(ref: ItemRef | null): void;
   selectInbox(ref: InboxRef | null): void;
+  setNewFeatureOpen(open: boolean): void;
+  setFeatureDraft(draft: FeatureDraft | null): void;
+  setNotice(notice: string | null): void;
+  setSpecsFocus(feature: string | null): void;
 }
 
 export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
@@ -42,6 +55,10 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
   diffTarget: null,
   diffMode: 'unified',
   evidenceRecord: null,
+  newFeatureOpen: false,
+  featureDraft: null,
+  notice: null,
+  specsFocus: null,
   setScreen: (screen) => set({ screen }),
   setEvidenceRecord: (evidenceRecord) => set({ evidenceRecord }),
   setDiffTarget: (diffTarget) => set({ diffTarget }),
@@ -56,4 +73,8 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
     }),
   select: (selected) => set({ selected }),
   selectInbox: (inboxSelected) => set({ inboxSelected }),
+  setNewFeatureOpen: (newFeatureOpen) => set({ newFeatureOpen }),
+  setFeatureDraft: (featureDraft) => set({ featureDraft }),
+  setNotice: (notice) => set({ notice }),
+  setSpecsFocus: (specsFocus) => set({ specsFocus }),
 });

@@ -1,6 +1,7 @@
 /** The top bar: which project, how it is stored, and the project-level actions. */
 import { ProviderState } from '../branches/provider-state';
 import { Icon } from '../components/icon';
+import { NewFeatureButton } from '../intake/new-feature-button';
 import { layoutLabel } from '../lib/format';
 import { RunControls } from '../run/run-controls';
 import { reloadProject } from '../store/actions';
@@ -40,6 +41,7 @@ export function TopBar() {
         </span>
       )}
       <span className="spacer" />
+      <NewFeatureButton testId="new-feature" />
       <RunControls />
       <ProviderState />
       <button type="button" className="button" data-testid="reload" onClick={() => void reloadProject()} disabled={reloading}>

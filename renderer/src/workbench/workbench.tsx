@@ -8,6 +8,7 @@ import { DiffView } from '../diff/diff-view';
 import { EvidenceView } from '../evidence/evidence-view';
 import { InboxView } from '../inbox/inbox-view';
 import { GatesView } from '../gates/gates-view';
+import { NewFeatureDialog } from '../intake/new-feature-dialog';
 import { ProblemsView } from '../problems/problems-view';
 import { RunPanel } from '../run/run-panel';
 import { SettingsView } from '../settings/settings-view';
@@ -15,6 +16,7 @@ import { SpecsView } from '../specs/specs-view';
 import { useStore } from '../store/store';
 import type { Screen } from '../store/ui-slice';
 import { LeftRail } from './left-rail';
+import { NoticeBanner } from './notice-banner';
 import { TopBar } from './top-bar';
 
 const VIEWS: Record<Screen, ComponentType> = {
@@ -48,12 +50,14 @@ export function Workbench() {
             <ErrorBanner error={actionError} title="Reload failed" onDismiss={() => setActionError(null)} />
           </div>
         )}
+        <NoticeBanner />
         <main className={FULL_HEIGHT.has(screen) ? 'view view-full' : 'view'} id="view" aria-label={screen}>
           <View />
         </main>
         <RunPanel />
       </div>
       <IdentityDialog />
+      <NewFeatureDialog />
     </div>
   );
 }
