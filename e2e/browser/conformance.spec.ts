@@ -66,7 +66,7 @@ test('an AC without a test blocks the test_list gate until the test list covers 
   await page.getByTestId('reload').click();
   await expect(section).toHaveAttribute('data-conforms', 'true');
   await expect(section.getByTestId('conformance-ok')).toHaveText(
-    'Conforms: ACs are testable, every AC has a test, every persistence invariant has a test, stories are independent as declared.',
+    'Conforms: ACs are testable, every AC has a test-list item, every persistence invariant has a test-list item, stories are independent as declared.',
   );
   await expect(section.getByTestId('conformance-problem')).toHaveCount(0);
 

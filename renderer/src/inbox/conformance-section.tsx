@@ -13,7 +13,7 @@ import { Icon } from '../components/icon';
 const HOLDS: Readonly<Record<string, string>> = {
   spec: 'ACs are testable and unique, every story has one, stories are independent as declared',
   design: 'ACs are testable and unique, stories are independent as declared, persistence invariant ids are unique',
-  test_list: 'ACs are testable, every AC has a test, every persistence invariant has a test, stories are independent as declared',
+  test_list: 'ACs are testable, every AC has a test-list item, every persistence invariant has a test-list item, stories are independent as declared',
 };
 
 const problemsWord = (n: number): string => `${n} ${n === 1 ? 'problem' : 'problems'}`;
