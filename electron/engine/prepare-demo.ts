@@ -53,6 +53,8 @@ export interface DemoVariant {
   readonly files?: Readonly<Record<string, string | object>>;
   /** Settings merged into .baton/project.json. */
   readonly settings?: Readonly<Record<string, unknown>>;
+  /** Files and folders to remove from the copy, relative to the project (before `files` are written). */
+  readonly remove?: readonly string[];
   /**
    * `baton demo --from-request`: no hand-written feature; the request in resources/demo-request is
    * taken in (intake) and the scripted design roles write the spec, design and test list. No gate
@@ -95,6 +97,7 @@ export async function prepareDemo(parent: string = tmpdir(), variant: DemoVarian
   const root = join(base, 'inventory');
   await cp(DEMO_SOURCE, root, { recursive: true, filter: (src) => !/[\\/](node_modules|reports)$/.test(src) });
   if (variant.fromRequest) await withoutFeature(root);
+  for (const path of variant.remove ?? []) await rm(join(root, path), { recursive: true, force: true });
   await copyDependencies(join(BATON_ROOT, 'node_modules'), join(root, 'node_modules'), ['pg']);
   for (const [path, content] of Object.entries(variant.files ?? {})) {
     await mkdir(dirname(join(root, path)), { recursive: true });
