@@ -9,9 +9,9 @@ import path from 'node:path';
 import { conformanceProblems } from '../../shared/conformance';
 import { validateDesignArtifact, type DesignArtifact, type DesignRole, type Validated } from '../../shared/design-artifacts';
 import type { Feature } from '../../shared/model';
-import { conformanceInput } from '../gates/conformance';
+import { conformanceInput, readJsonObject } from '../gates/conformance';
 import { storyFolders } from '../gates/locate';
-import { readJsonFile } from './design-files';
+import {} from './design-files';
 
 const dupes = (ids: readonly string[]): string[] => [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
 
@@ -37,7 +37,7 @@ async function extraProblems<R extends DesignRole>(role: R, artifact: DesignArti
       problems.push(
         ...conformanceProblems('test_list', { ...input, testItems: items }).filter((p) => !input.testItems || !p.startsWith('The test list is empty')),
       );
-      const architecture = await readJsonFile(path.join(featureDir, 'architecture.json'));
+      const architecture = await readJsonObject(path.join(featureDir, 'architecture.json'));
       const nfrs = Array.isArray(architecture?.['nonFunctional']) ? architecture['nonFunctional'].length : 0;
       if (nfrs > 0 && !list.items.some((i) => i.kind === 'fitness'))
         problems.push('The test list has no fitness item: the architecture names non-functional requirements, so at least one item must be of kind "fitness".');

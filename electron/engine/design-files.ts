@@ -9,6 +9,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DesignArtifact, DesignRole } from '../../shared/design-artifacts';
 import type { GateName } from '../../shared/ledger';
+import { readJsonObject } from '../gates/conformance';
 
 export const GATE_OF: Readonly<Record<DesignRole, GateName>> = {
   specAuthor: 'spec',
@@ -28,15 +29,6 @@ const FILE_OF: Readonly<Record<Exclude<DesignRole, 'specAuthor'>, string>> = {
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-export async function readJsonFile(file: string): Promise<Record<string, unknown> | null> {
-  try {
-    const value: unknown = JSON.parse(await readFile(file, 'utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Every file the role's artifact becomes, by path relative to the feature folder. */
 export async function filesFor<R extends DesignRole>(
   role: R,
@@ -50,7 +42,7 @@ export async function filesFor<R extends DesignRole>(
     return { [FILE_OF[role as Exclude<DesignRole, 'specAuthor'>]]: json(value) };
   }
   const spec = artifact as DesignArtifact<'specAuthor'>;
-  const before = (await readJsonFile(path.join(featureDir, 'feature.json'))) ?? {};
+  const before = (await readJsonObject(path.join(featureDir, 'feature.json'))) ?? {};
   const files: Record<string, string> = {
     'feature.json': json({
       id: feature,

@@ -22,6 +22,7 @@ afterEach(async () => {
 
 interface Turn {
   role: string;
+  run?: string[];
   attempt?: number;
   round?: number;
   step?: string;
@@ -156,4 +157,19 @@ describe('the design phase from a request', () => {
     expect(listArtifact?.sentBack).toMatchObject({ by: DEMO_APPROVER, reason: 'Put T8 before T7: urgency first.' });
     expect(listArtifact?.sentBack?.text).toContain('"T1"');
   }, 180_000);
+
+  it('refuses an artifact.json that is a link, keeping nothing of what it points at', async () => {
+    const turns = await designTurns();
+    const secret = join(DEMO_REQUEST, 'constraints.md');
+    const link = { role: 'specAuthor', step: 'artifact', attempt: 1, run: [`ln -s ${secret} artifact.json`] };
+    const d = await prepare([link, ...turns.filter((t) => t.role === 'specAuthor' && t.attempt === 2)]);
+    expect((await run(d, 'spec')).phase).toBe('specGate');
+    const [refused, written] = await designRecords(d);
+    expect(refused?.data).toMatchObject({
+      outcome: 'refused',
+      problems: ['artifact.json is a link or not a regular file: write the JSON itself into artifact.json'],
+    });
+    expect(refused?.blobs.map((b) => b.name)).not.toContain('agent/artifact.json');
+    expect(written?.data.outcome).toBe('written');
+  }, 120_000);
 });

@@ -6,7 +6,7 @@
  * the validator's words; a second refusal is recorded and escalates the lifecycle to a person.
  * A feature written by hand (no intake request) has no design turns: the steps leave it as it is.
  */
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { DESIGN_SCHEMAS, type DesignRole } from '../../shared/design-artifacts';
@@ -17,7 +17,8 @@ import { featureFolder } from '../gates/locate';
 import type { Ledger } from '../ledger';
 import { readProject } from '../project';
 import { judgeArtifact } from './design-checks';
-import { currentDesignFiles, filesFor, GATE_OF, readJsonFile, writeDesignFiles } from './design-files';
+import { currentDesignFiles, filesFor, GATE_OF, writeDesignFiles } from './design-files';
+import { readJsonObject } from '../gates/conformance';
 import { designPrompt } from './design-prompt';
 import { ATTACHMENTS_DIR, REQUEST_FILE } from './intake';
 
@@ -55,11 +56,11 @@ export async function designStep(deps: DesignDeps, step: DesignStepName, feedbac
   if (step === 'specify') return roleTurns(deps, featureDir, 'specAuthor', request, feedback);
   if (step === 'listTests') return roleTurns(deps, featureDir, 'testStrategist', request, feedback);
   await roleTurns(deps, featureDir, 'architectReviewer', request, feedback);
-  const architecture = await readJsonFile(path.join(featureDir, 'architecture.json'));
+  const architecture = await readJsonObject(path.join(featureDir, 'architecture.json'));
   const invariants = Array.isArray(architecture?.['persistenceInvariants']) ? architecture['persistenceInvariants'].length : 0;
   if (invariants > 0) await roleTurns(deps, featureDir, 'dba', request, feedback);
   else say(deps, `[baton] DBA skipped: the architecture names no persistence invariant.`);
-  if ((await readJsonFile(path.join(featureDir, 'feature.json')))?.['user_interface'] === true)
+  if ((await readJsonObject(path.join(featureDir, 'feature.json')))?.['user_interface'] === true)
     await roleTurns(deps, featureDir, 'uxDesigner', request, feedback);
   else say(deps, `[baton] UX Designer skipped: the spec says the feature has no user interface.`);
 }
@@ -85,7 +86,7 @@ async function roleTurns(deps: DesignDeps, featureDir: string, role: DesignRole,
       if (attachments.length > 0) await cp(path.join(featureDir, ATTACHMENTS_DIR), path.join(dir, ATTACHMENTS_DIR), { recursive: true });
       const schema = JSON.stringify(z.toJSONSchema(DESIGN_SCHEMAS[role], { io: 'input' }), null, 2);
       const prompt = designPrompt({ role, roleName: ROLE_NAME[role], request, attachments, current, feedback, problems, schema });
-      const context = { ...(await packFor(deps, role, attempt, { request, attachments, feedback, problems })), round };
+      const context = { ...(await packFor(deps, featureDir, role, attempt, { request, attachments, feedback, problems })), round };
       say(deps, `[baton] ${ROLE_NAME[role]}, attempt ${attempt}${round > 1 ? `, round ${round}` : ''}${feedback ? ' (with the Product Owner’s note)' : ''}`);
       const started = Date.now();
       const result = await deps.agent(role).turn({
@@ -102,10 +103,10 @@ async function roleTurns(deps: DesignDeps, featureDir: string, role: DesignRole,
         ...(deps.signal ? { signal: deps.signal } : {}),
         onOutput: (chunk) => deps.emit({ kind: 'turn.output', item: null, chunk }),
       });
-      const raw = await readFile(path.join(dir, 'artifact.json'), 'utf8').catch(() => null);
+      const { raw, refused } = await artifactFile(dir);
       const read = await readProject(deps.root);
       const feature = read.ok ? (read.value.features.find((f) => f.id === deps.feature) ?? null) : null;
-      const judged = await judgeArtifact(role, raw, feature, featureDir);
+      const judged = refused !== null ? ({ ok: false, problems: [refused] } as const) : await judgeArtifact(role, raw, feature, featureDir);
       const files = judged.ok ? await filesFor(role, judged.value, featureDir, deps.feature) : {};
       const hashes = judged.ok ? await writeDesignFiles(role, featureDir, files) : {};
       problems = judged.ok ? [] : [...judged.problems];
@@ -152,9 +153,26 @@ async function roleTurns(deps: DesignDeps, featureDir: string, role: DesignRole,
   );
 }
 
-async function packFor(deps: DesignDeps, role: DesignRole, attempt: number, design: NonNullable<ContextPack['design']>): Promise<ContextPack> {
-  const dir = path.join(deps.root, '.baton', 'features', deps.feature);
-  const feature = await readJsonFile(path.join(dir, 'feature.json'));
+/** The largest artifact.json Baton reads. */
+const MAX_ARTIFACT_BYTES = 1_000_000;
+
+/**
+ * The role's artifact.json, read only when it is a regular file of the turn folder: a link could
+ * make Baton read (and keep in the ledger) a file the role points at — Baton's signing key, a
+ * secret — instead of what the role wrote.
+ */
+async function artifactFile(dir: string): Promise<{ raw: string | null; refused: string | null }> {
+  const file = path.join(dir, 'artifact.json');
+  const stat = await lstat(file).catch(() => null);
+  if (stat === null) return { raw: null, refused: null };
+  if (!stat.isFile()) return { raw: null, refused: 'artifact.json is a link or not a regular file: write the JSON itself into artifact.json' };
+  if (stat.size > MAX_ARTIFACT_BYTES)
+    return { raw: null, refused: `artifact.json is ${stat.size} bytes, more than the 1 MB Baton reads: keep the artifact to its schema` };
+  return { raw: await readFile(file, 'utf8'), refused: null };
+}
+
+async function packFor(deps: DesignDeps, dir: string, role: DesignRole, attempt: number, design: NonNullable<ContextPack['design']>): Promise<ContextPack> {
+  const feature = await readJsonObject(path.join(dir, 'feature.json'));
   return {
     version: 1,
     role,
@@ -163,8 +181,8 @@ async function packFor(deps: DesignDeps, role: DesignRole, attempt: number, desi
     story: null,
     item: null,
     acceptanceCriterion: null,
-    architecture: await readJsonFile(path.join(dir, 'architecture.json')),
-    databaseDesign: await readJsonFile(path.join(dir, 'db-design.json')),
+    architecture: await readJsonObject(path.join(dir, 'architecture.json')),
+    databaseDesign: await readJsonObject(path.join(dir, 'db-design.json')),
     mayWrite: ['artifact.json'],
     readOnly: [],
     testCommand: null,

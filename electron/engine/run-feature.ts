@@ -26,7 +26,7 @@ import { packageRoot } from '../platform/package-root';
 import type { TestItem } from '../../shared/model';
 import { escalationsOf, foldEscalations } from '../gates/escalations';
 import { buildItems } from './build';
-import { decidedGate, DESIGN_STATE } from './run-resume';
+import { decidedGate, DESIGN_STATE, GATE_STATE } from './run-resume';
 import { designStep, type DesignStepName } from './design-steps';
 import type { CycleDeps, ExperimentPair } from './cycle-deps';
 import { excludeFromCommits } from './git';
@@ -55,15 +55,6 @@ export interface RunOptions {
 }
 
 const BATON_ROOT = packageRoot(import.meta.url);
-
-const GATE_STATE: Readonly<Record<GateName, LifecycleStateName>> = {
-  spec: 'specGate',
-  design: 'designGate',
-  test_list: 'testListGate',
-  acceptance: 'acceptance',
-  deploy: 'deployGate',
-  promote: 'promoting',
-};
 
 /** The project's settings; a missing or invalid project.json stops the run with the reader's message. */
 export async function loadSettings(root: string): Promise<ProjectSettings> {

@@ -4,17 +4,20 @@ import type { LifecycleStateName } from '../../shared/run';
 import { foldGates, gateKey } from '../gates';
 import type { Ledger } from '../ledger';
 
-/** The lifecycle state each feature-level gate waits in. */
-const GATE_STATE: Readonly<Partial<Record<GateName, LifecycleStateName>>> = {
+/** The lifecycle state each gate is reached in (`--until` stops there). */
+export const GATE_STATE: Readonly<Record<GateName, LifecycleStateName>> = {
   spec: 'specGate',
   design: 'designGate',
   test_list: 'testListGate',
+  acceptance: 'acceptance',
   deploy: 'deployGate',
+  promote: 'promoting',
 };
 
 /** Whether the feature-level gate waited on in `state` has been approved or rejected. */
 export async function decidedGate(ledger: Ledger, feature: string, state: string): Promise<boolean> {
-  const gate = (Object.keys(GATE_STATE) as GateName[]).find((g) => GATE_STATE[g] === state);
+  // Acceptance is decided per story, and promoting is work, not a wait: neither is "already decided" as one gate.
+  const gate = (Object.keys(GATE_STATE) as GateName[]).find((g) => GATE_STATE[g] === state && g !== 'acceptance' && g !== 'promote');
   if (!gate) return false;
   const status = foldGates((await ledger.read()).records).get(gateKey({ feature, gate }))?.status;
   return status === 'approved' || status === 'rejected';

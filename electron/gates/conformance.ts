@@ -12,7 +12,8 @@ import type { Feature, Layout } from '../../shared/model';
 import type { AppError } from '../../shared/result';
 import { describeRef, type GateRef, type LocatedGate } from './artifacts';
 
-const readJson = async (file: string): Promise<Record<string, unknown> | null> => {
+/** A JSON object from a file; null when it is missing, unreadable, not JSON or not an object. */
+export const readJsonObject = async (file: string): Promise<Record<string, unknown> | null> => {
   try {
     const value: unknown = JSON.parse(await readFile(file, 'utf8'));
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
@@ -27,12 +28,12 @@ const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filt
 export async function conformanceInput(feature: Feature, featureDir: string, storyFolders: ReadonlyMap<string, string>): Promise<ConformanceInput> {
   const stories = await Promise.all(
     feature.stories.map(async (story) => {
-      const raw = await readJson(path.join(featureDir, 'stories', storyFolders.get(story.id) ?? story.id, 'story.json'));
+      const raw = await readJsonObject(path.join(featureDir, 'stories', storyFolders.get(story.id) ?? story.id, 'story.json'));
       const independent = typeof raw?.independent === 'boolean' ? raw.independent : null;
       return { id: story.id, independent, dependsOn: strings(raw?.depends_on ?? raw?.dependsOn), acs: story.acs };
     }),
   );
-  const architecture = await readJson(path.join(featureDir, 'architecture.json'));
+  const architecture = await readJsonObject(path.join(featureDir, 'architecture.json'));
   const invariants = Array.isArray(architecture?.persistenceInvariants)
     ? architecture.persistenceInvariants.flatMap((inv: unknown) =>
         inv !== null && typeof inv === 'object' && typeof (inv as { id?: unknown }).id === 'string' ? [(inv as { id: string }).id] : [],

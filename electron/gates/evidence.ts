@@ -31,13 +31,18 @@ const current = (s: ArtifactSnapshot, approved: EvidenceArtifact['approved'], fa
   approved,
 });
 
-/** The frozen text of one artifact of an approval, from its blob (null when binary or absent). */
+/** The text a decision kept of one artifact, from its blob (null when binary, absent or there is no ledger). */
+const keptText = async (ledger: Ledger | null, blobs: readonly { name: string; sha256: string }[], name: string): Promise<string | null> => {
+  const blob = blobs.find((b) => b.name === name);
+  const bytes = blob && ledger ? await ledger.readBlob(blob.sha256) : null;
+  return bytes ? textOf(bytes) : null;
+};
+
+/** The frozen text of one artifact of an approval. */
 const frozen = async (ledger: Ledger | null, approval: GateApproval, name: string): Promise<EvidenceArtifact['approved']> => {
   const artifact = approval.artifacts.find((a) => a.name === name);
   if (!artifact) return null;
-  const blob = approval.blobs.find((b) => b.name === name);
-  const bytes = blob && ledger ? await ledger.readBlob(blob.sha256) : null;
-  return { sha256: artifact.sha256, text: bytes ? textOf(bytes) : null, approvedAt: approval.at, approver: approval.approver };
+  return { sha256: artifact.sha256, text: await keptText(ledger, approval.blobs, name), approvedAt: approval.at, approver: approval.approver };
 };
 
 /** One artifact as a rejection recorded it (its hash, and its text from the blob when the rejection kept one). */
@@ -48,9 +53,13 @@ const sentBackVersion = async (
 ): Promise<EvidenceArtifact['sentBack']> => {
   const hash = rejection.data.artifacts?.[name];
   if (!hash) return null;
-  const blob = rejection.blobs.find((b) => b.name === name);
-  const bytes = blob && ledger ? await ledger.readBlob(blob.sha256) : null;
-  return { sha256: hash.sha256, text: bytes ? textOf(bytes) : null, at: rejection.at, by: rejection.data.approver, reason: rejection.data.reason };
+  return {
+    sha256: hash.sha256,
+    text: await keptText(ledger, rejection.blobs, name),
+    at: rejection.at,
+    by: rejection.data.approver,
+    reason: rejection.data.reason,
+  };
 };
 
 const batonEvidence = async (view: ProjectView, ledger: Ledger | null, ref: GateRef): Promise<Result<GateEvidence>> => {
