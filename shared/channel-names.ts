@@ -17,6 +17,8 @@ export const CHANNEL_NAMES = [
   'gates:withdraw',
   'gates:restore',
   'escalations:decide',
+  'amendments:propose',
+  'amendments:decide',
   'features:new',
   'ledger:list',
   'ledger:blob',

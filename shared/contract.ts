@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { BranchCreated, BranchListView, BranchPairView, BranchProgress, ProviderKind, SchemaDiff } from './branches';
 import { GATE_NAMES, type BlobView, type GateEvidence, type LedgerPage, type LedgerRecord, type VerifyReport } from './ledger';
-import { ESCALATION_DECISIONS, type AppInfo, type ProjectView, type RecentProject } from './model';
+import { AMENDMENT_DECISIONS, ESCALATION_DECISIONS, type AppInfo, type ProjectView, type RecentProject } from './model';
 import type { Result } from './result';
 import type { RunFeedEvent, RunStateView } from './run';
 import { CHANNEL_NAMES, EVENT_NAMES, type Channel, type EventName } from './channel-names';
@@ -109,6 +109,27 @@ export const channels = {
   /** Decide an escalated item: `retry` (a new round), `skip` (set it aside) or `abandon` the feature (note required). */
   'escalations:decide': {
     request: z.object({ feature: id, item: id, decision: z.enum(ESCALATION_DECISIONS), note: z.string().max(4000).optional(), approver }).strict(),
+    response: returns<LedgerRecord>(),
+  },
+  /** Propose new content for locked test files of an item (a person's proposal; the Navigator's come from its REVIEW turn). */
+  'amendments:propose': {
+    request: z
+      .object({
+        feature: id,
+        item: id,
+        files: z
+          .array(z.object({ path: z.string().min(1).max(1000), content: z.string().max(1_000_000, 'is longer than 1 MB') }).strict())
+          .min(1, 'name at least one locked test file')
+          .max(10, 'at most 10 files'),
+        reason,
+        approver,
+      })
+      .strict(),
+    response: returns<LedgerRecord>(),
+  },
+  /** Approve (the item re-runs RED/GREEN against the amended tests) or reject (note required; the lock stays) a pending amendment. */
+  'amendments:decide': {
+    request: z.object({ feature: id, amendment: sha256Hex, decision: z.enum(AMENDMENT_DECISIONS), note: z.string().max(4000).optional(), approver }).strict(),
     response: returns<LedgerRecord>(),
   },
   /** Intake: a new feature from a one-paragraph request and optional text attachments, recorded in the ledger. */

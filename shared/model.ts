@@ -86,7 +86,7 @@ export interface GateArtifact {
  * and nothing changed since, or the project is read-only.
  */
 export interface GateBlock {
-  readonly kind: 'earlier-gate' | 'evidence' | 'artifacts' | 'unchanged' | 'read-only';
+  readonly kind: 'earlier-gate' | 'evidence' | 'artifacts' | 'unchanged' | 'read-only' | 'amendment';
   /** The earlier gate, for `earlier-gate`. */
   readonly gate: string | null;
   readonly message: string;
@@ -128,6 +128,61 @@ export interface EscalationView {
   readonly repairs: number;
   readonly violations: number;
   readonly rejectedRed: number;
+}
+
+/** One file of a test amendment: the locked version it replaces and the new one (both blobs in the ledger). */
+export interface AmendedFile {
+  readonly path: string;
+  /** The new content's SHA-256 (its `amended/<path>` blob). */
+  readonly sha256: string;
+  /** The locked content's SHA-256 (the lock's `locked/<path>` blob). */
+  readonly was: string;
+  readonly bytes: number;
+}
+
+/** A ledger record a test amendment points at: a run, a verdict or the lock of the cycle that used the old tests. */
+export interface AmendmentUse {
+  readonly type: string;
+  readonly seq: number;
+  readonly hash: string;
+  readonly at: string;
+  readonly verdict: string | null;
+}
+
+export const AMENDMENT_DECISIONS = ['approve', 'reject'] as const;
+export type AmendmentDecision = (typeof AMENDMENT_DECISIONS)[number];
+
+/**
+ * A proposed change to an item's locked tests (from the ledger): who proposed it and why, the
+ * files, the evidence that used the old version, the decision, and the re-run it started.
+ */
+export interface AmendmentView {
+  /** The `test.amendment` record's hash. */
+  readonly id: string;
+  readonly seq: number;
+  readonly feature: string;
+  readonly story: string | null;
+  readonly item: string;
+  readonly files: readonly AmendedFile[];
+  readonly reason: string;
+  readonly proposedBy: { readonly kind: string; readonly id: string };
+  readonly at: string;
+  /** The lock it replaces and that lock's cycle (`F-1/T3`, `F-1/T3#2`). */
+  readonly lock: string;
+  readonly cycle: string;
+  readonly status: 'pending' | 'approved' | 'rejected';
+  readonly decidedBy: string | null;
+  readonly decidedAt: string | null;
+  readonly note: string | null;
+  /** The records of the cycle that used the old tests: superseded once the amendment is approved. */
+  readonly usedBy: readonly AmendmentUse[];
+  /**
+   * Approved: `waiting` until the item's next round locks the amended tests, then `locked`, and
+   * `green` or `escalated` when that round ends. Null unless approved.
+   */
+  readonly rerun: 'waiting' | 'locked' | 'green' | 'escalated' | null;
+  /** The cycle that re-runs the item against the amended tests, once it has locked them. */
+  readonly rerunCycle: string | null;
 }
 
 /**
@@ -205,6 +260,8 @@ export interface Feature {
   readonly cycleRuns: readonly CycleRun[];
   /** Escalations waiting for a decision, oldest first (from the ledger). */
   readonly escalations: readonly EscalationView[];
+  /** Test amendments proposed for its items, oldest first (from the ledger). */
+  readonly amendments: readonly AmendmentView[];
   /** The feature's last run stopped on a drifted or withdrawn gate, and it is still so; else null. */
   readonly runBlock: RunBlockView | null;
 }

@@ -6,11 +6,12 @@
 import type { ProjectView } from './model';
 import { err, ok, type Result } from './result';
 
-export type ReadOnlyAction = 'gates' | 'escalations' | 'runs' | 'changes' | 'repair';
+export type ReadOnlyAction = 'gates' | 'escalations' | 'amendments' | 'runs' | 'changes' | 'repair';
 
 const VERB: Readonly<Record<ReadOnlyAction, string>> = {
   gates: 'decide its gates',
   escalations: 'decide its escalations',
+  amendments: 'amend its locked tests',
   runs: 'run its enforced loop',
   changes: 'change it',
   repair: 'mend its ledger',

@@ -63,6 +63,8 @@ export const SAMPLE_DATA: { readonly [T in RecordType]: RecordData<T> } = {
   [RECORD_TYPES.branchDeleted]: { name: 'exp', provider: 'pglite' },
   [RECORD_TYPES.branchCollected]: { provider: 'pglite', removed: [], kept: [] },
   [RECORD_TYPES.escalationDecided]: { decision: 'retry', round: 1, note: null },
+  [RECORD_TYPES.testAmendment]: { lock: SHA, files: [{ path: 'test/a.test.js', sha256: SHA, bytes: 10, was: SHA }], reason: 'The AC says 404, not 400.' },
+  [RECORD_TYPES.amendmentDecided]: { amendment: SHA, decision: 'approved', note: null },
 };
 
 /** `data` over the sample of `type` when the type is catalogued; any other type's data as given. */

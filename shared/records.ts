@@ -47,6 +47,10 @@ export const RECORD_TYPES = {
   designTurn: 'design.turn',
   /** A design role's artifact was refused twice: the lifecycle escalates to a person. */
   designEscalated: 'design.escalated',
+  /** A proposed change to an item's locked tests (issue 14): the new contents as `amended/<path>` blobs, the reason, the lock it would replace. */
+  testAmendment: 'test.amendment',
+  /** A person's decision on a proposed test amendment: approved (the item runs again against it) or rejected (the lock stays). */
+  amendmentDecided: 'test.amendment.decided',
 } as const;
 
 /** A record type Baton writes. A reader may meet others (a Consort project's, a newer Baton's). */
@@ -129,6 +133,8 @@ export const RECORD_DATA = {
     cases: list(testCase),
     red: text,
     tree: z.string().nullable(),
+    /** The approved `test.amendment` this lock takes (an amendment round): the old lock is its `lock`. */
+    amendment: hash.optional(),
   }),
   [RECORD_TYPES.cycleGreen]: z.looseObject({ ...verdictFields, failure: maybeText, escalate: maybeText, lock: text }),
   [RECORD_TYPES.cycleGreened]: z.looseObject({
@@ -222,6 +228,17 @@ export const RECORD_DATA = {
     agentExitCode: z.number().int().nullable(),
   }),
   [RECORD_TYPES.designEscalated]: z.looseObject({ role: text, gate: text, attempts: count, problems: list(text) }),
+  [RECORD_TYPES.testAmendment]: z.looseObject({
+    /** The `cycle.locked` record whose files this would replace. */
+    lock: hash,
+    files: list(z.object({ path: text, sha256: hash, bytes: count, was: hash })),
+    reason: text,
+  }),
+  [RECORD_TYPES.amendmentDecided]: z.looseObject({
+    amendment: hash,
+    decision: z.enum(['approved', 'rejected']),
+    note: z.string().nullable(),
+  }),
 } as const satisfies Record<RecordType, z.ZodType>;
 
 export type RecordData<T extends RecordType> = z.infer<(typeof RECORD_DATA)[T]>;

@@ -10,6 +10,7 @@ import { recordScenarioCommand, replayCommand } from './commands/replay';
 import { approveCommand, rejectCommand, resolveCommand, restoreCommand, withdrawCommand } from './commands/decide';
 import { exportCommand, signCommand } from './commands/export';
 import { featureCommand } from './commands/feature';
+import { amendCommand } from './commands/amend';
 import { gatesCommand } from './commands/gates';
 import { initCommand } from './commands/init';
 import { inspectCommand } from './commands/inspect';
@@ -34,6 +35,7 @@ const COMMANDS: readonly Command[] = [
   rejectCommand,
   withdrawCommand,
   resolveCommand,
+  amendCommand,
   restoreCommand,
   logCommand,
   verifyCommand,

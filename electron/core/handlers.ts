@@ -21,6 +21,8 @@ export function createHandlers(workbench: Workbench): Handlers {
     'gates:approve': (request) => workbench.approve(request),
     'gates:reject': (request) => workbench.reject(request),
     'escalations:decide': (request) => workbench.decideEscalation(request),
+    'amendments:propose': (request) => workbench.proposeAmendment(request),
+    'amendments:decide': (request) => workbench.decideAmendment(request),
     'features:new': (request) => workbench.newFeature(request),
     'gates:withdraw': (request) => workbench.withdraw(request),
     'gates:restore': (request) => workbench.restore(request),

@@ -11,6 +11,7 @@ import { ok, type Result } from '../../shared/result';
 import { annotateGates } from '../gates';
 import { annotateItems } from '../gates/annotate-items';
 import { annotateEscalations } from '../gates/escalations';
+import { annotateAmendments } from '../gates/amendments';
 import { annotateRunBlocks } from '../gates/frozen';
 import { annotateCycles } from '../gates/proof';
 import { isBundleFile, Ledger, openBundle } from '../ledger';
@@ -45,7 +46,10 @@ async function loadFolder(root: string, origin: { bundle: string | null; dispose
   const ledger = view.layout === 'baton' ? Ledger.forArtifactRoot(view.artifactRoot) : null;
   const snapshot = ledger ? await ledger.read() : null;
   const records = snapshot?.records ?? [];
-  view = annotateCycles(annotateEscalations(annotateItems(await annotateGates(view, ledger ? records : null), records), records), records);
+  view = annotateAmendments(
+    annotateCycles(annotateEscalations(annotateItems(await annotateGates(view, ledger ? records : null), records), records), records),
+    records,
+  );
   view = await annotateRunBlocks(view, records);
   return ok({ view, ledger, records, dispose: origin.dispose });
 }

@@ -14,6 +14,7 @@ import { err, ok, type Result } from '../../shared/result';
 import { writableProject } from '../../shared/read-only';
 import { approveGate, gateEvidence, rejectGate, withdrawGate } from '../gates';
 import { decideEscalation } from '../gates/escalations';
+import { decideAmendment, proposeAmendment } from '../gates/amendments';
 import { evidenceSummary } from '../gates/proof';
 import { Ledger } from '../ledger';
 import { restoreGate } from '../gates/restore';
@@ -150,6 +151,16 @@ export class Workbench {
 
   decideEscalation(request: RequestOf<'escalations:decide'>): Promise<Result<LedgerRecord>> {
     return this.decide((p, ledger) => decideEscalation(p.view, ledger, request), 'escalations');
+  }
+
+  /** A person's proposal to change an item's locked tests: recorded, for a decision in the inbox. */
+  proposeAmendment(request: RequestOf<'amendments:propose'>): Promise<Result<LedgerRecord>> {
+    const by = { kind: 'person' as const, id: request.approver };
+    return this.decide((p, ledger) => proposeAmendment(p.view, ledger, { ...request, by }), 'amendments');
+  }
+
+  decideAmendment(request: RequestOf<'amendments:decide'>): Promise<Result<LedgerRecord>> {
+    return this.decide((p, ledger) => decideAmendment(p.view, ledger, request), 'amendments');
   }
 
   /** Intake: the new feature's folder and its ledger record; the project is re-read so it shows at once. */
@@ -322,7 +333,7 @@ export class Workbench {
   /** A gate decision, then a re-read so every view shows the new state. */
   private async decide(
     fn: (project: LoadedProject, ledger: NonNullable<LoadedProject['ledger']>) => Promise<Result<LedgerRecord>>,
-    action: 'gates' | 'escalations' | 'changes' = 'gates',
+    action: 'gates' | 'escalations' | 'amendments' | 'changes' = 'gates',
   ): Promise<Result<LedgerRecord>> {
     const project = this.loaded;
     if (!project) return err('no-project', NO_PROJECT);

@@ -90,7 +90,9 @@ export async function buildItems(deps: CycleDeps, store: StateStore, items: read
     }
     const name = round > 1 ? `cycle-${item.id}-r${round}` : `cycle-${item.id}`;
     const guidance = round > 1 && decided?.decision === 'retry' ? decided.note : null;
-    const input = { feature: deps.feature, story, item: item.id, repairBudget, round, guidance };
+    // An approved test amendment: this round runs RED against the amended tests (amend-steps.ts).
+    const amendment = round > 1 && decided?.decision === 'retry' ? decided.amendment : null;
+    const input = { feature: deps.feature, story, item: item.id, repairBudget, round, guidance, ...(amendment ? { amendment } : {}) };
     const done = await runPersisted({
       machine,
       version: CYCLE_VERSION,

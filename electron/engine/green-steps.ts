@@ -21,6 +21,7 @@ import { type CycleRecords } from './records';
 import { commitTested, recordViolation, treeOf } from './red-steps';
 import { applyKept, casesOf, compact, recordsFor, setItemStatus, turnPath } from './step-support';
 import { turnAndRun } from './turn-and-run';
+import { proposeFromReview } from './amend-steps';
 
 export async function greenStep(deps: CycleDeps, input: StepInput): Promise<GreenOutcome> {
   const records = recordsFor(deps, input);
@@ -215,6 +216,7 @@ export async function reviewStep(deps: CycleDeps, input: StepInput): Promise<Rev
     lock: null,
   });
   await removeWorktree(deps.root, worktree);
+  await proposeFromReview(deps, input, turn);
   const review = turn.result.review ?? { decision: 'accept' as const, note: null };
   const record = await records.append(
     RECORD_TYPES.cycleReviewed,

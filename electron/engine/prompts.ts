@@ -71,7 +71,8 @@ export function sections(pack: ContextPack, instructions: string): Record<string
       pack.step === 'review'
         ? block(
             'Your verdict',
-            'End with one line: `BATON-REVIEW: accept`, `BATON-REVIEW: refactor <what to improve>` or `BATON-REVIEW: smell <what is wrong>`.',
+            'End with one line: `BATON-REVIEW: accept`, `BATON-REVIEW: refactor <what to improve>` or `BATON-REVIEW: smell <what is wrong>`.\n' +
+              "If one of this item's locked tests is itself wrong (it contradicts its acceptance criterion), propose an amendment: write the corrected test over the locked file and add a line `BATON-AMEND: <path> <why>`. A person decides; approved, the item runs RED and GREEN again against it. Your files are reverted either way.",
           )
         : '',
   };

@@ -4,7 +4,7 @@
  * databases and judges RED against the last accepted run; a RED is locked (hashes and contents in
  * the ledger) and exactly the tree that was run is committed on the experiment branch.
  */
-import { RECORD_TYPES, type RecordData } from '../../shared/records';
+import { RECORD_TYPES, recordOf, type RecordData } from '../../shared/records';
 import { matchesAny } from '../../shared/glob';
 import type { RedOutcome, StepInput } from '../orchestrator/cycle-types';
 import { judgeRed } from '../orchestrator/judge';
@@ -17,6 +17,7 @@ import { casesOf, lockRulesFor, materialize, recordsFor, setItemStatus, turnPath
 import { cycleIdFor } from '../gates/escalations';
 import { trustOf } from './trust';
 import { turnAndRun } from './turn-and-run';
+import { amendedRedStep } from './amend-steps';
 
 export async function planStep(deps: CycleDeps, input: StepInput): Promise<void> {
   const pair = await deps.experiment(input.story);
@@ -25,6 +26,7 @@ export async function planStep(deps: CycleDeps, input: StepInput): Promise<void>
 }
 
 export async function redStep(deps: CycleDeps, input: StepInput): Promise<RedOutcome> {
+  if (input.amendment) return amendedRedStep(deps, { ...input, amendment: input.amendment });
   const records = recordsFor(deps, input);
   const key = `red:${input.attempt}`;
   const found = await records.find(RECORD_TYPES.cycleRed, key);
@@ -91,6 +93,7 @@ export async function lockStep(deps: CycleDeps, input: StepInput): Promise<{ rec
   if (!locked) {
     await materialize(deps, records, red, worktree, pair);
     const lock = await takeLock(worktree, lockRulesFor(deps));
+    if (input.amendment) await checkAmended(deps, input.amendment, lock.set.files);
     locked = await records.append(
       RECORD_TYPES.cycleLocked,
       'lock',
@@ -101,6 +104,7 @@ export async function lockStep(deps: CycleDeps, input: StepInput): Promise<{ rec
         cases: casesOf(red).cases,
         red: red.hash,
         tree: red.data.tree ?? null,
+        ...(input.amendment ? { amendment: input.amendment } : {}),
       },
       [...lock.snapshot].map(([path, state]) => ({ name: `locked/${path}`, content: state.content ?? Buffer.alloc(0) })),
     );
@@ -109,6 +113,17 @@ export async function lockStep(deps: CycleDeps, input: StepInput): Promise<{ rec
   await removeWorktree(deps.root, worktree);
   await setItemStatus(deps, records, input, 'red', 'status:red');
   return { record: locked.hash };
+}
+
+/** An amendment round locks exactly the approved contents: fail closed if the tree holds anything else. */
+async function checkAmended(deps: CycleDeps, amendment: string, files: readonly { path: string; sha256: string }[]): Promise<void> {
+  const record = recordOf(
+    (await deps.ledger.read()).records.find((r) => r.hash === amendment),
+    RECORD_TYPES.testAmendment,
+  );
+  const wrong = (record?.data.files ?? []).filter((a) => files.find((f) => f.path === a.path)?.sha256 !== a.sha256).map((a) => a.path);
+  if (!record || wrong.length)
+    throw new Error(`The tests about to be locked are not the approved amendment's (${wrong.join(', ') || 'no such amendment'}): nothing was locked.`);
 }
 
 /** The tree a verdict's run tested. */

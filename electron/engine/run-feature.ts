@@ -26,7 +26,8 @@ import { packageRoot } from '../platform/package-root';
 import type { TestItem } from '../../shared/model';
 import { escalationsOf, foldEscalations } from '../gates/escalations';
 import { buildItems } from './build';
-import { decidedGate, DESIGN_STATE, GATE_STATE } from './run-resume';
+import { decidedGate, DESIGN_STATE, GATE_STATE, REBUILT_FROM } from './run-resume';
+import { amendmentToRerun } from '../gates/amendments';
 import { designStep, type DesignStepName } from './design-steps';
 import type { CycleDeps, ExperimentPair } from './cycle-deps';
 import { excludeFromCommits } from './git';
@@ -280,7 +281,15 @@ async function resumeEscalated(
 async function waitForGate(ledger: Ledger, wait: GateWait, pollMs: number, signal: AbortSignal, deps: CycleDeps): Promise<GateDecision> {
   let told = false;
   for (;;) {
-    const fold = foldGates((await ledger.read()).records);
+    const records = (await ledger.read()).records;
+    // An approved test amendment: its item runs again before anything built is judged.
+    const rerun = REBUILT_FROM.has(GATE_STATE[wait.gate]) ? amendmentToRerun(records, wait.feature) : null;
+    if (rerun)
+      return {
+        decision: 'rejected',
+        reason: `The test amendment of ${rerun.record.subject.item} was approved: it runs RED and GREEN again against the amended test.`,
+      };
+    const fold = foldGates(records);
     // Story gates (acceptance) are decided per story: every story of the feature must agree.
     const folds = [...fold.values()].filter((f) => f.feature === wait.feature && f.gate === wait.gate);
     const direct = fold.get(gateKey({ feature: wait.feature, gate: wait.gate }));

@@ -95,6 +95,27 @@ export async function turnAndRun(
   };
   const blobs: Blob[] = [...turnBlobs(turn), { name: 'agent/changes.txt', content: describeTurn(turn) }, ...(await keptBlobs(worktree, turn.kept))];
   if (request.runWhen && !request.runWhen(turn)) return { turn, run: null, test: null, fields, blobs };
+  return { turn, ...(await orchestratorRun(deps, input, { ...request, fields, blobs })) };
+}
+
+/**
+ * The orchestrator's own two runs of a worktree (and the RED re-check), with the live events and
+ * the record fields and blobs a verdict carries; `fields` and `blobs` say what came before the run.
+ */
+export async function orchestratorRun(
+  deps: CycleDeps,
+  input: StepInput,
+  request: {
+    step: TurnStep;
+    worktree: string;
+    database: string;
+    lock: Lock | null;
+    recheck?: { tree: string; failing: readonly string[] };
+    fields: StepFields;
+    blobs: Blob[];
+  },
+): Promise<{ run: ControlledRunResult; test: TestRunOutcome; fields: StepFields; blobs: Blob[] }> {
+  const { step, worktree, fields, blobs } = request;
   deps.emit({ kind: 'runner.started', item: input.item, step, command: deps.settings.testCommand ?? '' });
   // The runner's output streams to the live panel a line at a time; the ledger keeps all of it.
   const test = await runTwice({
@@ -134,5 +155,5 @@ export async function turnAndRun(
     unexplained: test.unexplained,
     flags: test.flags,
   };
-  return { turn, run, test, fields: runFields, blobs: [...blobs, ...runBlobs(run), ...(second ? runBlobs(second, 'runner/second/') : [])] };
+  return { run, test, fields: runFields, blobs: [...blobs, ...runBlobs(run), ...(second ? runBlobs(second, 'runner/second/') : [])] };
 }

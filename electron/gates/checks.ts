@@ -9,6 +9,8 @@ import { approvalDrift, sameHashes } from './drift';
 import { artifactError, currentHashes, describeRef, type ArtifactSnapshot, type GateRef, type LocatedGate } from './artifacts';
 import { gateKey, type GateFold } from './state';
 import { conformanceError, gateConformance } from './conformance';
+import { amendmentError } from './amendments';
+import type { LedgerRecord } from '../../shared/ledger';
 import type { Layout } from '../../shared/model';
 
 const fail = (code: AppErrorCode, message: string): AppError => ({ code, message });
@@ -67,10 +69,12 @@ export const approvalBlocker = async (
   folds: ReadonlyMap<string, GateFold>,
   snapshots: readonly ArtifactSnapshot[],
   layout: Layout,
+  records: readonly LedgerRecord[],
 ): Promise<AppError | null> =>
   (await prerequisiteError(located, ref, folds)) ??
   artifactError(snapshots, ref) ??
   conformanceError(ref, await gateConformance(located, ref.gate, layout)) ??
+  amendmentError(ref, records) ??
   (await stateError(located, ref, folds.get(gateKey(ref)), currentHashes(snapshots)));
 
 /** `expect` must name exactly the current artifacts with exactly their current hashes. */

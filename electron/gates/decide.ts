@@ -79,7 +79,7 @@ export const decideOnDisk = (
 export const approveGate = (view: ProjectView, ledger: Ledger, req: ApproveRequest): Promise<Result<LedgerRecord>> =>
   decideOnDisk(view, ledger, req, async (tx, located, current) => {
     const snapshots = await snapshotArtifacts(current, located);
-    const blocker = await approvalBlocker(located, req, foldGates(tx.records), snapshots, current.layout);
+    const blocker = await approvalBlocker(located, req, foldGates(tx.records), snapshots, current.layout, tx.records);
     if (blocker) return refuse(blocker);
     const stale = staleError(req, req.expect, currentHashes(snapshots));
     if (stale) return refuse(stale);

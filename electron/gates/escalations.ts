@@ -2,7 +2,8 @@
  * Escalations: a cycle the orchestrator gave up on (`cycle.finished` with status `escalated`) waits
  * for a person, who decides with an `escalation.decided` record: `retry` (the item's next round
  * starts again from PLAN, with the person's note in the agents' prompts), `skip` (the item is set
- * aside and the feature goes on without it) or `abandon` (the feature stops). Folded from the
+ * aside and the feature goes on without it) or `abandon` (the feature stops). An approved test
+ * amendment (amendments.ts) counts as a `retry` of the round whose lock it amends. Folded from the
  * ledger alone, so the CLI, the inbox and the orchestrator all agree.
  */
 import { type LedgerRecord } from '../../shared/ledger';
@@ -18,6 +19,8 @@ export interface EscalationDecisionRecord {
   readonly note: string | null;
   readonly by: string;
   readonly record: string;
+  /** An approved test amendment (its record's hash): the item's next round runs against the amended tests. */
+  readonly amendment: string | null;
 }
 
 export interface ItemEscalations {
@@ -64,6 +67,21 @@ export function foldEscalations(records: readonly LedgerRecord[]): Map<string, I
         note: decided.data.note ?? null,
         by: r.actor.id,
         record: r.hash,
+        amendment: null,
+      });
+      decisions.set(key(feature, item), list);
+    }
+    // An approved amendment decides the round whose lock it amends, and starts the next one (like a retry).
+    const amended = recordOf(r, RECORD_TYPES.amendmentDecided);
+    if (amended?.data.decision === 'approved') {
+      const list = decisions.get(key(feature, item)) ?? [];
+      list.push({
+        round: roundOfCycle(r.subject.cycle),
+        decision: 'retry',
+        note: amended.data.note,
+        by: r.actor.id,
+        record: r.hash,
+        amendment: amended.data.amendment,
       });
       decisions.set(key(feature, item), list);
     }

@@ -98,7 +98,7 @@ const batonEvidence = async (view: ProjectView, ledger: Ledger | null, ref: Gate
     });
   }
   const gate = await batonGate(located.value.site, ref.gate, located.value.story, fold);
-  const blocker = view.readOnly ? null : await approvalBlocker(located.value, ref, folds, snapshots, view.layout);
+  const blocker = view.readOnly ? null : await approvalBlocker(located.value, ref, folds, snapshots, view.layout, records);
   const conformance = await gateConformance(located.value, ref.gate, view.layout);
   return ok({
     feature: ref.feature,

@@ -2,7 +2,7 @@
  * One gate as a person sees it: its decided status (from the ledger, or a foreign gates.json),
  * turned `drifted` when an approved artifact no longer matches the disk, and how long it has waited.
  */
-import type { GateName } from '../../shared/ledger';
+import type { GateName, LedgerRecord } from '../../shared/ledger';
 import type { Feature, Gate, GateBlock, GateStatus, ProjectView } from '../../shared/model';
 import { readOnlyReason } from '../../shared/read-only';
 import type { AppError } from '../../shared/result';
@@ -68,6 +68,7 @@ export const batonGate = async (site: FeatureSite, gate: GateName, story: string
 
 /** The approval check's refusal, as the Inbox files it: an earlier gate, missing evidence, nothing changed. */
 const blockOf = (gate: GateName, error: AppError): GateBlock => {
+  if (error.code === 'amendment-open') return { kind: 'amendment', gate: null, message: error.message };
   if (error.code === 'prerequisite') return { kind: 'earlier-gate', gate: PREREQUISITE[gate], message: error.message };
   if (error.code === 'missing-artifact' || error.code === 'invalid-artifact') {
     return { kind: gate === 'deploy' || gate === 'promote' ? 'evidence' : 'artifacts', gate: null, message: error.message };
@@ -85,6 +86,7 @@ const blockedBy = async (
   feature: Feature,
   gate: Gate,
   folds: ReadonlyMap<string, GateFold>,
+  records: readonly LedgerRecord[],
 ): Promise<GateBlock | null> => {
   if (!WAITING.includes(gate.status) || !isGateName(gate.name)) return null;
   const readOnly = readOnlyReason(view, 'gates');
@@ -93,7 +95,7 @@ const blockedBy = async (
   const ref = { feature: feature.id, gate: gate.name, ...(gate.story ? { story: gate.story } : {}) };
   const names = await artifactsIn(site.featureDir, gate.name, storyFolder(site, gate.story));
   const located = { feature, story: gate.story, site: { ...site, featureDir: site.featureDir }, names };
-  const error = await approvalBlocker(located, ref, folds, await snapshotArtifacts(view, located), view.layout);
+  const error = await approvalBlocker(located, ref, folds, await snapshotArtifacts(view, located), view.layout, records);
   return error === null ? null : blockOf(gate.name, error);
 };
 
@@ -122,7 +124,13 @@ export const foreignGate = async (view: ProjectView, site: FeatureSite, gate: Ga
 };
 
 /** Every gate a Baton feature has, in order, plus decided gates of stories no longer on disk. */
-export const batonFeatureGates = async (view: ProjectView, site: FeatureSite, feature: Feature, folds: ReadonlyMap<string, GateFold>): Promise<Gate[]> => {
+export const batonFeatureGates = async (
+  view: ProjectView,
+  site: FeatureSite,
+  feature: Feature,
+  folds: ReadonlyMap<string, GateFold>,
+  records: readonly LedgerRecord[],
+): Promise<Gate[]> => {
   const slots: { gate: GateName; story: string | null }[] = [
     { gate: 'spec', story: null },
     { gate: 'design', story: null },
@@ -139,7 +147,7 @@ export const batonFeatureGates = async (view: ProjectView, site: FeatureSite, fe
   return Promise.all(
     slots.map(async (slot) => {
       const gate = await batonGate(site, slot.gate, slot.story, folds.get(gateKey({ feature: feature.id, ...slot })));
-      return { ...gate, blockedBy: await blockedBy(view, site, feature, gate, folds) };
+      return { ...gate, blockedBy: await blockedBy(view, site, feature, gate, folds, records) };
     }),
   );
 };

@@ -63,7 +63,9 @@ export const judgeGates = async (view: ProjectView, records: readonly LedgerReco
   const found: JudgedFeature[] = [];
   for (const feature of view.features) {
     const site = await siteOf(feature.id);
-    const gates = folds ? await batonFeatureGates(view, site, feature, folds) : await Promise.all(feature.gates.map((gate) => foreignGate(view, site, gate)));
+    const gates = folds
+      ? await batonFeatureGates(view, site, feature, folds, records ?? [])
+      : await Promise.all(feature.gates.map((gate) => foreignGate(view, site, gate)));
     found.push({ feature: feature.id, site, gates, shown: true });
   }
   // A feature deleted after its gates were approved: its approvals still stand, against nothing.

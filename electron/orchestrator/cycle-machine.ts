@@ -39,6 +39,7 @@ const step = (context: CycleContext, attempt: number): StepInput => ({
   repairBudget: context.repairBudget,
   round: context.round ?? 1,
   guidance: context.guidance ?? null,
+  amendment: context.amendment ?? null,
   attempt,
   failure: context.failure,
 });
@@ -71,7 +72,8 @@ export const cycleMachine = setup({
   },
   guards: {
     isRed: (_, out: RedOutcome) => out.verdict === 'red',
-    mayRetryRed: ({ context }) => context.redAttempts < RED_ATTEMPTS,
+    // An amendment's RED is the orchestrator's own, not a turn: trying again would give the same verdict.
+    mayRetryRed: ({ context }) => context.redAttempts < RED_ATTEMPTS && !context.amendment,
     mustEscalate: (_, out: GreenOutcome) => typeof out.escalate === 'string' && out.escalate !== '',
     violatedTwice: ({ context }, out: GreenOutcome) => context.violations + out.violations >= VIOLATION_LIMIT,
     violatedWithoutBudget: ({ context }, out: GreenOutcome) => out.violations > 0 && context.repairs >= context.repairBudget,
@@ -124,8 +126,10 @@ export const cycleMachine = setup({
             target: 'escalated',
             actions: assign({
               rejectedRed: ({ context }) => context.rejectedRed + 1,
-              reason: ({ event }) =>
-                `No RED after ${RED_ATTEMPTS} Navigator turns (${event.output.verdict}${'detail' in event.output ? `: ${event.output.detail}` : ''}).`,
+              reason: ({ context, event }) =>
+                context.amendment
+                  ? `The amended test is not a RED (${event.output.verdict}${'detail' in event.output ? `: ${event.output.detail}` : ''}).`
+                  : `No RED after ${RED_ATTEMPTS} Navigator turns (${event.output.verdict}${'detail' in event.output ? `: ${event.output.detail}` : ''}).`,
             }),
           },
         ],

@@ -14,6 +14,8 @@ export interface CycleInput {
   readonly round?: number;
   /** The person's note with a `retry`, passed to the agents' prompts. */
   readonly guidance?: string | null;
+  /** An amendment round: the approved `test.amendment` whose tests the orchestrator writes in place of the Navigator's RED turn. */
+  readonly amendment?: string | null;
 }
 
 /** Why a Navigator turn is not a RED. */
@@ -61,6 +63,7 @@ export interface ReviewOutcome {
 export interface StepInput extends CycleInput {
   readonly round: number;
   readonly guidance: string | null;
+  readonly amendment?: string | null;
   readonly attempt: number;
   /** For a repair round: the previous GREEN run's failure output. */
   readonly failure: string | null;

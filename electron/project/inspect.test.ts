@@ -12,6 +12,7 @@ const feature = (over: Partial<Feature>): Feature => ({
   cycles: 0,
   cycleRuns: [],
   escalations: [],
+  amendments: [],
   runBlock: null,
   ...over,
 });

@@ -77,6 +77,7 @@ export const readFeature = async (ctx: ReadContext, artifactRoot: string, featur
       cycles: cycles.length,
       cycleRuns: cycles,
       escalations: [],
+      amendments: [],
       runBlock: null,
     },
   };

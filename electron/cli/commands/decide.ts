@@ -32,7 +32,7 @@ function gateRef(values: Values, synopsis: string): { feature: string; story?: s
 }
 
 /** --approver, else the identity the inbox offers (`identity:default`); empty when there is none, which the channel refuses. */
-async function approverOf(values: Values, session: HostSession): Promise<string> {
+export async function approverOf(values: Values, session: HostSession): Promise<string> {
   const named = text(values, 'approver');
   if (named !== undefined) return named;
   const identity = await session.call('identity:default', {});

@@ -30,6 +30,7 @@ const feature = (id: string, gates: Gate[], more: Partial<Feature> = {}): Featur
   cycles: 0,
   cycleRuns: [],
   escalations: [],
+  amendments: [],
   runBlock: null,
   ...more,
 });
