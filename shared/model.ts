@@ -149,6 +149,15 @@ export interface AmendmentUse {
   readonly verdict: string | null;
 }
 
+/** An item's own locked test files, as its latest `cycle.locked` record holds them (each content is a ledger blob by its SHA-256). */
+export interface LockedTests {
+  readonly item: string;
+  /** The `cycle.locked` record's hash, and its cycle. */
+  readonly lock: string;
+  readonly cycle: string;
+  readonly files: readonly { readonly path: string; readonly sha256: string; readonly bytes: number }[];
+}
+
 export const AMENDMENT_DECISIONS = ['approve', 'reject'] as const;
 export type AmendmentDecision = (typeof AMENDMENT_DECISIONS)[number];
 
@@ -262,6 +271,8 @@ export interface Feature {
   readonly escalations: readonly EscalationView[];
   /** Test amendments proposed for its items, oldest first (from the ledger). */
   readonly amendments: readonly AmendmentView[];
+  /** Each item's locked tests as its latest lock holds them (what an amendment may change), from the ledger. */
+  readonly lockedTests: readonly LockedTests[];
   /** The feature's last run stopped on a drifted or withdrawn gate, and it is still so; else null. */
   readonly runBlock: RunBlockView | null;
 }

@@ -147,15 +147,21 @@ function viewOf(state: AmendmentState, records: readonly LedgerRecord[]): Amendm
   };
 }
 
-/** Fills each feature's `amendments` from the ledger. */
+/** Fills each feature's `amendments` and `lockedTests` from the ledger. */
 export function annotateAmendments(view: ProjectView, records: readonly LedgerRecord[]): ProjectView {
+  if (view.layout !== 'baton' || records.length === 0) return view;
   const states = foldAmendments(records);
-  if (states.length === 0) return view;
   return {
     ...view,
     features: view.features.map((f) => ({
       ...f,
       amendments: states.filter((s) => s.record.subject.feature === f.id).map((s) => viewOf(s, records)),
+      lockedTests: f.testList.flatMap((item) => {
+        const lock = itemLock(records, f.id, item.id);
+        if (!lock) return [];
+        const files = lock.own.map(({ path, sha256, bytes }) => ({ path, sha256, bytes }));
+        return [{ item: item.id, lock: lock.record.hash, cycle: lock.record.subject.cycle ?? '', files }];
+      }),
     })),
   };
 }

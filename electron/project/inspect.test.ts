@@ -13,6 +13,7 @@ const feature = (over: Partial<Feature>): Feature => ({
   cycleRuns: [],
   escalations: [],
   amendments: [],
+  lockedTests: [],
   runBlock: null,
   ...over,
 });

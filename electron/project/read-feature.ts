@@ -78,6 +78,7 @@ export const readFeature = async (ctx: ReadContext, artifactRoot: string, featur
       cycleRuns: cycles,
       escalations: [],
       amendments: [],
+      lockedTests: [],
       runBlock: null,
     },
   };

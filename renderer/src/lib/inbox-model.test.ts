@@ -31,6 +31,7 @@ const feature = (id: string, gates: Gate[], more: Partial<Feature> = {}): Featur
   cycleRuns: [],
   escalations: [],
   amendments: [],
+  lockedTests: [],
   runBlock: null,
   ...more,
 });
