@@ -108,11 +108,14 @@ const USED_BY: ReadonlySet<string> = new Set([
   RECORD_TYPES.cycleFinished,
 ]);
 
-const verdictOf = (record: LedgerRecord): string | null => {
-  const data = record.data as { verdict?: unknown; decision?: unknown; status?: unknown };
-  const value = data.verdict ?? data.decision ?? data.status;
-  return typeof value === 'string' && !/^[0-9a-f]{64}$/.test(value) ? value : null;
-};
+/** What a record of the old cycle concluded: a verdict, a review's decision, the cycle's end. */
+const verdictOf = (record: LedgerRecord): string | null =>
+  recordOf(record, RECORD_TYPES.cycleRed)?.data.verdict ??
+  recordOf(record, RECORD_TYPES.cycleGreen)?.data.verdict ??
+  recordOf(record, RECORD_TYPES.cycleRefactored)?.data.verdict ??
+  recordOf(record, RECORD_TYPES.cycleReviewed)?.data.decision ??
+  recordOf(record, RECORD_TYPES.cycleFinished)?.data.status ??
+  null;
 
 function viewOf(state: AmendmentState, records: readonly LedgerRecord[]): AmendmentView {
   const { record, decision, applied } = state;
