@@ -66,6 +66,17 @@ describe('npx baton demo --from-request --json', () => {
     expect(recordsOf(records, RECORD_TYPES.featureRequested)).toHaveLength(1);
     const approvals = recordsOf(records, RECORD_TYPES.gateApproved).map((r) => `${r.data.gate} by ${r.data.approver}`);
     expect(approvals).toEqual(['spec', 'design', 'test_list'].map((g) => `${g} by Demo Product Owner <demo@baton.invalid>`));
+    // One test amendment: proposed by the Navigator reviewing T3, approved by the demo PO, re-run as T3's second round.
+    const [amendment, ...more] = recordsOf(records, RECORD_TYPES.testAmendment);
+    expect(more).toEqual([]);
+    expect(amendment).toMatchObject({ actor: { kind: 'agent', id: 'navigator:scripted' }, subject: { item: 'T3', cycle: 'F-inventory/T3' } });
+    expect(recordsOf(records, RECORD_TYPES.amendmentDecided).map((r) => [r.data.amendment, r.data.decision, r.actor.id])).toEqual([
+      [amendment!.hash, 'approved', 'Demo Product Owner <demo@baton.invalid>'],
+    ]);
+    const round2 = records.filter((r) => r.subject.cycle === 'F-inventory/T3#2');
+    expect(recordsOf(round2, RECORD_TYPES.cycleRed).map((r) => r.data.verdict)).toEqual(['red']);
+    expect(recordsOf(round2, RECORD_TYPES.cycleLocked)[0]?.data.amendment).toBe(amendment!.hash);
+    expect(recordsOf(round2, RECORD_TYPES.cycleGreened)).toHaveLength(1);
     const verify = await exec(process.execPath, [BIN, 'verify', demo.project, '--json']);
     expect((JSON.parse(verify.stdout) as { ok: boolean }).ok).toBe(true);
   }, 900_000);

@@ -126,6 +126,7 @@ export async function proposeFromReview(deps: CycleDeps, input: StepInput, turn:
       reason,
       by: { kind: 'agent', id: `navigator:${deps.agent('navigator').name}` },
     });
+    if (result.ok) deps.emit({ kind: 'recorded', type: result.value.type, hash: result.value.hash, item: input.item });
     say(
       result.ok
         ? `the Navigator proposed an amendment of ${path} (record #${result.value.seq}): it waits in the Inbox for a decision`

@@ -66,15 +66,26 @@ export interface DemoVariant {
 export const DEMO_REQUEST = join(BATON_ROOT, 'resources', 'demo-request');
 export const DEMO_FEATURE = 'F-inventory';
 
-/** The demo without its feature, playing the design turns before the build turns. */
+type Turn = { role: string; step?: string; item?: string; round?: number };
+
+/**
+ * The demo without its feature, playing the design turns before the build turns, and one test
+ * amendment: the Navigator's review of the amended item proposes it, and that item's second
+ * round (after the demo Product Owner approves) has the Driver's fix. The item's first-round
+ * turns are pinned to round 1 so they do not play again in round 2.
+ */
 async function withoutFeature(root: string): Promise<void> {
   await rm(join(root, '.baton', 'features', DEMO_FEATURE), { recursive: true, force: true });
   const scenario = join(root, '.baton', 'scenario.json');
-  const build = JSON.parse(await readFile(scenario, 'utf8')) as { description: string; turns: unknown[] };
-  const design = JSON.parse(await readFile(join(DEMO_REQUEST, 'scenario-design.json'), 'utf8')) as { description: string; turns: unknown[] };
+  const read = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as { description: string; turns: Turn[] };
+  const build = await read(scenario);
+  const design = await read(join(DEMO_REQUEST, 'scenario-design.json'));
+  const amend = JSON.parse(await readFile(join(DEMO_REQUEST, 'scenario-amend.json'), 'utf8')) as { description: string; review: Turn; green: Turn };
+  const item = amend.review.item;
+  const turns = build.turns.map((t) => (t.item !== item ? t : t.role === 'navigator' && t.step === 'review' ? amend.review : { ...t, round: 1 }));
   await writeFile(
     scenario,
-    `${JSON.stringify({ description: `${design.description} ${build.description}`, turns: [...design.turns, ...build.turns] }, null, 2)}\n`,
+    `${JSON.stringify({ description: `${design.description} ${build.description} ${amend.description}`, turns: [...design.turns, ...turns, amend.green] }, null, 2)}\n`,
   );
 }
 

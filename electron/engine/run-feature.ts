@@ -12,7 +12,6 @@ import type { RunBlocked, RunEvent, RunSummary, LifecycleStateName } from '../..
 import { agentsFor } from './run-agents';
 import { openBranchService } from '../branches/service';
 import type { BranchService } from '../branches/service-api';
-import { foldGates, gateKey } from '../gates';
 import { blockMessage, GATES_BEFORE, recordBlock, unfrozenGates } from '../gates/frozen';
 import { Ledger } from '../ledger';
 import { LIFECYCLE_VERSION, lifecycleMachine, type GateDecision, type GateWait, type WorkInput } from '../orchestrator/lifecycle-machine';
@@ -26,7 +25,7 @@ import { packageRoot } from '../platform/package-root';
 import type { TestItem } from '../../shared/model';
 import { escalationsOf, foldEscalations } from '../gates/escalations';
 import { buildItems } from './build';
-import { decidedGate, DESIGN_STATE, GATE_STATE, REBUILT_FROM } from './run-resume';
+import { decidedGate, DESIGN_STATE, GATE_STATE, REBUILT_FROM, waitForGate } from './run-resume';
 import { amendmentToRerun } from '../gates/amendments';
 import { designStep, type DesignStepName } from './design-steps';
 import type { CycleDeps, ExperimentPair } from './cycle-deps';
@@ -218,6 +217,7 @@ async function driveLifecycle(
   frozen: FrozenGuard,
 ): Promise<LifecycleStateName> {
   const pollMs = options.gatePollMs ?? 1000;
+  let rerun = false;
   const noop = fromPromise<void, WorkInput>(async () => undefined);
   const designWork = (step: DesignStepName) => fromPromise<void, WorkInput>(({ input }) => designStep(deps, step, input.feedback));
   const machine = lifecycleMachine.provide({
@@ -227,7 +227,12 @@ async function driveLifecycle(
       design: designWork('design'),
       listTests: designWork('listTests'),
       promote: noop,
-      build: fromPromise(async () => ({ escalated: (await buildItems(deps, store, await items(), settings.repairBudget)).escalated })),
+      build: fromPromise(async () => {
+        const built = await buildItems(deps, store, await items(), settings.repairBudget);
+        // A test amendment approved during the build: acceptance sends the build back at once (waitForGate), so `until` does not stop there.
+        rerun = amendmentToRerun((await ledger.read()).records, deps.feature) !== null;
+        return { escalated: built.escalated };
+      }),
       awaitGate: fromPromise<GateDecision, GateWait>(async ({ input, signal }) => {
         const decision = await waitForGate(ledger, input, pollMs, signal, deps);
         // An approval whose files changed since is no approval to build on.
@@ -245,7 +250,7 @@ async function driveLifecycle(
     input: { feature: deps.feature },
     signal: deps.signal,
     onState: (state) => deps.emit({ kind: 'lifecycle.state', feature: deps.feature, state: state as LifecycleStateName }),
-    stopAt: (state) => stopAt.has(state),
+    stopAt: (state) => stopAt.has(state) && !(rerun && REBUILT_FROM.has(state)),
     started: async (actor) => {
       const state = String(actor.getSnapshot().value);
       if (state === 'escalated') await resumeEscalated(actor, ledger, deps.feature, await items());
@@ -276,39 +281,6 @@ async function resumeEscalated(
   if (abandon)
     actor.send({ type: 'ABANDON', reason: `Abandoned over ${abandon.item} by ${abandon.decided!.by}: ${abandon.decided!.note ?? 'no reason given'}` });
   else actor.send({ type: 'RESUME' });
-}
-
-async function waitForGate(ledger: Ledger, wait: GateWait, pollMs: number, signal: AbortSignal, deps: CycleDeps): Promise<GateDecision> {
-  let told = false;
-  for (;;) {
-    const records = (await ledger.read()).records;
-    // An approved test amendment: its item runs again before anything built is judged.
-    const rerun = REBUILT_FROM.has(GATE_STATE[wait.gate]) ? amendmentToRerun(records, wait.feature) : null;
-    if (rerun)
-      return {
-        decision: 'rejected',
-        reason: `The test amendment of ${rerun.record.subject.item} was approved: it runs RED and GREEN again against the amended test.`,
-      };
-    const fold = foldGates(records);
-    // Story gates (acceptance) are decided per story: every story of the feature must agree.
-    const folds = [...fold.values()].filter((f) => f.feature === wait.feature && f.gate === wait.gate);
-    const direct = fold.get(gateKey({ feature: wait.feature, gate: wait.gate }));
-    const decided = direct ? [direct] : folds;
-    if (decided.length && decided.every((f) => f.status === 'approved')) return { decision: 'approved', reason: null };
-    const rejected = decided.find((f) => f.status === 'rejected');
-    if (rejected) return { decision: 'rejected', reason: rejected.note };
-    if (!told) {
-      told = true;
-      deps.emit({
-        kind: 'waiting',
-        feature: wait.feature,
-        gate: wait.gate,
-        message: `Waiting for the ${wait.gate} gate of ${wait.feature}: approve it in the Inbox or with \`baton approve --feature ${wait.feature} --gate ${wait.gate}\`.`,
-      });
-    }
-    if (signal.aborted) throw new Error('stopped');
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
-  }
 }
 
 /**

@@ -1,8 +1,10 @@
-/** Where a resumed run picks up: a design step that escalated, a gate already decided when the run starts at it. */
+/** Where a resumed run picks up (a design step that escalated, a gate already decided when the run starts at it) and how it waits at a gate. */
 import type { GateName } from '../../shared/ledger';
 import type { LifecycleStateName } from '../../shared/run';
 import { foldGates, gateKey } from '../gates';
 import type { Ledger } from '../ledger';
+import type { GateDecision, GateWait } from '../orchestrator/lifecycle-machine';
+import type { CycleDeps } from './cycle-deps';
 import { amendmentToRerun } from '../gates/amendments';
 
 /** The lifecycle state each gate is reached in (`--until` stops there). */
@@ -31,3 +33,37 @@ export const REBUILT_FROM: ReadonlySet<string> = new Set(['acceptance', 'deployG
 
 /** The state a design step works in, by the step's id. */
 export const DESIGN_STATE: Readonly<Record<string, LifecycleStateName>> = { specify: 'specifying', design: 'designing', listTests: 'testListing' };
+
+/** Waits until the gate is decided (every story agreeing, for acceptance), or an approved test amendment sends the build back. */
+export async function waitForGate(ledger: Ledger, wait: GateWait, pollMs: number, signal: AbortSignal, deps: CycleDeps): Promise<GateDecision> {
+  let told = false;
+  for (;;) {
+    const records = (await ledger.read()).records;
+    // An approved test amendment: its item runs again before anything built is judged.
+    const rerun = REBUILT_FROM.has(GATE_STATE[wait.gate]) ? amendmentToRerun(records, wait.feature) : null;
+    if (rerun)
+      return {
+        decision: 'rejected',
+        reason: `The test amendment of ${rerun.record.subject.item} was approved: it runs RED and GREEN again against the amended test.`,
+      };
+    const fold = foldGates(records);
+    // Story gates (acceptance) are decided per story: every story of the feature must agree.
+    const folds = [...fold.values()].filter((f) => f.feature === wait.feature && f.gate === wait.gate);
+    const direct = fold.get(gateKey({ feature: wait.feature, gate: wait.gate }));
+    const decided = direct ? [direct] : folds;
+    if (decided.length && decided.every((f) => f.status === 'approved')) return { decision: 'approved', reason: null };
+    const rejected = decided.find((f) => f.status === 'rejected');
+    if (rejected) return { decision: 'rejected', reason: rejected.note };
+    if (!told) {
+      told = true;
+      deps.emit({
+        kind: 'waiting',
+        feature: wait.feature,
+        gate: wait.gate,
+        message: `Waiting for the ${wait.gate} gate of ${wait.feature}: approve it in the Inbox or with \`baton approve --feature ${wait.feature} --gate ${wait.gate}\`.`,
+      });
+    }
+    if (signal.aborted) throw new Error('stopped');
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}

@@ -9,6 +9,7 @@ import { DEMO_APPROVER, prepareDemo } from '../../core/project-tools';
 import type { GateName } from '../../../shared/ledger';
 import type { RunEvent, RunSummary } from '../../../shared/run';
 import type { HostSession } from '../../core/host-session';
+import { RECORD_TYPES } from '../../../shared/records';
 import { flag, JSON_OPTION, type Command } from '../command';
 import { EXIT, UsageError } from '../exit-codes';
 import { printJson, type Io } from '../io';
@@ -32,6 +33,25 @@ async function approveAsDemo(session: HostSession, io: Io, json: boolean, featur
   else if (!json) io.err(`baton demo: the demo Product Owner approved the ${gate} gate (${Object.keys(expect).length} artifacts).`);
 }
 
+/** The demo Product Owner's scripted approval of a test amendment the Navigator proposed, through the Inbox's channel. */
+async function approveAmendmentAsDemo(session: HostSession, io: Io, json: boolean, feature: string, amendment: string, item: string | null): Promise<void> {
+  const decided = await session.call('amendments:decide', {
+    feature,
+    amendment,
+    decision: 'approve',
+    approver: DEMO_APPROVER,
+    note: 'Approved by the demo script; a real project waits for a person here.',
+  });
+  if (!decided.ok) io.err(`baton demo: the demo Product Owner could not approve the amendment of ${item}: ${decided.error.message}`);
+  else if (!json) io.err(`baton demo: the demo Product Owner approved the Navigator's amendment of ${item}'s test; ${item} runs again against it.`);
+}
+
+/** Whether an approved amendment of the feature still waits for the run that re-runs its item. */
+async function amendmentWaiting(session: HostSession, feature: string): Promise<boolean> {
+  const view = await session.call('project:reload', {});
+  return view.ok && (view.value?.features.find((f) => f.id === feature)?.amendments.some((a) => a.rerun === 'waiting') ?? false);
+}
+
 /** The demo project run to acceptance on its own data folder; null when it failed (said already). */
 async function runDemo(
   io: Io,
@@ -42,17 +62,26 @@ async function runDemo(
 ): Promise<RunSummary | null> {
   const print = eventPrinter(io, { json, events });
   let session: HostSession | null = null;
+  const decisions: Promise<void>[] = [];
   const onEvent = (event: RunEvent): void => {
     print(event);
     if (approveDesign && session && event.kind === 'waiting' && DESIGN_GATES.includes(event.gate))
       void approveAsDemo(session, io, json, event.feature, event.gate as GateName);
+    if (approveDesign && session && event.kind === 'recorded' && event.type === RECORD_TYPES.testAmendment)
+      decisions.push(approveAmendmentAsDemo(session, io, json, demo.feature, event.hash, event.item));
   };
   const run = { dataDir: demo.dataDir, onEvent };
   const opened = await openHostSession(demo.root, { ...hostDefaults('cli'), run });
   if (!opened.ok) throw new Error(opened.error.message);
   session = opened.value.session;
   try {
-    const ended = await runToEnd(session, { feature: demo.feature, until: 'acceptance' });
+    let ended = await runToEnd(session, { feature: demo.feature, until: 'acceptance' });
+    // A test amendment approved during the build sends it back: the amended item runs again before acceptance.
+    await Promise.all(decisions);
+    if (ended.ok && ended.value.summary?.phase === 'acceptance' && (await amendmentWaiting(session, demo.feature))) {
+      if (!json) io.err('baton demo: running again: the amended item runs RED and GREEN against its amended test before acceptance.');
+      ended = await runToEnd(session, { feature: demo.feature, until: 'acceptance' });
+    }
     if (!ended.ok) throw new Error(ended.error.message);
     return endedWith(io, json, ended.value, 'demo-failed');
   } finally {
