@@ -96,6 +96,7 @@ describe('test amendments: proposed in REVIEW, approved, re-run (real runs)', ()
   it("the Navigator's amendment is recorded from its review, and acceptance cannot be approved while it waits", async () => {
     const first = await run();
     expect(first.phase).toBe('acceptance');
+    expect(first.stoppedAt).toMatch(/cannot be approved yet: a test amendment of T1 waits for a decision \(`baton amend list`/);
     const [pending] = await amendments();
     expect(pending).toMatchObject({
       item: 'T1',

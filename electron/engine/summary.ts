@@ -3,6 +3,7 @@ import { readProject } from '../project';
 import type { Ledger } from '../ledger';
 import type { LifecycleStateName, RunBlocked, RunSummary } from '../../shared/run';
 import { annotateEscalations } from '../gates/escalations';
+import { foldAmendments } from '../gates/amendments';
 import { evidenceSummary } from '../gates/proof';
 import type { LedgerRecord } from '../../shared/ledger';
 import { recordOf, RECORD_TYPES } from '../../shared/records';
@@ -30,9 +31,11 @@ export async function summarize(
         ? escalations.length
           ? `escalated: ${escalations.map((e) => `${e.item} (${e.reason})`).join('; ')}. Decide in the Inbox or with \`baton resolve ${root} --feature ${featureId} --item ${escalations[0]!.item} --decision retry|skip|abandon\`, then run again`
           : (designEscalation(records, featureId) ?? 'escalated: every escalation is decided; run again to go on')
-        : phase.endsWith('Gate') || phase === 'acceptance'
-          ? `waiting at ${phase === 'acceptance' ? 'the acceptance gate' : `the ${phase.replace('Gate', '')} gate`}: approve it in the Inbox or with \`baton approve\``
-          : phase;
+        : (phase === 'acceptance' || phase === 'deployGate') && pendingAmendment(records, featureId)
+          ? `waiting at the ${phase === 'acceptance' ? 'acceptance' : 'deploy'} gate, which cannot be approved yet: ${pendingAmendment(records, featureId)}`
+          : phase.endsWith('Gate') || phase === 'acceptance'
+            ? `waiting at ${phase === 'acceptance' ? 'the acceptance gate' : `the ${phase.replace('Gate', '')} gate`}: approve it in the Inbox or with \`baton approve\``
+            : phase;
   return {
     project: root,
     feature: featureId,
@@ -47,6 +50,14 @@ export async function summarize(
     ledgerHead: records.at(-1)?.hash ?? null,
     stoppedAt,
   };
+}
+
+/** A test amendment of the feature that waits for a person's decision, as the next thing to do; null when none waits. */
+function pendingAmendment(records: readonly LedgerRecord[], feature: string): string | null {
+  const pending = foldAmendments(records).find((s) => s.record.subject.feature === feature && s.status === 'pending');
+  if (!pending) return null;
+  const item = pending.record.subject.item;
+  return `a test amendment of ${item} waits for a decision (\`baton amend list\`, then \`baton amend approve|reject --amendment ${pending.record.hash.slice(0, 12)}\`, or the Inbox)`;
 }
 
 /** A design role's second refusal, when it is the feature's last word: what a person must do next. */

@@ -28,6 +28,7 @@ export interface EscalationSeed {
 /** A ledger record as `events.jsonl` holds it (the fields a spec checks). */
 export interface StoredRecord {
   readonly seq: number;
+  readonly hash: string;
   readonly type: string;
   readonly actor: { readonly kind: string; readonly id: string };
   readonly subject: Readonly<Record<string, string>>;

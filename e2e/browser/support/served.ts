@@ -28,6 +28,7 @@ import { makeBranchProject, type BranchProject } from './branch-project';
 import { makeDemoProject, type DemoProject } from './demo-project';
 import { runDemo, type DemoRun } from './demo-run';
 import { runDependencyProject, type DependencyRun } from './dependency-run';
+import { amend, type LockSeed, type ProposalSeed } from './amended-project';
 import { escalate, type EscalationSeed } from './escalated-project';
 import { FIXTURE_DIR } from './paths';
 import { removeScratch } from './remove-scratch';
@@ -155,6 +156,13 @@ export const batonProject = (options: BatonProjectOptions = {}): ProjectSource<B
 /** A fresh Baton project whose ledger holds cycles that gave up (escalated-project.ts), oldest first. */
 export const escalatedProject = (seeds: readonly EscalationSeed[], options: Omit<BatonProjectOptions, 'prepare'> = {}): ProjectSource<BatonProject> =>
   batonProject({ ...options, prepare: (project) => escalate(project, seeds) });
+
+/** A fresh Baton project whose ledger holds locked items and the Navigator's test amendments of them (amended-project.ts). */
+export const amendedProject = (
+  locks: readonly LockSeed[],
+  proposals: readonly ProposalSeed[],
+  options: Omit<BatonProjectOptions, 'prepare'> = {},
+): ProjectSource<BatonProject> => batonProject({ ...options, prepare: (project) => amend(project, locks, proposals) });
 
 /** A Baton project ready for database branches (branch-project.ts), served with its data folder. */
 export const branchProject = (): ProjectSource<BranchProject> => ({

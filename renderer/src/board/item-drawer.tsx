@@ -1,4 +1,7 @@
-/** The selected item in a side drawer: its fields, its feature and story, and tabs for its AC, its cycles and its ledger records. */
+/**
+ * The selected item in a side drawer: its fields, its feature and story, its locked test (with a way
+ * to propose an amendment of it), and tabs for its AC, its cycles and its ledger records.
+ */
 import { useState } from 'react';
 import { cycleCovers, type Feature, type TestItem } from '../../../shared/model';
 import { Tabs } from '../components/tabs';
@@ -7,6 +10,7 @@ import { GivenWhenThen } from '../components/gwt';
 import { StoryStatusBadge, TestStatusBadge } from '../components/status-badge';
 import { findItem } from '../lib/board-model';
 import { ItemEvidence } from './item-evidence';
+import { LockedTestSection } from './amendment-propose';
 import { useStore } from '../store/store';
 import { useDialogFocus } from '../components/use-dialog-focus';
 
@@ -89,6 +93,7 @@ export function ItemDrawer() {
             </>
           )}
         </dl>
+        <LockedTestSection feature={feature} item={item} />
         <Tabs
           label={`${item.id} details`}
           selected={tab}

@@ -108,9 +108,13 @@ interface Props {
   readonly after: string;
   /** Overrides the person's chosen mode (e.g. a narrow panel). */
   readonly mode?: DiffMode;
+  /** What the two sides are (default: the approved version and the current one). */
+  readonly labels?: { readonly before: string; readonly after: string };
 }
 
-export function DiffTable({ name, before, after, mode: forced }: Props) {
+const APPROVED_CURRENT = { before: 'Approved', after: 'Current' };
+
+export function DiffTable({ name, before, after, mode: forced, labels = APPROVED_CURRENT }: Props) {
   const chosen = useStore((s) => s.diffMode);
   const mode = forced ?? chosen;
   const diff = useMemo(() => lineDiff(before, after), [before, after]);
@@ -118,7 +122,11 @@ export function DiffTable({ name, before, after, mode: forced }: Props) {
   const splitSegments = useMemo(() => foldUnchanged(diff.split, isSplitChange), [diff]);
 
   if (diff.added === 0 && diff.removed === 0) {
-    return <p className="muted diff-none">No line differs: the current text matches the approved version.</p>;
+    return (
+      <p className="muted diff-none">
+        No line differs: the {labels.after.toLowerCase()} text matches the {labels.before.toLowerCase()} version.
+      </p>
+    );
   }
   return (
     <div className="diff" data-mode={mode}>
@@ -127,7 +135,10 @@ export function DiffTable({ name, before, after, mode: forced }: Props) {
       </p>
       <div className="diff-scroll">
         {mode === 'unified' ? (
-          <table className="diff-table diff-unified" aria-label={`Changes to ${name}, approved version against current`}>
+          <table
+            className="diff-table diff-unified"
+            aria-label={`Changes to ${name}, ${labels.before.toLowerCase()} version against ${labels.after.toLowerCase()}`}
+          >
             <colgroup>
               <col className="diff-col-no" />
               <col className="diff-col-no" />
@@ -136,8 +147,8 @@ export function DiffTable({ name, before, after, mode: forced }: Props) {
             </colgroup>
             <thead className="visually-hidden">
               <tr>
-                <th scope="col">Approved line</th>
-                <th scope="col">Current line</th>
+                <th scope="col">{labels.before} line</th>
+                <th scope="col">{labels.after} line</th>
                 <th scope="col">Change</th>
                 <th scope="col">Text</th>
               </tr>
@@ -152,7 +163,10 @@ export function DiffTable({ name, before, after, mode: forced }: Props) {
             </tbody>
           </table>
         ) : (
-          <table className="diff-table diff-split" aria-label={`Changes to ${name}: approved on the left, current on the right`}>
+          <table
+            className="diff-table diff-split"
+            aria-label={`Changes to ${name}: ${labels.before.toLowerCase()} on the left, ${labels.after.toLowerCase()} on the right`}
+          >
             <colgroup>
               <col className="diff-col-no" />
               <col className="diff-col-sign" />
@@ -164,10 +178,10 @@ export function DiffTable({ name, before, after, mode: forced }: Props) {
             <thead>
               <tr>
                 <th scope="colgroup" colSpan={3}>
-                  Approved
+                  {labels.before}
                 </th>
                 <th scope="colgroup" colSpan={3}>
-                  Current
+                  {labels.after}
                 </th>
               </tr>
             </thead>

@@ -1,6 +1,7 @@
 /**
- * The inbox: every decision waiting for a person — escalated items, then gates — oldest first,
- * and the evidence of the open one. After a decision the next one opens.
+ * The inbox: every decision waiting for a person — blocked runs, escalated items, test amendments,
+ * then gates — oldest first, and the evidence of the open one. After a decision the next one opens.
+ * Approved test amendments waiting for their re-run are listed last, for information.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { readOnlyReason } from '../../../shared/read-only';
@@ -20,6 +21,8 @@ import {
 } from '../lib/inbox-model';
 import { hrefFor } from '../store/hash-route';
 import { useStore } from '../store/store';
+import { AmendmentButton } from './amendment-button';
+import { AmendmentPanel } from './amendment-panel';
 import { EscalationPanel } from './escalation-panel';
 import { EvidencePanel } from './evidence-panel';
 import { RunBlockPanel } from './run-block-panel';
@@ -119,6 +122,7 @@ function BlockButton({ entry, current }: { entry: BlockEntry; current: boolean }
 function EntryButton({ entry, current }: { entry: InboxEntry; current: boolean }) {
   if (entry.kind === 'gate') return <GateButton entry={entry} current={current} />;
   if (entry.kind === 'block') return <BlockButton entry={entry} current={current} />;
+  if (entry.kind === 'amendment') return <AmendmentButton entry={entry} current={current} />;
   return <EscalationButton entry={entry} current={current} />;
 }
 
@@ -175,7 +179,7 @@ export function InboxView() {
         <div className="empty-stack">
           <p className="empty-title">Nothing needs you</p>
           <p>
-            Gates waiting for a decision and items whose cycle escalated appear here, oldest first. What was decided is under{' '}
+            Gates waiting for a decision, items whose cycle escalated and proposed test amendments appear here, oldest first. What was decided is under{' '}
             <a href={hrefFor('gates')}>Gates</a>, and the record of it under <a href={hrefFor('evidence')}>Evidence</a>.
           </p>
         </div>
@@ -189,6 +193,7 @@ export function InboxView() {
   };
   const blocks = entries.filter((e) => e.kind === 'block');
   const escalations = entries.filter((e) => e.kind === 'escalation');
+  const amendments = (group: 'pending' | 'rerun') => entries.filter((e) => e.kind === 'amendment' && e.group === group);
   const gates = (group: GateEntry['group']) => entries.filter((e) => e.kind === 'gate' && e.group === group);
   const readOnly = project ? readOnlyReason(project, 'gates') : null;
 
@@ -211,16 +216,31 @@ export function InboxView() {
         )}
         <Section id="inbox-blocks-title" title="Blocked runs" entries={blocks} active={active} />
         <Section id="inbox-escalations-title" title={readOnly ? 'Escalations (read-only)' : 'Escalations'} entries={escalations} active={active} />
+        <Section
+          id="inbox-amendments-title"
+          title={readOnly ? 'Test amendments (read-only)' : 'Test amendments'}
+          entries={amendments('pending')}
+          active={active}
+        />
         <Section id="inbox-ready-title" title="Ready to decide" entries={gates('ready')} active={active} />
         <Section id="inbox-evidence-title" title="Waiting on evidence" entries={gates('evidence')} active={active} className="inbox-blocked" />
         <Section id="inbox-blocked-title" title="Waiting on an earlier gate" entries={gates('earlier')} active={active} className="inbox-blocked" />
         <Section id="inbox-read-only-title" title="Open gates (read-only)" entries={gates('read-only')} active={active} className="inbox-blocked" />
+        <Section
+          id="inbox-rerun-title"
+          title="Amendments approved, waiting for a re-run"
+          entries={amendments('rerun')}
+          active={active}
+          className="inbox-blocked"
+        />
       </nav>
       <div className="inbox-detail" ref={detail}>
         {active.kind === 'gate' ? (
           <EvidencePanel key={entryKey(active)} entry={active} onDecided={onDecided} />
         ) : active.kind === 'block' ? (
           <RunBlockPanel key={entryKey(active)} entry={active} onDecided={onDecided} />
+        ) : active.kind === 'amendment' ? (
+          <AmendmentPanel key={entryKey(active)} entry={active} onDecided={onDecided} />
         ) : (
           <EscalationPanel key={entryKey(active)} entry={active} onDecided={onDecided} />
         )}

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { withSample } from '../../../shared/records.fixture';
 import type { LedgerRecord } from '../../../shared/ledger';
-import type { EscalationView, Feature, Gate, ProjectView, TestItem } from '../../../shared/model';
-import { countPending, escalationEntries, gateEntries, inboxEntries, lastFailingRun, nextAfter, sameInboxRef } from './inbox-model';
+import type { AmendmentView, EscalationView, Feature, Gate, ProjectView, TestItem } from '../../../shared/model';
+import { countPending, entryKey, escalationEntries, gateEntries, inboxEntries, lastFailingRun, nextAfter, sameInboxRef } from './inbox-model';
 
 const gate = (name: string, status: Gate['status'], pendingSince: string | null, story: string | null = null, blockedBy: Gate['blockedBy'] = null): Gate => ({
   name,
@@ -203,6 +203,67 @@ describe('inboxEntries and countPending', () => {
     const readOnly = { ...project, readOnly: true };
     expect(inboxEntries(readOnly)).toHaveLength(3);
     expect(countPending(readOnly)).toBe(0);
+  });
+});
+
+describe('test amendments in the inbox', () => {
+  const amendment = (itemId: string, seq: number, more: Partial<AmendmentView> = {}): AmendmentView => ({
+    id: String(seq).padStart(64, '0'),
+    seq,
+    feature: 'F-1',
+    story: 'S-1',
+    item: itemId,
+    files: [{ path: `test/${itemId}.test.js`, sha256: 'b'.repeat(64), was: 'c'.repeat(64), bytes: 10 }],
+    reason: 'the AC says 404',
+    proposedBy: { kind: 'agent', id: 'navigator:scripted' },
+    at: '2025-03-02T00:00:00Z',
+    lock: 'd'.repeat(64),
+    cycle: `F-1/${itemId}`,
+    status: 'pending',
+    decidedBy: null,
+    decidedAt: null,
+    note: null,
+    usedBy: [],
+    rerun: null,
+    rerunCycle: null,
+    ...more,
+  });
+  const ref = (seq: number) => ({ kind: 'amendment' as const, feature: 'F-1', amendment: String(seq).padStart(64, '0') });
+  const project = view([
+    feature('F-1', [gate('design', 'open', '2025-01-01T00:00:00Z'), gate('deploy', 'open', null, null, after('test_list'))], {
+      testList: [item('T1', 'a valid card pays'), item('T2', 'a declined card')],
+      escalations: [escalation('T1', '2025-03-01T00:00:00Z')],
+      amendments: [
+        amendment('T2', 7, { status: 'approved', rerun: 'waiting', decidedBy: 'Ada' }),
+        amendment('T1', 9),
+        amendment('T2', 3, { status: 'rejected' }),
+      ],
+    }),
+  ]);
+
+  it('lists pending amendments after escalations and before gates, and approved ones waiting for a re-run last', () => {
+    const entries = inboxEntries(project);
+    expect(entries.map((e) => (e.kind === 'amendment' ? `amendment:${e.amendment.item}:${e.group}` : e.kind))).toEqual([
+      'escalation',
+      'amendment:T1:pending',
+      'gate',
+      'gate',
+      'amendment:T2:rerun',
+    ]);
+    expect(entryKey(entries[1]!)).toBe(`amendment-${ref(9).amendment}`);
+  });
+
+  it('counts a pending amendment as a decision, not one waiting for its re-run, and none in a read-only project', () => {
+    expect(countPending(project)).toBe(3);
+    expect(countPending({ ...project, readOnly: true })).toBe(0);
+  });
+
+  it('tells amendments apart from each other and from the escalation and gates of their item, and opens the next after a decision', () => {
+    expect(sameInboxRef(ref(9), ref(9))).toBe(true);
+    expect(sameInboxRef(ref(9), ref(7))).toBe(false);
+    expect(sameInboxRef(ref(9), { feature: 'F-1', item: 'T1' })).toBe(false);
+    expect(sameInboxRef({ feature: 'F-1', gate: 'design', story: null }, ref(9))).toBe(false);
+    expect(nextAfter(inboxEntries(project), ref(9))).toEqual({ feature: 'F-1', gate: 'design', story: null });
   });
 });
 

@@ -1,10 +1,11 @@
 /**
- * Pure inbox logic: which decisions wait for a person (gates, escalated items), in which order,
- * and which opens next.
+ * Pure inbox logic: which decisions wait for a person (gates, escalated items, test amendments),
+ * in which order, and which opens next.
  */
 import { GATE_NAMES, type GateName, type LedgerRecord } from '../../../shared/ledger';
 import { RECORD_TYPES, recordOf, type TypedRecord } from '../../../shared/records';
 import type { AcceptanceCriterion, EscalationView, Gate, GateStatus, ProjectView, RunBlockView, TestItem } from '../../../shared/model';
+import { amendmentEntries, isAmendmentRef, type AmendmentEntry, type AmendmentRef } from './amendment-model';
 import { gateKey, refOf, sameRef, type GateRef } from './gate-ref';
 
 /**
@@ -25,8 +26,8 @@ export interface BlockRef {
   readonly feature: string;
 }
 
-/** What the inbox has open: a gate, an escalation or a blocked run. */
-export type InboxRef = GateRef | EscalationRef | BlockRef;
+/** What the inbox has open: a gate, an escalation, a blocked run or a test amendment. */
+export type InboxRef = GateRef | EscalationRef | BlockRef | AmendmentRef;
 
 export const isBlockRef = (ref: InboxRef): ref is BlockRef => 'kind' in ref && ref.kind === 'block';
 export const isEscalationRef = (ref: InboxRef): ref is EscalationRef => 'item' in ref;
@@ -34,6 +35,7 @@ export const isEscalationRef = (ref: InboxRef): ref is EscalationRef => 'item' i
 export function sameInboxRef(a: InboxRef | null, b: InboxRef | null): boolean {
   if (a === null || b === null) return false;
   if (isBlockRef(a) || isBlockRef(b)) return isBlockRef(a) && isBlockRef(b) && a.feature === b.feature;
+  if (isAmendmentRef(a) || isAmendmentRef(b)) return isAmendmentRef(a) && isAmendmentRef(b) && a.feature === b.feature && a.amendment === b.amendment;
   if (isEscalationRef(a) || isEscalationRef(b)) return isEscalationRef(a) && isEscalationRef(b) && a.feature === b.feature && a.item === b.item;
   return sameRef(a, b);
 }
@@ -91,11 +93,21 @@ export interface BlockEntry {
   readonly block: RunBlockView;
 }
 
-export type InboxEntry = GateEntry | EscalationEntry | BlockEntry;
+export type InboxEntry = GateEntry | EscalationEntry | BlockEntry | AmendmentEntry;
 
 /** The React key and the test-id suffix of any entry. */
-export const entryKey = (entry: InboxEntry): string =>
-  entry.kind === 'gate' ? gateKey(entry.ref) : entry.kind === 'block' ? `block-${entry.ref.feature}` : `escalation-${escalationKey(entry.ref)}`;
+export function entryKey(entry: InboxEntry): string {
+  switch (entry.kind) {
+    case 'gate':
+      return gateKey(entry.ref);
+    case 'block':
+      return `block-${entry.ref.feature}`;
+    case 'amendment':
+      return `amendment-${entry.ref.amendment}`;
+    default:
+      return `escalation-${escalationKey(entry.ref)}`;
+  }
+}
 
 const time = (text: string | null): number => {
   const t = text ? Date.parse(text) : Number.NaN;
@@ -162,18 +174,30 @@ export function blockEntries(view: ProjectView | null): BlockEntry[] {
 
 /**
  * The inbox in the order it is listed: blocked runs and escalations first (each holds its feature's
- * build until someone acts), then the gates that can be decided, then those that must wait.
+ * build until someone acts), then pending test amendments (each holds its feature's acceptance),
+ * then the gates that can be decided, then those that must wait, and last the approved amendments
+ * waiting for their re-run (for information).
  */
 export function inboxEntries(view: ProjectView | null): InboxEntry[] {
-  return [...blockEntries(view), ...escalationEntries(view), ...gateEntries(view)];
+  const amendments = amendmentEntries(view);
+  return [
+    ...blockEntries(view),
+    ...escalationEntries(view),
+    ...amendments.filter((e) => e.group === 'pending'),
+    ...gateEntries(view),
+    ...amendments.filter((e) => e.group === 'rerun'),
+  ];
 }
 
+/** Whether an entry is a decision a person can make now (a gate waiting on something else, or an approved amendment waiting for its re-run, is not). */
+const decidable = (e: InboxEntry): boolean => (e.kind === 'gate' ? e.group === 'ready' : e.kind === 'amendment' ? e.group === 'pending' : true);
+
 /**
- * The badge: decisions a person can make here now — escalations and gates ready to decide. Gates
- * waiting on evidence or on an earlier gate are listed but not counted; a read-only project counts none.
+ * The badge: decisions a person can make here now — blocked runs, escalations, pending test
+ * amendments and gates ready to decide. Gates waiting on evidence or on an earlier gate, and
+ * approved amendments waiting for their re-run, are listed but not counted; a read-only project counts none.
  */
-export const countPending = (view: ProjectView | null): number =>
-  view === null || view.readOnly ? 0 : inboxEntries(view).filter((e) => e.kind !== 'gate' || e.group === 'ready').length;
+export const countPending = (view: ProjectView | null): number => (view === null || view.readOnly ? 0 : inboxEntries(view).filter(decidable).length);
 
 /**
  * What opens after a decision on `decided`: the entry that followed it, else the one before,
