@@ -178,6 +178,9 @@ export interface ProposeAmendmentRequest {
   readonly by: { readonly kind: 'person' | 'agent'; readonly id: string };
 }
 
+/** The largest test file an amendment takes (the channel's limit, and the Navigator's). */
+const MAX_BYTES = 1_000_000;
+
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
 
 /**
@@ -220,6 +223,7 @@ export async function proposeAmendment(view: ProjectView, ledger: Ledger, req: P
             `${file.path} is not one of ${req.item}'s locked tests. Its locked tests: ${lock.own.map((f) => f.path).join(', ') || 'none'}.`,
           );
         const content = Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content, 'utf8');
+        if (content.length > MAX_BYTES) return err('invalid-request', `The new ${file.path} is ${content.length} bytes: a test file is at most 1 MB.`);
         const hash = sha256(content);
         if (hash === locked.sha256) return err('unchanged', `The new ${file.path} is the locked one, byte for byte: there is nothing to amend.`);
         files.push({ path: file.path, sha256: hash, bytes: content.length, was: locked.sha256, content });
