@@ -33,6 +33,13 @@ const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'is not a lowercase hex SHA
 const approver = z.string().trim().min(1, 'is required: say who approves').max(200);
 const gateRef = { feature: id, story: id.optional(), gate: z.enum(GATE_NAMES) };
 const reason = z.string().trim().min(1, 'is required').max(4000);
+/** How long the decider had the evidence open, as their screen measured it (at most 30 days). */
+const viewedMs = z
+  .number()
+  .int()
+  .min(0)
+  .max(30 * 86_400_000)
+  .optional();
 
 /** A client-made id naming one long branch operation, so its progress and its cancel can find it. */
 const opId = z.string().regex(/^[a-zA-Z0-9-]{1,64}$/, 'must be 1 to 64 letters, digits or dashes');
@@ -92,10 +99,10 @@ export const channels = {
   'gates:evidence': { request: z.object(gateRef).strict(), response: returns<GateEvidence>() },
   /** Approve a gate; `expect` carries the hashes the person was shown (fail closed on any difference). */
   'gates:approve': {
-    request: z.object({ ...gateRef, approver, expect: z.record(z.string().min(1), sha256Hex), comment: z.string().max(4000).optional() }).strict(),
+    request: z.object({ ...gateRef, approver, expect: z.record(z.string().min(1), sha256Hex), comment: z.string().max(4000).optional(), viewedMs }).strict(),
     response: returns<LedgerRecord>(),
   },
-  'gates:reject': { request: z.object({ ...gateRef, approver, reason }).strict(), response: returns<LedgerRecord>() },
+  'gates:reject': { request: z.object({ ...gateRef, approver, reason, viewedMs }).strict(), response: returns<LedgerRecord>() },
   /** Withdraw an approval (cascades: withdrawing spec reopens design and test_list). */
   'gates:withdraw': { request: z.object({ ...gateRef, approver, reason }).strict(), response: returns<LedgerRecord>() },
   /**

@@ -109,6 +109,8 @@ export interface Gate {
   readonly pendingSince: string | null;
   /** Set when the gate waits for a decision that cannot be made yet; null when it can be (or waits for nothing). */
   readonly blockedBy: GateBlock | null;
+  /** Who may decide it (emails, roles expanded) when project.json's `gates` names them; absent: anyone. */
+  readonly approvers?: readonly string[];
 }
 
 /** What a person may decide about an escalated item: another round, set it aside, or abandon the feature. */

@@ -111,9 +111,18 @@ const cycleKey = { key: text };
 /** A RED step's verdicts: `red`, or why the turn is not one (the machine's NotRed, orchestrator/cycle-types.ts). */
 export const RED_VERDICTS = ['red', 'passed-at-once', 'load-error', 'regressed', 'no-test', 'compromised', 'flaky'] as const;
 
+/** When the gate opened for a decision, how long it waited, and how long the decider had the evidence open (their screen's measure). */
+const decisionTiming = { openedAt: text.optional(), waitedMs: z.number().nonnegative().optional(), viewedMs: z.number().nonnegative().optional() };
+
 export const RECORD_DATA = {
-  [RECORD_TYPES.gateApproved]: z.looseObject({ gate: text.optional(), approver: text, comment: text.optional(), artifacts }),
-  [RECORD_TYPES.gateRejected]: z.looseObject({ gate: text.optional(), approver: text, reason: text, artifacts: z.record(text, artifactHash).optional() }),
+  [RECORD_TYPES.gateApproved]: z.looseObject({ gate: text.optional(), approver: text, comment: text.optional(), artifacts, ...decisionTiming }),
+  [RECORD_TYPES.gateRejected]: z.looseObject({
+    gate: text.optional(),
+    approver: text,
+    reason: text,
+    artifacts: z.record(text, artifactHash).optional(),
+    ...decisionTiming,
+  }),
   [RECORD_TYPES.gateWithdrawn]: z.looseObject({ gate: text.optional(), approver: text, reason: text, reopened: list(text).optional() }),
   [RECORD_TYPES.gateRestored]: z.looseObject({
     gate: text.optional(),

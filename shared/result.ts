@@ -39,6 +39,7 @@ export const APP_ERROR_CODES = [
   'not-built',
   'not-drifted',
   'not-escalated',
+  'not-allowed',
   'not-found',
   'not-locked',
   'not-pending',

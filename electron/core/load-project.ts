@@ -16,6 +16,8 @@ import { annotateRunBlocks } from '../gates/frozen';
 import { annotateCycles } from '../gates/proof';
 import { isBundleFile, Ledger, openBundle } from '../ledger';
 import { readProject } from '../project';
+import { readSettings } from '../project/read-settings';
+import { allowedApprovers } from '../../shared/approvers';
 
 export interface LoadedProject {
   readonly view: ProjectView;
@@ -51,5 +53,24 @@ async function loadFolder(root: string, origin: { bundle: string | null; dispose
     records,
   );
   view = await annotateRunBlocks(view, records);
+  view = await annotateApprovers(view);
   return ok({ view, ledger, records, dispose: origin.dispose });
+}
+
+/** Each Baton gate's `approvers` from the policy in project.json (`gates`); none when anyone may decide. */
+async function annotateApprovers(view: ProjectView): Promise<ProjectView> {
+  if (view.layout !== 'baton') return view;
+  const read = await readSettings(view.artifactRoot);
+  if (!read.ok || !read.value.settings.gates) return view;
+  const policy = read.value.settings;
+  return {
+    ...view,
+    features: view.features.map((f) => ({
+      ...f,
+      gates: f.gates.map((g) => {
+        const approvers = allowedApprovers(policy, g.name);
+        return approvers ? { ...g, approvers } : g;
+      }),
+    })),
+  };
 }

@@ -8,11 +8,15 @@ import { RECORD_TYPES } from '../../shared/records';
 import type { ProjectView } from '../../shared/model';
 import { err, ok, type AppError, type Result } from '../../shared/result';
 import { writableProject } from '../../shared/read-only';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { approverRefusal } from '../../shared/approvers';
+import { readSettings } from '../project/read-settings';
 import type { Ledger, LedgerTx } from '../ledger';
 import { readProject } from '../project';
 import { currentHashes, describeRef, locateGate, snapshotArtifacts, type GateRef, type LocatedGate } from './artifacts';
 import { approvalBlocker, staleError } from './checks';
-import { downstreamOf } from './definitions';
+import { downstreamOf, PREREQUISITE } from './definitions';
 import { approvalDrift } from './drift';
 import { foldGates, gateKey } from './state';
 
@@ -21,12 +25,41 @@ export interface ApproveRequest extends GateRef {
   /** Artifact name → the sha256 the person was shown. */
   readonly expect: Readonly<Record<string, string>>;
   readonly comment?: string | undefined;
+  /** How long the person had the evidence open before deciding, as their screen measured it. */
+  readonly viewedMs?: number | undefined;
 }
 
 export interface ReasonedRequest extends GateRef {
   readonly approver: string;
   readonly reason: string;
+  readonly viewedMs?: number | undefined;
 }
+
+/**
+ * When the gate opened for this decision: its prerequisite's latest approval, or its own latest
+ * rejection or withdrawal (it reopened then), or, for the spec gate, the feature's request; null
+ * when the ledger says none of these. With how long it waited and how long the evidence was open.
+ */
+const timing = (records: readonly LedgerRecord[], ref: GateRef, viewedMs: number | undefined) => {
+  const pre = PREREQUISITE[ref.gate];
+  const opened = records
+    .filter(
+      (r) =>
+        r.subject.feature === ref.feature &&
+        ((pre !== null && r.type === RECORD_TYPES.gateApproved && r.subject.gate === pre) ||
+          ((r.type === RECORD_TYPES.gateRejected || r.type === RECORD_TYPES.gateWithdrawn) &&
+            r.subject.gate === ref.gate &&
+            (r.subject.story ?? null) === (ref.story ?? null)) ||
+          (pre === null && r.type === RECORD_TYPES.featureRequested)),
+    )
+    .map((r) => r.at)
+    .sort()
+    .at(-1);
+  return {
+    ...(opened ? { openedAt: opened, waitedMs: Math.max(0, Date.now() - Date.parse(opened)) } : {}),
+    ...(viewedMs !== undefined ? { viewedMs } : {}),
+  };
+};
 
 const refuse = (error: AppError): Result<never> => ({ ok: false, error });
 
@@ -38,6 +71,28 @@ const preflight = (view: ProjectView, req: GateRef & { approver: string }): Resu
     return err('no-identity', `A decision on ${describeRef(req)} must say who makes it: give your name and email, e.g. "Ada Lovelace <ada@example.com>".`);
   }
   return null;
+};
+
+/**
+ * The project's approver policy (`gates` in project.json): null when this person may decide the
+ * gate. Fail closed: a project.json that names a policy but does not validate refuses every decision.
+ */
+const policyRefusal = async (view: ProjectView, req: GateRef & { approver: string }): Promise<Result<never> | null> => {
+  if (view.layout !== 'baton') return null;
+  const read = await readSettings(view.artifactRoot);
+  if (!read.ok && (await namesPolicy(view.artifactRoot))) return err('invalid-settings', `Nothing was decided: ${read.error.message}`);
+  const why = approverRefusal(read.ok ? read.value.settings : undefined, req.gate, req.approver);
+  return why ? err('not-allowed', why) : null;
+};
+
+/** Whether project.json, valid or not, says who may decide gates. */
+const namesPolicy = async (artifactRoot: string): Promise<boolean> => {
+  try {
+    const json: unknown = JSON.parse(await readFile(join(artifactRoot, 'project.json'), 'utf8'));
+    return typeof json === 'object' && json !== null && ('gates' in json || 'approverRoles' in json);
+  } catch {
+    return false;
+  }
 };
 
 export const subjectOf = (ref: GateRef) => ({ feature: ref.feature, ...(ref.story ? { story: ref.story } : {}), gate: ref.gate });
@@ -70,6 +125,8 @@ export const decideOnDisk = (
   return inTransaction(ledger, async (tx) => {
     const current = await freshView(view);
     if (!current.ok) return current;
+    const refused = await policyRefusal(current.value, req);
+    if (refused) return refused;
     const located = await locateGate(current.value, req);
     if (!located.ok) return located;
     return fn(tx, located.value, current.value);
@@ -97,7 +154,7 @@ export const approveGate = (view: ProjectView, ledger: Ledger, req: ApproveReque
       type: RECORD_TYPES.gateApproved,
       actor: { kind: 'person', id: approver },
       subject: subjectOf(req),
-      data: { gate: req.gate, approver, ...(comment ? { comment } : {}), artifacts },
+      data: { gate: req.gate, approver, ...(comment ? { comment } : {}), artifacts, ...timing(tx.records, req, req.viewedMs) },
       blobs,
     });
     return ok(record);
@@ -128,7 +185,7 @@ export const rejectGate = (view: ProjectView, ledger: Ledger, req: ReasonedReque
         type: RECORD_TYPES.gateRejected,
         actor: { kind: 'person', id: approver },
         subject: subjectOf(req),
-        data: { gate: req.gate, approver, reason: req.reason.trim(), artifacts },
+        data: { gate: req.gate, approver, reason: req.reason.trim(), artifacts, ...timing(tx.records, req, req.viewedMs) },
         // What was sent back, so the revised version can be compared with it.
         blobs: snapshots.flatMap((s) => (s.file.state === 'ok' ? [{ name: s.name, content: s.file.bytes }] : [])),
       }),
@@ -139,6 +196,8 @@ export const withdrawGate = async (view: ProjectView, ledger: Ledger, req: Reaso
   const pre = preflight(view, req) ?? reasonError(req, 'withdraw');
   if (pre) return pre;
   return inTransaction(ledger, async (tx) => {
+    const refused = await policyRefusal(view, req);
+    if (refused) return refused;
     const folds = foldGates(tx.records);
     const fold = folds.get(gateKey(req));
     if (fold?.status !== 'approved') {

@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { agentSettingSchema } from '../../shared/agents';
+import { policyProblems } from '../../shared/approvers';
+import { GATE_NAMES } from '../../shared/ledger';
 
 /**
  * Branch settings. No secret lives here (project.json is committed): the postgres admin URL comes
@@ -26,55 +28,63 @@ export const branchSettingsSchema = z.looseObject({
 /** The `sandbox` setting's values (electron/process/sandbox.ts acts on them). */
 export const SANDBOX_SETTINGS = ['auto', 'off', 'required'] as const;
 
-export const projectSettingsSchema = z.looseObject({
-  version: z.literal(1),
-  name: z.string().min(1),
-  defaultBranch: z.string().min(1),
-  branchProvider: z.enum(['pglite', 'postgres', 'neon', 'lakebase']),
-  testCommand: z.string().nullable(),
-  reportFormat: z.enum(['junit', 'tap', 'vitest-json', 'jest-json']),
-  reportPath: z.string().nullable(),
-  testGlobs: z.array(z.string()),
-  runnerConfigFiles: z.array(z.string()),
-  sourceGlobs: z.array(z.string()),
-  /** `command` is required for tool `command` (Alembic, Flyway…): it runs with DATABASE_URL set. */
-  migrations: z.object({ tool: z.enum(['sql', 'node-pg-migrate', 'knex', 'command']), path: z.string(), command: z.string().min(1).optional() }).nullable(),
-  protectedPaths: z.array(z.string()),
-  writeScopes: z.record(z.string(), z.array(z.string())),
-  /** Role → adapter: a name (`scripted`, `command`, a preset) or its settings (shared/agents.ts). */
-  agents: z.record(z.string(), agentSettingSchema),
-  repairBudget: z.number().int().min(0).max(10),
-  /** Runs on every new database branch before anything else connects: a SQL file (a path) or a command. */
-  masking: z.union([z.string().min(1), z.strictObject({ sql: z.string().min(1) }), z.strictObject({ command: z.string().min(1) })]).nullable(),
-  /** The scripted agent's scenario file (relative to the root), for roles whose adapter is `scripted`. */
-  scenario: z.string().min(1).optional(),
-  /** Seconds a test run may take before the runner kills its whole process tree. */
-  testTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
-  /**
-   * Agents' commands and the orchestrator's test runs in a bubblewrap sandbox (Linux) where only
-   * the worktree is writable. `auto` (default): when bubblewrap works, else unsandboxed and said
-   * so in the transcript; `off`: never; `required`: refuse to run without it.
-   */
-  sandbox: z.enum(SANDBOX_SETTINGS).optional(),
-  /**
-   * The orchestrator's test runs inside the sandbox: `cut` (default) gives them no network at all
-   * (the test database reaches them through a Unix socket Baton bridges), `shared` the host's.
-   * Agents' turns always keep the network: they must reach their model.
-   */
-  testNetwork: z.enum(['cut', 'shared']).optional(),
-  /**
-   * A Driver's `BATON-DEPENDENCY:` requests: `install` (default; npm projects) adds the package to the
-   * manifest and lockfile, recorded as an amendment of the lock; `refuse` records and declines them.
-   */
-  dependencyRequests: z.enum(['install', 'refuse']).optional(),
-  /**
-   * Environment variables passed (by name) to agents' commands and test runs, which otherwise get an
-   * allow-list (PATH, locale, a private HOME): never Baton's own variables, API keys or tokens.
-   */
-  passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'is not an environment variable name')).optional(),
-  /** Database branches; every field is optional and has a default (see branchSettings()). */
-  branches: branchSettingsSchema.optional(),
-});
+export const projectSettingsSchema = z
+  .looseObject({
+    version: z.literal(1),
+    name: z.string().min(1),
+    defaultBranch: z.string().min(1),
+    branchProvider: z.enum(['pglite', 'postgres', 'neon', 'lakebase']),
+    testCommand: z.string().nullable(),
+    reportFormat: z.enum(['junit', 'tap', 'vitest-json', 'jest-json']),
+    reportPath: z.string().nullable(),
+    testGlobs: z.array(z.string()),
+    runnerConfigFiles: z.array(z.string()),
+    sourceGlobs: z.array(z.string()),
+    /** `command` is required for tool `command` (Alembic, Flyway…): it runs with DATABASE_URL set. */
+    migrations: z.object({ tool: z.enum(['sql', 'node-pg-migrate', 'knex', 'command']), path: z.string(), command: z.string().min(1).optional() }).nullable(),
+    protectedPaths: z.array(z.string()),
+    writeScopes: z.record(z.string(), z.array(z.string())),
+    /** Role → adapter: a name (`scripted`, `command`, a preset) or its settings (shared/agents.ts). */
+    agents: z.record(z.string(), agentSettingSchema),
+    repairBudget: z.number().int().min(0).max(10),
+    /** Runs on every new database branch before anything else connects: a SQL file (a path) or a command. */
+    masking: z.union([z.string().min(1), z.strictObject({ sql: z.string().min(1) }), z.strictObject({ command: z.string().min(1) })]).nullable(),
+    /** The scripted agent's scenario file (relative to the root), for roles whose adapter is `scripted`. */
+    scenario: z.string().min(1).optional(),
+    /** Seconds a test run may take before the runner kills its whole process tree. */
+    testTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
+    /**
+     * Agents' commands and the orchestrator's test runs in a bubblewrap sandbox (Linux) where only
+     * the worktree is writable. `auto` (default): when bubblewrap works, else unsandboxed and said
+     * so in the transcript; `off`: never; `required`: refuse to run without it.
+     */
+    sandbox: z.enum(SANDBOX_SETTINGS).optional(),
+    /**
+     * The orchestrator's test runs inside the sandbox: `cut` (default) gives them no network at all
+     * (the test database reaches them through a Unix socket Baton bridges), `shared` the host's.
+     * Agents' turns always keep the network: they must reach their model.
+     */
+    testNetwork: z.enum(['cut', 'shared']).optional(),
+    /**
+     * A Driver's `BATON-DEPENDENCY:` requests: `install` (default; npm projects) adds the package to the
+     * manifest and lockfile, recorded as an amendment of the lock; `refuse` records and declines them.
+     */
+    dependencyRequests: z.enum(['install', 'refuse']).optional(),
+    /**
+     * Environment variables passed (by name) to agents' commands and test runs, which otherwise get an
+     * allow-list (PATH, locale, a private HOME): never Baton's own variables, API keys or tokens.
+     */
+    passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'is not an environment variable name')).optional(),
+    /** Database branches; every field is optional and has a default (see branchSettings()). */
+    branches: branchSettingsSchema.optional(),
+    /** Who may decide each gate: emails and `@role`s (shared/approvers.ts). A gate not named: anyone. */
+    gates: z.partialRecord(z.enum(GATE_NAMES), z.array(z.string().min(1)).min(1, 'name at least one email or @role')).optional(),
+    /** Roles `gates` can name (`@po`): role → emails. */
+    approverRoles: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'is not a role name'), z.array(z.string().min(1))).optional(),
+  })
+  .superRefine((settings, ctx) => {
+    for (const problem of policyProblems(settings)) ctx.addIssue({ code: 'custom', path: ['gates'], message: problem });
+  });
 export type ProjectSettings = z.infer<typeof projectSettingsSchema>;
 
 export interface RepoProbe {

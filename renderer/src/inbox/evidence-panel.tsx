@@ -44,6 +44,8 @@ export function EvidencePanel({ entry, onDecided }: Props) {
   const [error, setError] = useState<AppError | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [dialog, setDialog] = useState<'reject' | 'withdraw' | null>(null);
+  // When this gate's evidence was opened: how long the decider looked is recorded with the decision.
+  const [shownAt] = useState(() => Date.now());
 
   const readOnlyReason = readOnlyReasonOf({ readOnly, bundle, layout }, 'gates');
   const artifacts = evidence?.artifacts ?? [];
@@ -84,7 +86,7 @@ export function EvidencePanel({ entry, onDecided }: Props) {
     if (!evidence) return;
     // Exactly what is on screen now: the hashes of this evidence, not of a later fetch.
     const shown = evidence;
-    const result = await decide((approver) => approveGate(ref, approver, shown));
+    const result = await decide((approver) => approveGate(ref, approver, shown, Date.now() - shownAt));
     if (!result || result.ok) return;
     if (result.error.code !== STALE_ARTIFACT) {
       setError(result.error);
@@ -99,7 +101,9 @@ export function EvidencePanel({ entry, onDecided }: Props) {
 
   const reasoned = (kind: 'reject' | 'withdraw') => async (reason: string) => {
     setDialog(null);
-    const result = await decide((approver) => (kind === 'reject' ? rejectGate : withdrawGate)(ref, approver, reason));
+    const result = await decide((approver) =>
+      kind === 'reject' ? rejectGate(ref, approver, reason, Date.now() - shownAt) : withdrawGate(ref, approver, reason),
+    );
     if (result && !result.ok) setError(result.error);
   };
 
@@ -123,6 +127,11 @@ export function EvidencePanel({ entry, onDecided }: Props) {
             )}
             {gate.note && <> · last note: “{gate.note}”</>}
           </p>
+          {gate.approvers && (
+            <p className="muted" data-testid="gate-approvers">
+              Who may decide: {gate.approvers.join(', ') || 'no one'} (gates.{ref.gate} in project.json)
+            </p>
+          )}
         </div>
         <GateStatusBadge status={gate.status} />
       </header>

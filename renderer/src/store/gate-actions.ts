@@ -10,14 +10,17 @@ export const STALE_ARTIFACT = 'stale-artifact';
 export const loadEvidence = (ref: GateRef): Promise<Result<GateEvidence>> => api.invoke('gates:evidence', requestOf(ref));
 
 /** `expect` is exactly what was displayed: each artifact's hash as the evidence carried it. */
-export function approveGate(ref: GateRef, approver: string, evidence: GateEvidence): Promise<Result<LedgerRecord>> {
+export function approveGate(ref: GateRef, approver: string, evidence: GateEvidence, viewedMs?: number): Promise<Result<LedgerRecord>> {
   const expect: Record<string, string> = {};
   for (const artifact of evidence.artifacts) if (artifact.sha256) expect[artifact.name] = artifact.sha256;
-  return api.invoke('gates:approve', { ...requestOf(ref), approver, expect });
+  return api.invoke('gates:approve', { ...requestOf(ref), approver, expect, ...viewed(viewedMs) });
 }
 
-export const rejectGate = (ref: GateRef, approver: string, reason: string): Promise<Result<LedgerRecord>> =>
-  api.invoke('gates:reject', { ...requestOf(ref), approver, reason });
+/** How long the evidence was open, recorded with the decision (whole milliseconds, within the contract's bounds). */
+const viewed = (ms: number | undefined) => (ms === undefined ? {} : { viewedMs: Math.min(30 * 86_400_000, Math.max(0, Math.round(ms))) });
+
+export const rejectGate = (ref: GateRef, approver: string, reason: string, viewedMs?: number): Promise<Result<LedgerRecord>> =>
+  api.invoke('gates:reject', { ...requestOf(ref), approver, reason, ...viewed(viewedMs) });
 
 export const withdrawGate = (ref: GateRef, approver: string, reason: string): Promise<Result<LedgerRecord>> =>
   api.invoke('gates:withdraw', { ...requestOf(ref), approver, reason });
