@@ -97,6 +97,19 @@ describe('who may decide a gate', () => {
     await workbench.close?.();
   });
 
+  it('test amendments are decided by the test_list gate’s approvers', async () => {
+    await policy({ gates: { test_list: ['@po'] }, approverRoles: { po: ['bob@example.com'] } });
+    const workbench = new Workbench({ host: 'browser', version: '0.0.0', configDir: join(base, 'config-wb2') });
+    expect((await workbench.open(repo)).ok).toBe(true);
+    const decided = await createHandlers(workbench)['amendments:decide']({ feature: 'F-1', amendment: 'a'.repeat(64), decision: 'approve', approver: EVE });
+    expect(decided.ok ? null : decided.error).toMatchObject({
+      code: 'not-allowed',
+      message: expect.stringContaining('Only bob@example.com may decide a test amendment'),
+    });
+    const allowed = await createHandlers(workbench)['amendments:decide']({ feature: 'F-1', amendment: 'a'.repeat(64), decision: 'approve', approver: BOB });
+    expect(allowed.ok ? null : allowed.error.code).toBe('not-found');
+  });
+
   it('a policy that does not validate refuses every decision, saying what is wrong', async () => {
     await policy({ gates: { acceptance: ['@qa'] } });
     const refused = await baton('reject', repo, '--feature', 'F-1', '--gate', 'spec', '--reason', 'x', '--approver', ADA);

@@ -12,6 +12,8 @@ import { AMENDMENT_DECISIONS, type AmendmentDecision, type AmendmentUse, type Am
 import { RECORD_TYPES, recordOf, recordsOf, type TypedRecord } from '../../shared/records';
 import { err, ok, type AppError, type Result } from '../../shared/result';
 import { writableProject } from '../../shared/read-only';
+import { allowedApprovers, emailOf } from '../../shared/approvers';
+import { readSettings } from '../project/read-settings';
 import type { Ledger } from '../ledger';
 
 type LockRecord = TypedRecord<typeof RECORD_TYPES.cycleLocked>;
@@ -249,6 +251,19 @@ const lockSubject = (lock: LockRecord) => ({
   ...(lock.subject.cycle ? { cycle: lock.subject.cycle } : {}),
 });
 
+/** Amendments change what the tests prove: the test_list gate's approvers (project.json `gates`) decide them. */
+async function policyRefusal(view: ProjectView, approver: string): Promise<Result<never> | null> {
+  if (view.layout !== 'baton') return null;
+  const read = await readSettings(view.artifactRoot);
+  const allowed = allowedApprovers(read.ok ? read.value.settings : undefined, 'test_list');
+  const email = emailOf(approver);
+  if (allowed === null || (email !== null && allowed.includes(email))) return null;
+  return err(
+    'not-allowed',
+    `Only ${allowed.join(', ') || 'no one'} may decide a test amendment: the approvers of the test_list gate (gates.test_list in .baton/project.json). ${approver.trim()} is not among them.`,
+  );
+}
+
 export interface DecideAmendmentRequest {
   readonly feature: string;
   /** The `test.amendment` record's hash. */
@@ -266,6 +281,8 @@ export async function decideAmendment(view: ProjectView, ledger: Ledger, req: De
     return err('no-identity', 'A decision on an amendment must say who makes it: give your name and email, e.g. "Ada Lovelace <ada@example.com>".');
   if (!(AMENDMENT_DECISIONS as readonly string[]).includes(req.decision))
     return err('invalid-request', `"${req.decision}" is not a decision on an amendment: use ${AMENDMENT_DECISIONS.join(' or ')}.`);
+  const refused = await policyRefusal(view, req.approver);
+  if (refused) return refused;
   const note = req.note?.trim() ?? '';
   if (req.decision === 'reject' && note === '')
     return err('no-reason', 'Say why the amendment is rejected: the note is recorded and shown to whoever proposed it.');
