@@ -44,7 +44,10 @@ function IdentityForm() {
         </>
       }
     >
-      <p>Your name goes into the ledger with every approval, rejection and withdrawal you make in this session. Check it before you confirm.</p>
+      <p>
+        Your name goes into the ledger with every decision and proposal you make in this session (approvals, rejections, withdrawals, test amendments, new
+        features). Check it before you confirm.
+      </p>
       <label className="field">
         <span>Name and email</span>
         <input
