@@ -28,13 +28,13 @@ export function allowedApprovers(policy: ApproverPolicy | undefined, gate: strin
 }
 
 /** Null when `approver` may decide `gate`; otherwise why not, in words that say what to do. */
-export function approverRefusal(policy: ApproverPolicy | undefined, gate: string, approver: string): string | null {
+export function approverRefusal(policy: ApproverPolicy | undefined, gate: string, approver: string, what = `the ${gate} gate`): string | null {
   const allowed = allowedApprovers(policy, gate);
   if (allowed === null) return null;
   const email = emailOf(approver);
   if (email !== null && allowed.includes(email)) return null;
   const who = email ? `${approver.trim()} is not among them` : `"${approver.trim()}" names no email to check`;
-  return `Only ${allowed.join(', ') || 'no one'} may decide the ${gate} gate (gates.${gate} in .baton/project.json); ${who}. Decide as one of them, or change the policy in project.json.`;
+  return `Only ${allowed.join(', ') || 'no one'} may decide ${what} (gates.${gate} in .baton/project.json); ${who}. Decide as one of them, or change the policy in project.json.`;
 }
 
 /** Every problem with a policy: a role used but not defined, an entry that is neither an email nor a role. */

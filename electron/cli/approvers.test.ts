@@ -117,5 +117,9 @@ describe('who may decide a gate', () => {
       code: 'invalid-settings',
       message: expect.stringContaining('gates.acceptance names the role @qa, which approverRoles does not define'),
     });
+    const workbench = new Workbench({ host: 'browser', version: '0.0.0', configDir: join(base, 'config-wb3') });
+    expect((await workbench.open(repo)).ok).toBe(true);
+    const amendment = await createHandlers(workbench)['amendments:decide']({ feature: 'F-1', amendment: 'a'.repeat(64), decision: 'approve', approver: ADA });
+    expect(amendment.ok ? null : amendment.error.code).toBe('invalid-settings');
   });
 });

@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
+import { RECORD_TYPES } from '../../shared/records';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AmendmentView } from '../../shared/model';
 import { main } from '../cli/main';
@@ -108,7 +109,9 @@ describe('test amendments: proposed in REVIEW, approved, re-run (real runs)', ()
       rerun: null,
     });
     // The evidence of the cycle that used the old test: its RED, LOCK, GREEN and review.
-    expect(pending!.usedBy.map((u) => u.type)).toEqual(expect.arrayContaining(['cycle.red', 'cycle.locked', 'cycle.green', 'cycle.reviewed']));
+    expect(pending!.usedBy.map((u) => u.type)).toEqual(
+      expect.arrayContaining([RECORD_TYPES.cycleRed, RECORD_TYPES.cycleLocked, RECORD_TYPES.cycleGreen, RECORD_TYPES.cycleReviewed]),
+    );
     expect(events.join('')).toContain('the Navigator proposed an amendment of test/T1.test.js');
     // The reviewer's write was reverted: the branch keeps the locked test.
     expect((await exec('git', ['show', 'baton/f-1:test/T1.test.js'], { cwd: project.root })).stdout).toBe(WEAK);
@@ -136,19 +139,19 @@ describe('test amendments: proposed in REVIEW, approved, re-run (real runs)', ()
     const [pending] = await amendments();
     const before = itemLock(await records(), 'F-1', 'T1')!.record;
     const approved = await baton(['amend', 'approve', project.root, '--amendment', pending!.id.slice(0, 12), '--approver', PERSON]);
-    expect(approved).toMatchObject({ code: 0, json: { ok: true, record: { type: 'test.amendment.decided', data: { decision: 'approved' } } } });
+    expect(approved).toMatchObject({ code: 0, json: { ok: true, record: { type: RECORD_TYPES.amendmentDecided, data: { decision: 'approved' } } } });
     expect((await amendments())[0]).toMatchObject({ status: 'approved', rerun: 'waiting', decidedBy: PERSON });
 
     const second = await run();
     expect(second.phase).toBe('acceptance');
     const all = await records();
     const round2 = all.filter((r) => r.subject.cycle === 'F-1/T1#2');
-    const red = round2.find((r) => r.type === 'cycle.red')!;
+    const red = round2.find((r) => r.type === RECORD_TYPES.cycleRed)!;
     expect(red.data).toMatchObject({ verdict: 'red', amendment: pending!.id, failing: [expect.stringContaining('to the cent')] });
-    const lock = round2.find((r) => r.type === 'cycle.locked')!;
+    const lock = round2.find((r) => r.type === RECORD_TYPES.cycleLocked)!;
     expect(lock.data.amendment).toBe(pending!.id);
     expect((lock.data.files as { path: string; sha256: string }[]).find((f) => f.path === 'test/T1.test.js')?.sha256).toBe(pending!.files[0]!.sha256);
-    expect(round2.find((r) => r.type === 'cycle.green')?.data.verdict).toBe('green');
+    expect(round2.find((r) => r.type === RECORD_TYPES.cycleGreen)?.data.verdict).toBe('green');
     // The lock moved; the old one is still in the ledger, linked from the amendment.
     expect(itemLock(all, 'F-1', 'T1')!.record.hash).toBe(lock.hash);
     expect(all.find((r) => r.hash === pending!.id)?.data.lock).toBe(before.hash);
@@ -157,7 +160,9 @@ describe('test amendments: proposed in REVIEW, approved, re-run (real runs)', ()
     expect(view.usedBy.every((u) => all.find((r) => r.hash === u.hash)?.subject.cycle === 'F-1/T1')).toBe(true);
     // Exactly the amended test is on the experiment branch; T2 did not run again.
     expect((await exec('git', ['show', 'baton/f-1:test/T1.test.js'], { cwd: project.root })).stdout).toBe(AMENDED);
-    expect(new Set(all.filter((r) => r.type === 'cycle.planned' && r.subject.item === 'T2').map((r) => r.subject.cycle))).toEqual(new Set(['F-1/T2']));
+    expect(new Set(all.filter((r) => r.type === RECORD_TYPES.cyclePlanned && r.subject.item === 'T2').map((r) => r.subject.cycle))).toEqual(
+      new Set(['F-1/T2']),
+    );
     expect((await approveAcceptance()).ok).toBe(true);
   }, 240_000);
 
@@ -182,7 +187,7 @@ describe('test amendments: proposed in REVIEW, approved, re-run (real runs)', ()
       '--approver',
       PERSON,
     ]);
-    expect(proposed).toMatchObject({ code: 0, json: { record: { type: 'test.amendment', actor: { kind: 'person', id: PERSON } } } });
+    expect(proposed).toMatchObject({ code: 0, json: { record: { type: RECORD_TYPES.testAmendment, actor: { kind: 'person', id: PERSON } } } });
     const rejected = await baton([
       'amend',
       'reject',
@@ -202,7 +207,7 @@ describe('test amendments: proposed in REVIEW, approved, re-run (real runs)', ()
     await runFeature({ root: project.root, until: 'deploy', dataDir: project.dataDir, gatePollMs: 50 });
     const all = await records();
     expect(itemLock(all, 'F-1', 'T2')!.record.hash).toBe(lock);
-    expect(all.slice(count).some((r) => r.type === 'cycle.planned')).toBe(false);
+    expect(all.slice(count).some((r) => r.type === RECORD_TYPES.cyclePlanned)).toBe(false);
     const report = await verifyChain(join(project.root, '.baton', 'ledger'));
     expect(report.chain.ok).toBe(true);
     expect(report.problems).toEqual([]);

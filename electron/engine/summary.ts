@@ -23,6 +23,7 @@ export async function summarize(
   const evidence = feature ? evidenceSummary(feature, records) : null;
   // Escalations still waiting for a person; decided ones are in the ledger as `escalation.decided`.
   const escalations = (feature?.escalations ?? []).map((e) => ({ item: e.item, reason: e.reason, record: e.record }));
+  const amendment = pendingAmendment(records, featureId);
   const stoppedAt = blocked
     ? `blocked: ${blocked.message}`
     : phase === 'done'
@@ -31,8 +32,8 @@ export async function summarize(
         ? escalations.length
           ? `escalated: ${escalations.map((e) => `${e.item} (${e.reason})`).join('; ')}. Decide in the Inbox or with \`baton resolve ${root} --feature ${featureId} --item ${escalations[0]!.item} --decision retry|skip|abandon\`, then run again`
           : (designEscalation(records, featureId) ?? 'escalated: every escalation is decided; run again to go on')
-        : (phase === 'acceptance' || phase === 'deployGate') && pendingAmendment(records, featureId)
-          ? `waiting at the ${phase === 'acceptance' ? 'acceptance' : 'deploy'} gate, which cannot be approved yet: ${pendingAmendment(records, featureId)}`
+        : (phase === 'acceptance' || phase === 'deployGate') && amendment
+          ? `waiting at the ${phase === 'acceptance' ? 'acceptance' : 'deploy'} gate, which cannot be approved yet: ${amendment}`
           : phase.endsWith('Gate') || phase === 'acceptance'
             ? `waiting at ${phase === 'acceptance' ? 'the acceptance gate' : `the ${phase.replace('Gate', '')} gate`}: approve it in the Inbox or with \`baton approve\``
             : phase;

@@ -4,6 +4,7 @@
  * escalation, and the gates that wait while one is open.
  */
 import { createHash } from 'node:crypto';
+import { RECORD_TYPES } from '../../shared/records';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LedgerRecord } from '../../shared/ledger';
 import type { ProjectView } from '../../shared/model';
@@ -30,7 +31,7 @@ async function lock(item: string, files: Record<string, string>, round = 1, amen
   const subject = { feature: 'F-1', story: 'S-1', item, cycle: cycleIdFor('F-1', item, round) };
   const kept = Object.keys(files).map((path) => ({ kind: 'added', path }));
   const red = await p.ledger.append({
-    type: 'cycle.red',
+    type: RECORD_TYPES.cycleRed,
     actor: orchestrator,
     subject,
     data: {
@@ -50,7 +51,7 @@ async function lock(item: string, files: Record<string, string>, round = 1, amen
   });
   const entries = Object.entries(files);
   return p.ledger.append({
-    type: 'cycle.locked',
+    type: RECORD_TYPES.cycleLocked,
     actor: orchestrator,
     subject,
     data: {
@@ -154,7 +155,7 @@ describe('deciding an amendment', () => {
     project = await makeBatonProject();
     await lock('T1', { 'test/t1.test.js': OLD });
     await project.ledger.append({
-      type: 'cycle.finished',
+      type: RECORD_TYPES.cycleFinished,
       actor: orchestrator,
       subject: { feature: 'F-1', story: 'S-1', item: 'T1', cycle: 'F-1/T1' },
       data: { key: 'finished', status: 'escalated', reason: 'repair budget spent', round: 1 },
@@ -180,7 +181,7 @@ describe('deciding an amendment', () => {
     expect((await view()).features[0]!.amendments[0]).toMatchObject({ rerun: 'locked', rerunCycle: 'F-1/T1#2' });
     expect(itemLock(await records(), 'F-1', 'T1')).toMatchObject({ record: { hash: relock.hash }, own: [{ path: 'test/t1.test.js', sha256: sha(NEW) }] });
     await project.ledger.append({
-      type: 'cycle.finished',
+      type: RECORD_TYPES.cycleFinished,
       actor: orchestrator,
       subject: { feature: 'F-1', story: 'S-1', item: 'T1', cycle: 'F-1/T1#2' },
       data: { key: 'finished', status: 'done', round: 2 },
@@ -189,6 +190,6 @@ describe('deciding an amendment', () => {
     const view2 = (await view()).features[0]!.amendments[0]!;
     expect(view2.rerun).toBe('green');
     // The old round's records, superseded: its RED, its lock and its end.
-    expect(view2.usedBy.map((u) => u.type)).toEqual(['cycle.red', 'cycle.locked', 'cycle.finished']);
+    expect(view2.usedBy.map((u) => u.type)).toEqual([RECORD_TYPES.cycleRed, RECORD_TYPES.cycleLocked, RECORD_TYPES.cycleFinished]);
   });
 });

@@ -12,8 +12,7 @@ import { AMENDMENT_DECISIONS, type AmendmentDecision, type AmendmentUse, type Am
 import { RECORD_TYPES, recordOf, recordsOf, type TypedRecord } from '../../shared/records';
 import { err, ok, type AppError, type Result } from '../../shared/result';
 import { writableProject } from '../../shared/read-only';
-import { allowedApprovers, emailOf } from '../../shared/approvers';
-import { readSettings } from '../project/read-settings';
+import { policyRefusal } from './policy';
 import type { Ledger } from '../ledger';
 
 type LockRecord = TypedRecord<typeof RECORD_TYPES.cycleLocked>;
@@ -251,19 +250,6 @@ const lockSubject = (lock: LockRecord) => ({
   ...(lock.subject.cycle ? { cycle: lock.subject.cycle } : {}),
 });
 
-/** Amendments change what the tests prove: the test_list gate's approvers (project.json `gates`) decide them. */
-async function policyRefusal(view: ProjectView, approver: string): Promise<Result<never> | null> {
-  if (view.layout !== 'baton') return null;
-  const read = await readSettings(view.artifactRoot);
-  const allowed = allowedApprovers(read.ok ? read.value.settings : undefined, 'test_list');
-  const email = emailOf(approver);
-  if (allowed === null || (email !== null && allowed.includes(email))) return null;
-  return err(
-    'not-allowed',
-    `Only ${allowed.join(', ') || 'no one'} may decide a test amendment: the approvers of the test_list gate (gates.test_list in .baton/project.json). ${approver.trim()} is not among them.`,
-  );
-}
-
 export interface DecideAmendmentRequest {
   readonly feature: string;
   /** The `test.amendment` record's hash. */
@@ -281,7 +267,8 @@ export async function decideAmendment(view: ProjectView, ledger: Ledger, req: De
     return err('no-identity', 'A decision on an amendment must say who makes it: give your name and email, e.g. "Ada Lovelace <ada@example.com>".');
   if (!(AMENDMENT_DECISIONS as readonly string[]).includes(req.decision))
     return err('invalid-request', `"${req.decision}" is not a decision on an amendment: use ${AMENDMENT_DECISIONS.join(' or ')}.`);
-  const refused = await policyRefusal(view, req.approver);
+  // Amendments change what the tests prove: the test_list gate's approvers decide them.
+  const refused = await policyRefusal(view, 'test_list', req.approver, "a test amendment (the test_list gate's approvers)");
   if (refused) return refused;
   const note = req.note?.trim() ?? '';
   if (req.decision === 'reject' && note === '')

@@ -8,10 +8,7 @@ import { RECORD_TYPES } from '../../shared/records';
 import type { ProjectView } from '../../shared/model';
 import { err, ok, type AppError, type Result } from '../../shared/result';
 import { writableProject } from '../../shared/read-only';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { approverRefusal } from '../../shared/approvers';
-import { readSettings } from '../project/read-settings';
+import { policyRefusal } from './policy';
 import type { Ledger, LedgerTx } from '../ledger';
 import { readProject } from '../project';
 import { currentHashes, describeRef, locateGate, snapshotArtifacts, type GateRef, type LocatedGate } from './artifacts';
@@ -73,28 +70,6 @@ const preflight = (view: ProjectView, req: GateRef & { approver: string }): Resu
   return null;
 };
 
-/**
- * The project's approver policy (`gates` in project.json): null when this person may decide the
- * gate. Fail closed: a project.json that names a policy but does not validate refuses every decision.
- */
-const policyRefusal = async (view: ProjectView, req: GateRef & { approver: string }): Promise<Result<never> | null> => {
-  if (view.layout !== 'baton') return null;
-  const read = await readSettings(view.artifactRoot);
-  if (!read.ok && (await namesPolicy(view.artifactRoot))) return err('invalid-settings', `Nothing was decided: ${read.error.message}`);
-  const why = approverRefusal(read.ok ? read.value.settings : undefined, req.gate, req.approver);
-  return why ? err('not-allowed', why) : null;
-};
-
-/** Whether project.json, valid or not, says who may decide gates. */
-const namesPolicy = async (artifactRoot: string): Promise<boolean> => {
-  try {
-    const json: unknown = JSON.parse(await readFile(join(artifactRoot, 'project.json'), 'utf8'));
-    return typeof json === 'object' && json !== null && ('gates' in json || 'approverRoles' in json);
-  } catch {
-    return false;
-  }
-};
-
 export const subjectOf = (ref: GateRef) => ({ feature: ref.feature, ...(ref.story ? { story: ref.story } : {}), gate: ref.gate });
 
 /** Runs `fn` holding the ledger's writer lock; a ledger failure becomes an error Result, never a throw. */
@@ -125,7 +100,7 @@ export const decideOnDisk = (
   return inTransaction(ledger, async (tx) => {
     const current = await freshView(view);
     if (!current.ok) return current;
-    const refused = await policyRefusal(current.value, req);
+    const refused = await policyRefusal(current.value, req.gate, req.approver);
     if (refused) return refused;
     const located = await locateGate(current.value, req);
     if (!located.ok) return located;
@@ -196,7 +171,7 @@ export const withdrawGate = async (view: ProjectView, ledger: Ledger, req: Reaso
   const pre = preflight(view, req) ?? reasonError(req, 'withdraw');
   if (pre) return pre;
   return inTransaction(ledger, async (tx) => {
-    const refused = await policyRefusal(view, req);
+    const refused = await policyRefusal(view, req.gate, req.approver);
     if (refused) return refused;
     const folds = foldGates(tx.records);
     const fold = folds.get(gateKey(req));
