@@ -16,7 +16,7 @@ import { runFeature } from './run-feature';
 
 let demo: PreparedDemo | null = null;
 afterEach(async () => {
-  if (demo) await rm(dirname(demo.root), { recursive: true, force: true });
+  if (demo) await rm(dirname(demo.root), { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   demo = null;
 });
 
