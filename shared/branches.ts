@@ -18,6 +18,10 @@ export const PROVIDER_LABELS: Readonly<Record<ProviderKind, string>> = {
   lakebase: 'Lakebase',
 };
 
+/** A database-name prefix (`branches.prefix`) is at most this long, so at least 40 characters of the branch's own name remain. */
+export const MAX_PREFIX_LENGTH = 23;
+export const PREFIX_PATTERN = /^[a-z0-9][a-z0-9_-]{0,22}$/;
+
 /** A protected tier: never deleted, never written by an agent. */
 export type Tier = 'production' | 'staging';
 
@@ -118,7 +122,7 @@ export type BranchProgress =
   | { readonly kind: 'branch.bytes'; readonly op: BranchOp; readonly name: string; readonly done: number; readonly total: number | null }
   | { readonly kind: 'branch.retry'; readonly op: BranchOp; readonly name: string; readonly attempt: number; readonly reason: string }
   | { readonly kind: 'branch.done'; readonly op: BranchOp; readonly name: string; readonly ms: number };
-export type BranchOp = 'create' | 'delete' | 'reset' | 'diff' | 'gc' | 'migrate' | 'mask' | 'serve' | 'snapshot';
+export type BranchOp = 'create' | 'delete' | 'reset' | 'diff' | 'gc' | 'migrate' | 'mask' | 'serve' | 'snapshot' | 'adopt';
 
 /** `postgresql://user:secret@host/db` → `postgresql://user:***@host/db`; anything unparseable is returned with no password-like part. */
 export function redactUrl(url: string): string {

@@ -39,6 +39,7 @@ export const RECORD_TYPES = {
   branchReset: 'branch.reset',
   branchDeleted: 'branch.deleted',
   branchCollected: 'branch.collected',
+  branchAdopted: 'branch.adopted',
   /** A person's decision on an escalated cycle (issue 5): retry, skip or abandon. */
   escalationDecided: 'escalation.decided',
   /** Intake (issue 14): a person's one-paragraph request for a new feature, with its attachments as blobs. */
@@ -212,6 +213,7 @@ export const RECORD_DATA = {
   [RECORD_TYPES.branchReset]: z.looseObject({ name: text, parent: text, provider: text, masked: z.boolean(), migrations: list(text) }),
   [RECORD_TYPES.branchDeleted]: z.looseObject({ name: text, provider: text }),
   [RECORD_TYPES.branchCollected]: z.looseObject({ provider: text, removed: list(z.unknown()), kept: list(z.unknown()) }),
+  [RECORD_TYPES.branchAdopted]: z.looseObject({ name: text, gitBranch: text, provider: text, replaced: text.nullable() }),
   [RECORD_TYPES.escalationDecided]: z.looseObject({
     decision: z.enum(ESCALATION_DECISIONS),
     round: count.optional(),

@@ -5,7 +5,7 @@
  * past their time-to-live. Tiers and pairs held by an active cycle are never candidates for removal.
  */
 import type { BranchPairView, GcEntry, ProviderKind, Tier } from '../../shared/branches';
-import { sanitizeBranchName } from './names';
+import { plainDatabaseName } from './names';
 import type { DatabaseBranch } from './provider';
 import type { RegistryEntry } from './registry';
 
@@ -20,6 +20,8 @@ export interface PairFacts {
   readonly defaultBranch: string;
   /** The default branch's database name. */
   readonly rootName: string;
+  /** What the names of the databases Baton makes start with ('' for none). */
+  readonly prefix?: string;
   readonly provider: ProviderKind;
 }
 
@@ -70,7 +72,7 @@ export function surveyPairs(facts: PairFacts): BranchPairView[] {
   for (const db of ownDatabases(facts, registered)) {
     if (registered.has(db.name)) continue;
     // A database named exactly like a tier's git branch is that tier's, registered or not.
-    const tierGit = Object.keys(facts.tiers).find((git) => sanitizeBranchName(git) === db.name);
+    const tierGit = Object.keys(facts.tiers).find((git) => plainDatabaseName(git, facts.prefix) === db.name);
     drafts.push({
       name: db.name,
       gitBranch: null,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allocateDatabaseName, MAX_NAME_LENGTH, sanitizeBranchName } from './names';
+import { allocateDatabaseName, MAX_NAME_LENGTH, MAX_PREFIX_LENGTH, plainDatabaseName, PREFIX_PATTERN, projectPrefix, sanitizeBranchName } from './names';
 
 /** A small seeded generator, so a failure replays exactly. */
 function rng(seed: number): () => number {
@@ -107,5 +107,36 @@ describe('allocateDatabaseName', () => {
     expect(new Set(taken.values()).size).toBe(taken.size);
     // The property is only tested if look-alikes really collided.
     expect(suffixed).toBeGreaterThan(100);
+  });
+});
+
+describe('projectPrefix and prefixed names', () => {
+  it('names the project and hashes its folder: alike names in two folders get two prefixes', () => {
+    const shop = projectPrefix('Shop App!', '/home/a/shop');
+    expect(shop).toMatch(/^shopapp-[0-9a-f]{6}-$/);
+    expect(projectPrefix('Shop App!', '/home/a/shop')).toBe(shop);
+    expect(projectPrefix('Shop App!', '/home/b/shop')).not.toBe(shop);
+    expect(projectPrefix('日本', '/x')).toMatch(/^p-[0-9a-f]{6}-$/);
+    expect(projectPrefix('a'.repeat(80), '/x').length).toBeLessThanOrEqual(MAX_PREFIX_LENGTH);
+    expect(projectPrefix('baton', '/x')).not.toMatch(/^baton_/);
+    expect(PREFIX_PATTERN.test(shop)).toBe(true);
+  });
+
+  it('keeps 10,000 random prefixed names within 63 characters, prefixed, and never two branches on one name', () => {
+    const random = rng(11);
+    const prefix = projectPrefix('inventory', '/srv/inventory');
+    const taken = new Map<string, string>();
+    for (let i = 0; i < 10_000; i++) {
+      const git = i % 2 ? randomGitName(random) : randomGitName(random).toUpperCase();
+      const name = allocateDatabaseName(git, taken, prefix);
+      expect(name.startsWith(prefix), name).toBe(true);
+      expect(name.length, git).toBeLessThanOrEqual(MAX_NAME_LENGTH);
+      const holder = taken.get(name);
+      expect(holder === undefined || holder === git, `${git} and ${holder} on ${name}`).toBe(true);
+      taken.set(name, git);
+    }
+    expect(plainDatabaseName(`feature/${'x'.repeat(100)}`, prefix)).toHaveLength(MAX_NAME_LENGTH);
+    expect(plainDatabaseName('main', prefix)).toBe(`${prefix}main`);
+    expect(plainDatabaseName('feature/Login')).toBe('feature-login');
   });
 });

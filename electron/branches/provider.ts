@@ -31,11 +31,22 @@ export interface CreateOptions extends CallOptions {
   readonly prepare?: (connectionUrl: string) => Promise<void>;
 }
 
+export interface RootOptions extends CallOptions {
+  /**
+   * The root must already exist (a database someone named: `branches.root`, `baton branch adopt`):
+   * `not-found` instead of making it, and no stand-in (Neon's or Lakebase's default branch).
+   */
+  readonly mustExist?: boolean;
+}
+
 export interface BranchProvider {
   readonly kind: ProviderKind;
   readonly experimental: boolean;
-  /** Make the root branch (a tier such as `main`) if it does not exist; return it. Idempotent. */
-  ensureRoot(name: string, options?: CallOptions): Promise<DatabaseBranch>;
+  /**
+   * The root branch (a tier such as `main`): made if it does not exist (unless `mustExist`), taken
+   * over if it exists; refused (`invalid`) when it is another branch's child. Idempotent.
+   */
+  ensureRoot(name: string, options?: RootOptions): Promise<DatabaseBranch>;
   /** Fork `name` from `parent`. Fails with `exists` if `name` exists, `not-found` if `parent` does not. */
   create(name: string, parent: string, options?: CreateOptions): Promise<DatabaseBranch>;
   /** Remove a branch. Fails with `has-children` while it has children, `not-found` if absent. */

@@ -7,6 +7,7 @@
 import type { BranchCreated, BranchListView, BranchPairView, GcReport, MigrationReport, ProviderKind, SchemaDiff } from '../../shared/branches';
 import type { ProjectSettings } from '../project/settings';
 import type { BranchProvider, CallOptions } from './provider';
+import type { Adopted } from './service-adopt';
 
 export interface BranchServiceOptions {
   /** The project's root: a git repository with `.baton/project.json`. */
@@ -41,6 +42,13 @@ export interface BranchService {
   migrate(name: string, options?: CallOptions): Promise<MigrationReport>;
   connectionUrl(name: string, options?: CallOptions): Promise<string>;
   gc(options: CallOptions & { readonly dryRun: boolean }): Promise<GcReport>;
+  /**
+   * Pairs the tier `gitBranch` (the default branch or one under branches.tiers) with an existing
+   * database (`baton branch adopt`); the database it paired with before is left as it was.
+   */
+  adopt(database: string, gitBranch: string, options?: CallOptions): Promise<Adopted>;
+  /** What a person should know that fails no call: a root other projects may share, a pool that cannot refill. */
+  warnings(): string[];
   /** True for tiers: agents must not write them and nobody may delete them. */
   isProtected(nameOrGitBranch: string): boolean;
   close(): Promise<void>;

@@ -26,8 +26,12 @@ export interface PairContext {
   readonly provider: BranchProvider;
   /** Git branch → tier, including the default branch. */
   readonly tiers: Readonly<Record<string, Tier>>;
-  /** The default branch's database name. */
-  readonly rootName: string;
+  /** The default branch's database name: `branches.root`, else the one the registry pairs it with, else `prefix` + its name. */
+  rootName: string;
+  /** True when `branches.root` names the root: it must exist, Baton never makes it. */
+  readonly rootNamed: boolean;
+  /** What the databases Baton makes are named with first (names.ts projectPrefix on a postgres server). */
+  readonly prefix: string;
   readonly now: () => Date;
   readonly ledger: Ledger;
   readonly actor: Actor;
@@ -38,19 +42,45 @@ export type CreateRequest = CallOptions & { readonly parent?: string; readonly t
 /** Pairs the default branch with the provider's root (idempotent). */
 export async function ensureRootPair(ctx: PairContext, options: CallOptions): Promise<RegistryEntry> {
   const existing = (await readRegistry(ctx.dataDir)).find((e) => e.name === ctx.rootName);
-  const db = await ctx.provider.ensureRoot(ctx.rootName, options);
+  const db = await ctx.provider.ensureRoot(ctx.rootName, { ...options, mustExist: ctx.rootNamed });
   if (existing) return existing;
-  const entry: RegistryEntry = {
-    name: ctx.rootName,
-    gitBranch: ctx.settings.defaultBranch,
-    parent: null,
-    worktree: null,
-    createdAt: db.createdAt ?? ctx.now().toISOString(),
-    ttlHours: null,
-    masked: false,
-  };
-  await putEntry(ctx.dataDir, entry);
-  return entry;
+  return (await pairRoot(ctx, ctx.rootName, ctx.settings.defaultBranch, db.createdAt)).entry;
+}
+
+/**
+ * Registers `name` as the root pair of the tier `gitBranch`, replacing the tier's earlier root
+ * entry (its database is left as it is). Refused while pairs are forked from that earlier root:
+ * they would be left with a parent no tier pairs with.
+ */
+export function pairRoot(
+  ctx: PairContext,
+  name: string,
+  gitBranch: string,
+  createdAt: string | null,
+): Promise<{ entry: RegistryEntry; replaced: string | null }> {
+  return updateRegistry(ctx.dataDir, (entries) => {
+    const holder = entries.find((e) => e.name === name && e.gitBranch !== gitBranch);
+    if (holder) throw new BranchError('exists', `"${name}" is already paired with the git branch "${holder.gitBranch}": one database pairs with one branch.`);
+    const earlier = entries.find((e) => e.gitBranch === gitBranch && e.name !== name);
+    if (earlier) {
+      const forked = entries.filter((e) => e.parent === earlier.name).map((e) => e.gitBranch);
+      if (forked.length)
+        throw new BranchError(
+          'has-children',
+          `"${gitBranch}" is paired with "${earlier.name}", and ${forked.join(', ')} ${forked.length === 1 ? 'is' : 'are'} forked from it. Finish or delete ${forked.length === 1 ? 'that pair' : 'those pairs'} (\`baton branch delete NAME --yes\`) before pairing "${gitBranch}" with "${name}".`,
+        );
+    }
+    const entry: RegistryEntry = {
+      name,
+      gitBranch,
+      parent: null,
+      worktree: null,
+      createdAt: createdAt ?? ctx.now().toISOString(),
+      ttlHours: null,
+      masked: false,
+    };
+    return { entries: [...entries.filter((e) => e !== earlier && e.name !== name), entry], value: { entry, replaced: earlier?.name ?? null } };
+  });
 }
 
 async function resolveParent(ctx: PairContext, parent: string | undefined, options: CallOptions): Promise<RegistryEntry> {
@@ -91,7 +121,7 @@ export async function createPair(ctx: PairContext, gitBranch: string, options: C
       );
     const taken = new Map(databases.map((d) => [d.name, '\u0000database']));
     for (const e of entries) taken.set(e.name, e.gitBranch);
-    const name = allocateDatabaseName(gitBranch, taken);
+    const name = allocateDatabaseName(gitBranch, taken, ctx.prefix);
     const reserved: RegistryEntry = {
       name,
       gitBranch,

@@ -25,13 +25,14 @@ import { DEFAULT_TIERS } from '../../shared/branches';
 import { planGc, surveyPairs } from './gc';
 import { deleteGitBranch, localBranches, removeWorktree } from './git-pair';
 import { activeLeases } from './leases';
-import { sanitizeBranchName } from './names';
+import { plainDatabaseName } from './names';
 import { createPair, ensureRootPair, scrub, type PairContext } from './service-create';
 import { BranchError, throwIfCancelled, type BranchProvider, type CallOptions } from './provider';
 import { createProvider } from './providers';
 import { putEntry, readRegistry, removeEntry } from './registry';
 import type { BranchService, BranchServiceOptions } from './service-api';
 import { prepareBranch, runMigrations } from './service-prepare';
+import { adoptRoot, chooseRoot, rootWarnings, type Adopted } from './service-adopt';
 
 export interface OpenOptions extends BranchServiceOptions {
   /** The project's ledger, where every branch change is recorded (the caller wires it: branches open no ledger). */
@@ -58,7 +59,7 @@ export async function openBranchService(options: OpenOptions): Promise<BranchSer
     env,
     provider,
     tiers,
-    rootName: sanitizeBranchName(settings.defaultBranch),
+    ...(await chooseRoot(settings, provider.kind, root, dataDir)),
     now: options.now ?? (() => new Date()),
     ledger: options.ledger,
     actor: options.actor ?? { kind: 'orchestrator', id: 'baton' },
@@ -77,6 +78,14 @@ class PairService implements BranchService {
 
   async list(options: CallOptions = {}): Promise<BranchListView> {
     return { provider: this.kind, experimental: this.provider.experimental, pairs: await this.survey(options) };
+  }
+
+  adopt(database: string, gitBranch: string, options: CallOptions = {}): Promise<Adopted> {
+    return adoptRoot(this.ctx, database, gitBranch, options);
+  }
+
+  warnings(): string[] {
+    return [...rootWarnings(this.ctx), ...(this.provider.warnings?.() ?? [])];
   }
 
   create(gitBranch: string, options: CallOptions & { readonly parent?: string; readonly ttlHours?: number | null } = {}) {
@@ -179,7 +188,10 @@ class PairService implements BranchService {
   }
 
   isProtected(nameOrGitBranch: string): boolean {
-    return Object.keys(this.ctx.tiers).some((git) => git === nameOrGitBranch || sanitizeBranchName(git) === nameOrGitBranch);
+    return (
+      nameOrGitBranch === this.ctx.rootName ||
+      Object.keys(this.ctx.tiers).some((git) => git === nameOrGitBranch || plainDatabaseName(git, this.ctx.prefix) === nameOrGitBranch)
+    );
   }
 
   close(): Promise<void> {
@@ -201,6 +213,7 @@ class PairService implements BranchService {
       tiers: this.ctx.tiers,
       defaultBranch: this.ctx.settings.defaultBranch,
       rootName: this.ctx.rootName,
+      prefix: this.ctx.prefix,
       provider: this.kind,
     });
   }

@@ -8,9 +8,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sanitizeBranchName } from '../branches/names';
-import { PostgresProvider } from '../branches/postgres/postgres-provider';
-import { passwordOf, testPgUrl } from '../branches/postgres/postgres.fixture';
+import { projectPrefix } from '../branches/names';
+import { dropEverything, passwordOf, testPgUrl } from '../branches/postgres/postgres.fixture';
 import { baton, makeProject, type BatonRun, type TestProject } from './branch-project.fixture';
 
 const adminUrl = await testPgUrl('electron/cli/branch-postgres.test.ts');
@@ -18,6 +17,8 @@ const tag = randomBytes(3).toString('hex');
 const trunk = `trunk-${tag}`;
 let base: string;
 let project: TestProject;
+/** The project's own database-name prefix on the shared server (names.ts projectPrefix). */
+let prefix: string;
 const outputs: BatonRun[] = [];
 const saved = {
   BATON_DATA_DIR: process.env.BATON_DATA_DIR,
@@ -41,13 +42,12 @@ describe.skipIf(adminUrl === null)('baton branch on postgres: secrets', () => {
     delete process.env.BATON_POSTGRES_URL;
     project = await makeProject(join(base, 'shop'), join(base, 'data'), trunk);
     await project.editSettings((s) => (s.branches = { poolSize: 0 }));
+    prefix = projectPrefix((JSON.parse(await readFile(project.settingsFile, 'utf8')) as { name: string }).name, project.root);
   }, 30_000);
 
   afterAll(async () => {
-    for (const name of [`exp-${tag}`, `feature-${tag}`]) await branch('delete', name, '--yes').catch(() => undefined);
-    const provider = new PostgresProvider({ adminUrl: adminUrl!, poolSize: 0 });
-    await provider.delete(sanitizeBranchName(trunk)).catch(() => undefined);
-    await provider.close();
+    for (const name of [`exp/${tag}`, `feature/${tag}`]) await branch('delete', name, '--yes').catch(() => undefined);
+    await dropEverything(adminUrl!, prefix);
     for (const [key, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
@@ -60,16 +60,16 @@ describe.skipIf(adminUrl === null)('baton branch on postgres: secrets', () => {
     const created = await branch('create', `feature/${tag}`, '--json');
     expect(created.code, created.err).toBe(0);
     const pair = JSON.parse(created.out) as { name: string; connectionUrl: string; parent: string };
-    expect(pair).toMatchObject({ name: `feature-${tag}`, parent: sanitizeBranchName(trunk) });
+    expect(pair).toMatchObject({ name: `${prefix}feature-${tag}`, parent: `${prefix}trunk-${tag}` });
     expect(pair.connectionUrl).toContain(':***@');
-    expect((await branch('create', `exp/${tag}`, '--parent', `feature-${tag}`)).code).toBe(0);
+    expect((await branch('create', `exp/${tag}`, '--parent', `feature/${tag}`)).code).toBe(0);
 
-    const text = await branch('url', `exp-${tag}`);
+    const text = await branch('url', `exp/${tag}`);
     expect(text.out).toContain(':***@');
-    const shown = await baton('branch', 'url', `exp-${tag}`, '--show-secret', '--project', project.root, '--provider', 'postgres', '--url', adminUrl!);
+    const shown = await baton('branch', 'url', `exp/${tag}`, '--show-secret', '--project', project.root, '--provider', 'postgres', '--url', adminUrl!);
     expect(shown.out).toContain(password);
 
-    for (const args of [['list'], ['list', '--json'], ['diff', `exp-${tag}`], ['reset', `exp-${tag}`, '--yes'], ['delete', `exp-${tag}`, '--yes']]) {
+    for (const args of [['list'], ['list', '--json'], ['diff', `exp/${tag}`], ['reset', `exp/${tag}`, '--yes'], ['delete', `exp/${tag}`, '--yes']]) {
       const run = await branch(...args);
       expect(run.code, `${args.join(' ')}: ${run.err}`).toBe(0);
     }

@@ -181,6 +181,11 @@ describe('baton branch on pglite', () => {
     expect(missing.err).toContain('"no-such-pair"');
     const json = await branch('diff', 'no-such-pair', '--json');
     expect(JSON.parse(json.out)).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    expect((await branch('adopt', 'main')).code).toBe(2);
+    const absent = await branch('adopt', 'crm-copy', '--as', 'main');
+    expect(absent.code).toBe(1);
+    expect(absent.err).toContain('There is no embedded database branch "crm-copy"');
+    expect((await list()).find((p) => p.gitBranch === 'main')?.name).toBe('main');
   });
 });
 

@@ -18,6 +18,7 @@ import type { BranchProgressEvent, BranchStatusView, RequestOf } from '../../sha
 import type { ProjectView } from '../../shared/model';
 import { err, ok, type AppError, type Result } from '../../shared/result';
 import type { CallOptions } from '../branches/provider';
+import type { Adopted } from '../branches/service-adopt';
 import type { BranchService, BranchServiceOptions } from '../branches/service-api';
 import { branchFailure, redactProgress } from './branches-errors';
 import { loadBranchSettings } from './branches-settings';
@@ -78,7 +79,7 @@ export class BranchSession {
     }
     const provider = this.opened?.service.kind ?? this.deps.host?.provider ?? loaded.value.settings.branchProvider;
     const state = this.opened ? 'ready' : this.openError ? 'failed' : 'idle';
-    const warnings = this.opened?.service.provider.warnings?.() ?? [];
+    const warnings = this.opened?.service.warnings() ?? [];
     return {
       provider,
       experimental: EXPERIMENTAL_PROVIDERS.includes(provider),
@@ -123,6 +124,13 @@ export class BranchSession {
   gc(request: { opId: string; dryRun: boolean }): Promise<Result<GcReport>> {
     const what = request.dryRun ? 'Listing what branch garbage collection would remove' : 'Collecting orphaned and expired branches';
     return this.run(request.opId, what, (service, options) => service.gc({ ...options, dryRun: request.dryRun }));
+  }
+
+  /** Pairs a tier with an existing database (`baton branch adopt`); no channel carries it. */
+  adopt(request: { readonly opId: string; readonly database: string; readonly gitBranch: string }): Promise<Result<Adopted>> {
+    return this.run(request.opId, `Adopting ${request.database} as ${request.gitBranch}`, (service, options) =>
+      service.adopt(request.database, request.gitBranch, options),
+    );
   }
 
   /** The real URL, password included: only for a host whose person asked for it (`baton branch url`). */

@@ -15,6 +15,7 @@ import type { BranchCreated, BranchListView, BranchPairView, SchemaDiff } from '
 import type { BranchProgressEvent } from '../../shared/contract';
 import type { Result } from '../../shared/result';
 import { BranchError, type BranchProvider, type CallOptions } from '../branches/provider';
+import type { Adopted } from '../branches/service-adopt';
 import type { BranchService, BranchServiceOptions } from '../branches/service-api';
 import { initProject } from '../project/init';
 import { Workbench, type WorkbenchOptions } from './workbench';
@@ -45,8 +46,8 @@ const SECRET = 's3cr3t-pw';
 /** A branch service whose operations the test scripts; it records every call and each close. */
 class ScriptedService implements BranchService {
   readonly kind = 'pglite' as const;
-  warnings: string[] = [];
-  readonly provider = { kind: 'pglite', experimental: false, warnings: () => this.warnings } as unknown as BranchProvider;
+  said: string[] = [];
+  readonly provider = { kind: 'pglite', experimental: false } as unknown as BranchProvider;
   closed = 0;
   gate: Promise<void> = Promise.resolve();
   signals: AbortSignal[] = [];
@@ -72,6 +73,12 @@ class ScriptedService implements BranchService {
       worktree: '/wt/feature-login',
       masked: false,
     };
+  }
+  warnings(): string[] {
+    return this.said;
+  }
+  async adopt(database: string, gitBranch: string): Promise<Adopted> {
+    return { name: database, gitBranch, replaced: null };
   }
   async delete(_name: string, options: CallOptions = {}): Promise<void> {
     this.signals.push(options.signal!);
@@ -155,7 +162,7 @@ describe('Workbench branches: opening', () => {
     expect(opened).toHaveLength(1);
     expect(opened[0]!.root).toBe(root);
     // What the open provider warns of (a warm pool that cannot refill) reaches the top bar's status.
-    services[0]!.warnings = ['The warm pool could not be refilled (disk full).'];
+    services[0]!.said = ['The warm pool could not be refilled (disk full).'];
     expect(valueOf(await workbench.branchStatus())).toMatchObject({ state: 'ready', warnings: ['The warm pool could not be refilled (disk full).'] });
     expect(opened[0]!.settings).toEqual(JSON.parse(await readFile(join(root, '.baton', 'project.json'), 'utf8')));
     expect(valueOf(await workbench.branchStatus()).state).toBe('ready');

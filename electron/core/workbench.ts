@@ -19,6 +19,7 @@ import { evidenceSummary } from '../gates/proof';
 import { Ledger } from '../ledger';
 import { restoreGate } from '../gates/restore';
 import { BranchSession, sessionKey, type BranchHostOptions, type OpenBranchService } from './branches-session';
+import type { Adopted } from '../branches/service-adopt';
 import { defaultDataDir, projectDataDir } from '../platform/data-dir';
 import { defaultIdentity } from './identity';
 import { blobView, ledgerPage } from './ledger-view';
@@ -215,6 +216,11 @@ export class Workbench {
   /** Orphaned and expired pairs, removed unless `dryRun`. No channel carries it: only the CLI asks. */
   collectBranches(request: { opId: string; dryRun: boolean }): Promise<Result<GcReport>> {
     return this.withBranches((s) => s.gc(request));
+  }
+
+  /** Pairs a tier's git branch with an existing database (`baton branch adopt`); no channel carries it: only the CLI asks. */
+  adoptBranch(request: { readonly opId: string; readonly database: string; readonly gitBranch: string }): Promise<Result<Adopted>> {
+    return this.withBranches((s) => s.adopt(request));
   }
 
   /** A pair's connection URL with its password, for the terminal that asked (`baton branch url`); no channel carries it. */

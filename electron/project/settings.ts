@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { agentSettingSchema } from '../../shared/agents';
 import { policyProblems } from '../../shared/approvers';
+import { PREFIX_PATTERN } from '../../shared/branches';
 import { GATE_NAMES } from '../../shared/ledger';
 
 /**
@@ -13,6 +14,17 @@ import { GATE_NAMES } from '../../shared/ledger';
  * environment or the OS keychain.
  */
 export const branchSettingsSchema = z.looseObject({
+  /**
+   * The existing database (or Neon / Lakebase branch) the default branch pairs with, used as it is;
+   * Baton refuses to start when it does not exist rather than make it. Absent: Baton makes its own.
+   */
+  root: z.string().min(1).max(63).optional(),
+  /**
+   * What the names of the databases Baton makes start with. On a postgres server the default is
+   * per project (`<name>-<hash>-`, electron/branches/names.ts) so projects sharing the server never
+   * collide; elsewhere none. `""`: no prefix.
+   */
+  prefix: z.union([z.literal(''), z.string().regex(PREFIX_PATTERN, 'must be up to 23 of a-z, 0-9, "_" and "-", starting with a letter or digit')]).optional(),
   /** Git branch → tier. Tiers are never deleted and never written by agents. */
   tiers: z.record(z.string().min(1), z.enum(['production', 'staging'])).optional(),
   /** Hours an experiment pair lives before `baton branch gc` may remove it; null: forever. */

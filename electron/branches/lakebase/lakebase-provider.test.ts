@@ -47,6 +47,10 @@ describe('LakebaseProvider', () => {
     expect(lakebase.experimental).toBe(true);
     expect(await lakebase.ensureRoot('main')).toEqual({ name: 'main', parent: null, createdAt: expect.any(String), sizeBytes: 31_457_280, depth: 0 });
     expect(await lakebase.ensureRoot('production')).toMatchObject({ depth: 0 });
+    await expect(lakebase.ensureRoot('crm', { mustExist: true })).rejects.toMatchObject({
+      code: 'not-found',
+      message: expect.stringContaining('has no branch named crm'),
+    });
     expect(fake.requests.every((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true);
   });
 

@@ -11,7 +11,7 @@
  * parent under the same id. The schema diff connects to both branches with `pg`.
  */
 import type { SchemaDiff } from '../../../shared/branches';
-import { BranchError, throwIfCancelled, type BranchProvider, type CallOptions, type CreateOptions, type DatabaseBranch } from '../provider';
+import { BranchError, throwIfCancelled, type BranchProvider, type CallOptions, type CreateOptions, type DatabaseBranch, type RootOptions } from '../provider';
 import { secretHint } from '../secrets';
 import { BranchTree, Reporter, type CloudBranch } from '../neon/branch-tree';
 import { isCancelled, sleep, type Fetch } from '../neon/rest-client';
@@ -62,11 +62,16 @@ export class LakebaseProvider implements BranchProvider {
     });
   }
 
-  async ensureRoot(name: string, options?: CallOptions): Promise<DatabaseBranch> {
+  async ensureRoot(name: string, options?: RootOptions): Promise<DatabaseBranch> {
     throwIfCancelled(options?.signal, `Finding the Lakebase root branch ${name}`);
     const { tree } = await this.tree(`finding the root branch ${name}`, options);
     const found = tree.find(name);
     if (found) return tree.view(found);
+    if (options?.mustExist)
+      throw new BranchError(
+        'not-found',
+        `Lakebase project ${this.options.project} has no branch named ${name}: check the name in the Lakebase UI, then try again.`,
+      );
     const root = tree.defaultBranch();
     if (!root)
       throw new BranchError('not-found', `Lakebase project ${this.options.project} has no default branch: create a branch named ${name} in the Lakebase UI.`);

@@ -48,6 +48,12 @@ describe('NeonProvider', () => {
     const other = await FakeNeonServer.start({ apiKey: API_KEY, projectId: PROJECT, defaultBranchName: 'production' });
     try {
       const aliased = new NeonProvider({ apiKey: API_KEY, projectId: PROJECT, apiUrl: other.apiUrl, pollIntervalMs: 2 });
+      // A root someone named (branches.root, baton branch adopt) must exist: no stand-in for it.
+      await expect(aliased.ensureRoot('main', { mustExist: true })).rejects.toMatchObject({
+        code: 'not-found',
+        message: expect.stringContaining('has no branch named main'),
+      });
+      expect((await aliased.ensureRoot('production', { mustExist: true })).name).toBe('production');
       expect((await aliased.ensureRoot('main')).name).toBe('main');
       expect((await aliased.list()).map((b) => b.name)).toEqual(['main']);
       const child = await aliased.create('feat-a', 'main');

@@ -9,7 +9,7 @@
  * parent's head). The schema diff is Neon's own `compare_schema`, parsed by neon-diff.ts.
  */
 import type { SchemaDiff } from '../../../shared/branches';
-import { BranchError, throwIfCancelled, type BranchProvider, type CallOptions, type CreateOptions, type DatabaseBranch } from '../provider';
+import { BranchError, throwIfCancelled, type BranchProvider, type CallOptions, type CreateOptions, type DatabaseBranch, type RootOptions } from '../provider';
 import { secretHint } from '../secrets';
 import { BranchTree, Reporter, type CloudBranch } from './branch-tree';
 import { NeonApi, toCloudBranch, type NeonOperation } from './neon-api';
@@ -60,11 +60,16 @@ export class NeonProvider implements BranchProvider {
   }
 
   /** The branch named `name`, else the project's default branch, which Baton then knows as `name`. */
-  async ensureRoot(name: string, options?: CallOptions): Promise<DatabaseBranch> {
+  async ensureRoot(name: string, options?: RootOptions): Promise<DatabaseBranch> {
     throwIfCancelled(options?.signal, `Finding the Neon root branch ${name}`);
     const tree = await this.tree(`finding the root branch ${name}`, options);
     const found = tree.find(name);
     if (found) return tree.view(found);
+    if (options?.mustExist)
+      throw new BranchError(
+        'not-found',
+        `Neon project ${this.options.projectId} has no branch named ${name}: check the name in the Neon console, then try again.`,
+      );
     const root = tree.defaultBranch();
     if (!root)
       throw new BranchError('not-found', `Neon project ${this.options.projectId} has no default branch: create a branch named ${name} in the Neon console.`);

@@ -21,7 +21,7 @@
  */
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { BranchError, throwIfCancelled, type BranchProvider, type CallOptions, type CreateOptions, type DatabaseBranch } from '../provider';
+import { BranchError, throwIfCancelled, type BranchProvider, type CallOptions, type CreateOptions, type DatabaseBranch, type RootOptions } from '../provider';
 import { compareSchemas } from '../schema';
 import type { SchemaDiff } from '../../../shared/branches';
 import { childrenOf, describe, ensureTemplate, finishCreate, reserve } from './branch-folders';
@@ -68,13 +68,23 @@ export class PgliteProvider implements BranchProvider {
     this.now = options.now ?? (() => new Date());
   }
 
-  async ensureRoot(name: string, options: CallOptions = {}): Promise<DatabaseBranch> {
+  async ensureRoot(name: string, options: RootOptions = {}): Promise<DatabaseBranch> {
     assertBranchName(name);
     const report = reporter('create', name, options);
     const home = this.layout.home(name);
     const meta = await this.lock.run(name, async () => {
       const existing = await readMeta(home);
+      if (existing && existing.parent !== null)
+        throw new BranchError(
+          'invalid',
+          `Database branch "${name}" is a branch of "${existing.parent}", not a root: adopt the branch it was forked from, or another one.`,
+        );
       if (existing) return existing;
+      if (options.mustExist)
+        throw new BranchError(
+          'not-found',
+          `There is no embedded database branch "${name}" in this project's data folder. Check the name with \`baton branch list\`.`,
+        );
       await this.lock.run('\0template', () => ensureTemplate(this.layout, report, options.signal));
       await reserve(this.layout, name, '');
       return finishCreate(home, { name, parent: null, createdAt: this.now().toISOString(), generation: 0 }, async () => {

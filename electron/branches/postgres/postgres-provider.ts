@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import type { ProviderKind, SchemaDiff } from '../../../shared/branches';
-import { BranchError, throwIfCancelled, type BranchProvider, type CallOptions, type CreateOptions, type DatabaseBranch } from '../provider';
+import { BranchError, throwIfCancelled, type BranchProvider, type CallOptions, type CreateOptions, type DatabaseBranch, type RootOptions } from '../provider';
 import { compareSchemas, type Queryable } from '../schema/index';
 import { Admin } from './admin';
 import { PG, codeOf, scrub, translateError } from './errors';
@@ -56,12 +56,21 @@ export class PostgresProvider implements BranchProvider {
     this.now = options.now ?? (() => new Date());
   }
 
-  async ensureRoot(name: string, options: CallOptions = {}): Promise<DatabaseBranch> {
+  async ensureRoot(name: string, options: RootOptions = {}): Promise<DatabaseBranch> {
     checkBranchName(name, this.admin.database);
     throwIfCancelled(options.signal, `Preparing root branch "${name}"`);
     const made = await this.admin.withClient(`preparing root branch "${name}"`, async (client) => {
       const [entry] = await this.admin.catalog(client, [name]);
-      if (entry && isBranchMeta(entry.meta)) return this.describe(client, name, entry.meta);
+      if (entry && isBranchMeta(entry.meta)) {
+        if (entry.meta.parent !== null)
+          throw new BranchError(
+            'invalid',
+            `Database "${name}" is a branch of "${entry.meta.parent}", not a root: adopt the database it was forked from, or another one.`,
+          );
+        return this.describe(client, name, entry.meta);
+      }
+      if (!entry && options.mustExist)
+        throw new BranchError('not-found', `There is no database "${name}" on the server. Create it (or check the name with \`psql -l\`), then try again.`);
       const createdAt = this.now().toISOString();
       let meta: BranchMeta = { baton: 1, role: 'branch', parent: null, createdAt, depth: 0 };
       if (entry) {

@@ -1,8 +1,8 @@
 /**
- * `baton branch create|delete|list|reset|diff|gc|url`: branch pairs (a git branch with its
+ * `baton branch create|delete|list|reset|diff|gc|url|adopt`: branch pairs (a git branch with its
  * worktree, and a database branch) from a terminal, through the `branches:*` channels the Branches
  * screen uses, so they are refused in the same words. `gc` and `url` have no channel (only a
- * terminal asks for them) and go through the Workbench. Destructive subcommands show what they would
+ * terminal asks for them) and go through the Workbench, as does `adopt`. Destructive subcommands show what they would
  * remove and need `--yes`. Connection URLs are printed with the password redacted unless
  * `--show-secret`; progress goes to stderr so `--json` stdout stays one document.
  */
@@ -24,11 +24,13 @@ const SUBCOMMANDS = {
   diff: { args: ['name'], options: [] },
   gc: { args: [], options: ['dry-run', 'yes'] },
   url: { args: ['name'], options: ['show-secret'] },
+  adopt: { args: ['database'], options: ['as'] },
 } as const;
 type Sub = keyof typeof SUBCOMMANDS;
 const COMMON = ['json', 'project', 'provider', 'url', 'help', 'version'];
 
-const SYNOPSIS = 'branch <create|delete|list|reset|diff|gc|url> [args] [--project DIR] [--provider pglite|postgres|neon|lakebase] [--url ADMIN_URL] [--json]';
+const SYNOPSIS =
+  'branch <create|delete|list|reset|diff|gc|url|adopt> [args] [--project DIR] [--provider pglite|postgres|neon|lakebase] [--url ADMIN_URL] [--json]';
 const SUBCOMMAND_USAGE = `
   branch create <git-branch> [--parent P] [--ttl-hours N|none] [--show-secret]
   branch delete <name> --yes           (without --yes: shows what would be removed)
@@ -36,7 +38,8 @@ const SUBCOMMAND_USAGE = `
   branch reset <name> --yes            (fork the database again from its parent)
   branch diff <name>                   (schema against the parent's)
   branch gc [--dry-run] [--yes]        (orphans and expired pairs; never tiers or active pairs)
-  branch url <name> [--show-secret]`;
+  branch url <name> [--show-secret]
+  branch adopt <database> --as <git-branch>   (pair a tier, e.g. the default branch, with an existing database)`;
 
 export const branchCommand: Command = {
   name: 'branch',
@@ -52,6 +55,7 @@ export const branchCommand: Command = {
     'show-secret': { type: 'boolean', default: false },
     yes: { type: 'boolean', default: false },
     'dry-run': { type: 'boolean', default: false },
+    as: { type: 'string' },
   },
   async run(positionals, values, io) {
     const [sub, ...args] = positionals;
@@ -157,9 +161,14 @@ const SUBS: Record<Sub, (c: SubContext) => Promise<ExitCode>> = {
   },
 
   async list({ session, io, json }) {
-    return answered(io, json, await session.call('branches:list', {}), (view) => {
-      if (json) printJson(io, view);
-      else io.out(formatList(view, new Date()));
+    return answered(io, json, await session.call('branches:list', {}), async (view) => {
+      const status = await session.call('branches:status', {});
+      const warnings = status.ok ? status.value.warnings : [];
+      if (json) printJson(io, { ...view, warnings });
+      else {
+        io.out(formatList(view, new Date()));
+        for (const warning of warnings) io.out(`\nNote: ${warning}`);
+      }
       return EXIT.ok;
     });
   },
@@ -197,6 +206,19 @@ const SUBS: Record<Sub, (c: SubContext) => Promise<ExitCode>> = {
       if (dryRun && !flag(values, 'dry-run') && (report.removed.length || report.leftovers.length)) {
         io.err('baton: nothing was removed. Re-run with --yes to remove what is listed above (or --dry-run to only list it).');
         return EXIT.problems;
+      }
+      return EXIT.ok;
+    });
+  },
+
+  async adopt({ session, opId, name, values, io, json }) {
+    const gitBranch = text(values, 'as');
+    if (!gitBranch) throw new UsageError('branch adopt needs --as <git-branch>: the tier branch (usually the default branch) the database pairs with.');
+    return answered(io, json, await session.workbench.adoptBranch({ opId, database: name, gitBranch }), (adopted) => {
+      if (json) printJson(io, adopted);
+      else {
+        io.out(`${adopted.gitBranch} now pairs with the database ${adopted.name}; new pairs from ${adopted.gitBranch} are forked from it.`);
+        if (adopted.replaced) io.out(`  It paired with ${adopted.replaced} before; that database was left as it was.`);
       }
       return EXIT.ok;
     });
