@@ -26,6 +26,8 @@ export interface BranchServiceOptions {
 export interface BranchService {
   readonly kind: ProviderKind;
   readonly provider: BranchProvider;
+  /** What the names of the databases this service makes start with ('' for none; see service-adopt.ts). */
+  readonly prefix: string;
   /** Tiers, feature and experiment pairs with orphans, as the Branch tree shows them. */
   list(options?: CallOptions): Promise<BranchListView>;
   /**

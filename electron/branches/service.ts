@@ -70,10 +70,12 @@ export async function openBranchService(options: OpenOptions): Promise<BranchSer
 class PairService implements BranchService {
   readonly kind;
   readonly provider;
+  readonly prefix: string;
 
   constructor(private readonly ctx: PairContext) {
     this.kind = ctx.provider.kind;
     this.provider = ctx.provider;
+    this.prefix = ctx.prefix;
   }
 
   async list(options: CallOptions = {}): Promise<BranchListView> {

@@ -3,7 +3,8 @@
  * projects named alike, both on `main`, keep separate prefixed roots and never see each other's
  * pairs; an existing database is adopted as the root (refused while pairs hang off the old one)
  * and new pairs fork its data; `branches.root` names a root Baton must not make; a registry that
- * already pairs `main` unprefixed keeps it and says so. Skips, saying why, without a server.
+ * already pairs `main` unprefixed keeps it and says so; a run's clean-up leaves other projects'
+ * throwaway databases alone. Skips, saying why, without a server.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -14,7 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORD_TYPES } from '../../shared/records';
 import { projectPrefix } from '../branches/names';
 import { adminDb, dropEverything, testPgUrl, withDb } from '../branches/postgres/postgres.fixture';
+import { PostgresProvider } from '../branches/postgres/postgres-provider';
 import { putEntry } from '../branches/registry';
+import { removeLeftoverThrowaways } from '../engine/test-run';
 import { baton, makeProject, type BatonRun, type TestProject } from './branch-project.fixture';
 
 const adminUrl = await testPgUrl('electron/cli/branch-roots.test.ts');
@@ -72,7 +75,7 @@ describe.skipIf(adminUrl === null)('tier roots on a shared postgres server', () 
   }, 60_000);
 
   afterAll(async () => {
-    for (const prefix of [...prefixes, `legacy${tag}`]) await dropEverything(adminUrl!, prefix);
+    for (const prefix of [...prefixes, `legacy${tag}`, `tmp-${tag}`]) await dropEverything(adminUrl!, prefix);
     for (const [key, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
@@ -95,6 +98,20 @@ describe.skipIf(adminUrl === null)('tier roots on a shared postgres server', () 
     expect(names(await listed(one))).toEqual([`${prefixOne}feature-cart`, `${prefixOne}main`]);
     expect(names(await listed(two))).toEqual([`${prefixTwo}feature-cart`, `${prefixTwo}main`]);
     expect((await listed(one)).warnings).toEqual([]);
+
+    // A run's start removes what its killed predecessor left: this project's throwaways only.
+    const provider = new PostgresProvider({ adminUrl: adminUrl!, poolSize: 0 });
+    try {
+      await provider.create(`tmp-${tag}a`, `${prefixOne}feature-cart`);
+      await provider.create(`tmp-${tag}b`, `${prefixTwo}feature-cart`);
+      const removed = await removeLeftoverThrowaways(provider, prefixOne);
+      expect(removed).toContain(`tmp-${tag}a`);
+      expect(removed).not.toContain(`tmp-${tag}b`);
+      expect((await provider.list()).map((b) => b.name)).toContain(`tmp-${tag}b`);
+      await provider.delete(`tmp-${tag}b`);
+    } finally {
+      await provider.close();
+    }
   }, 120_000);
 
   it('adopts an existing database as the root once no pair hangs off the old one, and new pairs fork its rows', async () => {

@@ -47,6 +47,7 @@ const SECRET = 's3cr3t-pw';
 class ScriptedService implements BranchService {
   readonly kind = 'pglite' as const;
   said: string[] = [];
+  readonly prefix = '';
   readonly provider = { kind: 'pglite', experimental: false } as unknown as BranchProvider;
   closed = 0;
   gate: Promise<void> = Promise.resolve();

@@ -110,7 +110,7 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
   });
   try {
     await excludeFromCommits(root, ['/node_modules', ...(settings.reportPath ? [`/${settings.reportPath}`] : [])]);
-    await removeLeftoverThrowaways(branches.provider);
+    await removeLeftoverThrowaways(branches.provider, branches.prefix);
     const realRoot = await realpath(root);
     const dataDir = options.dataDir ?? projectDataDir(realRoot, defaultDataDir(process.env, process.platform, realRoot));
     const turnsDir = join(dataDir, 'turns');

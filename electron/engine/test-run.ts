@@ -222,10 +222,12 @@ export async function turnDatabase(
 
 /**
  * What a killed run left behind, removed when the next run starts: throwaway branches (the run
- * lock says no other run of this project is using one) and half-made database folders.
+ * lock says no other run of this project is using one) and half-made database folders. Only this
+ * project's: a throwaway forked from a database named with its `prefix` (on a shared server another
+ * project's run may be using its own throwaways right now).
  */
-export async function removeLeftoverThrowaways(provider: BranchProvider): Promise<string[]> {
-  const leftovers = (await provider.list()).filter((b) => b.name.startsWith(THROWAWAY_PREFIX));
+export async function removeLeftoverThrowaways(provider: BranchProvider, prefix = ''): Promise<string[]> {
+  const leftovers = (await provider.list()).filter((b) => b.name.startsWith(THROWAWAY_PREFIX) && (b.parent ?? '').startsWith(prefix));
   for (const b of leftovers) await provider.delete(b.name).catch(() => undefined);
   const halfMade = (await provider.collectLeftovers?.({ dryRun: false, olderThanMs: LEFTOVER_STAGING_MS }).catch(() => [] as string[])) ?? [];
   return [...leftovers.map((b) => b.name), ...halfMade];
