@@ -62,6 +62,7 @@ export const SAMPLE_DATA: { readonly [T in RecordType]: RecordData<T> } = {
   [RECORD_TYPES.branchReset]: { name: 'exp', parent: 'main', provider: 'pglite', masked: false, migrations: [] },
   [RECORD_TYPES.branchDeleted]: { name: 'exp', provider: 'pglite' },
   [RECORD_TYPES.branchCollected]: { provider: 'pglite', removed: [], kept: [] },
+  [RECORD_TYPES.deployRan]: { feature: 'F-1', commit: 'a'.repeat(40), target: 'local', healthy: true, verifyPassed: true, exitCode: 0 },
   [RECORD_TYPES.branchAdopted]: { name: 'shop_prod', gitBranch: 'main', provider: 'postgres', replaced: null },
   [RECORD_TYPES.escalationDecided]: { decision: 'retry', round: 1, note: null },
   [RECORD_TYPES.testAmendment]: { lock: SHA, files: [{ path: 'test/a.test.js', sha256: SHA, bytes: 10, was: SHA }], reason: 'The AC says 404, not 400.' },

@@ -40,6 +40,7 @@ export const RECORD_TYPES = {
   branchDeleted: 'branch.deleted',
   branchCollected: 'branch.collected',
   branchAdopted: 'branch.adopted',
+  deployRan: 'deploy.ran',
   /** A person's decision on an escalated cycle (issue 5): retry, skip or abandon. */
   escalationDecided: 'escalation.decided',
   /** Intake (issue 14): a person's one-paragraph request for a new feature, with its attachments as blobs. */
@@ -213,6 +214,7 @@ export const RECORD_DATA = {
   [RECORD_TYPES.branchReset]: z.looseObject({ name: text, parent: text, provider: text, masked: z.boolean(), migrations: list(text) }),
   [RECORD_TYPES.branchDeleted]: z.looseObject({ name: text, provider: text }),
   [RECORD_TYPES.branchCollected]: z.looseObject({ provider: text, removed: list(z.unknown()), kept: list(z.unknown()) }),
+  [RECORD_TYPES.deployRan]: z.looseObject({ feature: text, commit: text, target: text, healthy: z.boolean(), verifyPassed: z.boolean(), exitCode: z.number() }),
   [RECORD_TYPES.branchAdopted]: z.looseObject({ name: text, gitBranch: text, provider: text, replaced: text.nullable() }),
   [RECORD_TYPES.escalationDecided]: z.looseObject({
     decision: z.enum(ESCALATION_DECISIONS),

@@ -5,6 +5,7 @@ import type { Command } from './command';
 import { benchCommand } from './commands/bench';
 import { branchCommand } from './commands/branch';
 import { demoCommand } from './commands/demo';
+import { deployCommand } from './commands/deploy';
 import { runCommand, statusCommand } from './commands/run';
 import { recordScenarioCommand, replayCommand } from './commands/replay';
 import { approveCommand, rejectCommand, resolveCommand, restoreCommand, withdrawCommand } from './commands/decide';
@@ -27,6 +28,7 @@ const COMMANDS: readonly Command[] = [
   featureCommand,
   runCommand,
   statusCommand,
+  deployCommand,
   replayCommand,
   recordScenarioCommand,
   serveCommand,

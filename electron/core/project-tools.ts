@@ -1,7 +1,7 @@
 /**
  * What the CLI does that no channel carries — start a project, inspect one, a feature's status,
  * export and sign the evidence, mend a torn ledger tail, prepare the demo, benchmark branch
- * providers — as core functions, so a host imports nothing but core/ and shared/. A write is
+ * providers, deploy a feature — as core functions, so a host imports nothing but core/ and shared/. A write is
  * refused by the same guard the channels use (shared/read-only.ts), in the same words.
  */
 import { join } from 'node:path';
@@ -21,8 +21,9 @@ import { evidenceSummary } from '../gates/proof';
 import { scenarioFromLedger } from '../engine/record-scenario';
 import { parseScenario, type Scenario } from '../agents/scenario';
 import type { Workbench } from './workbench';
+import { deployProject, type DeployedFeature, type DeployProjectOptions } from '../engine/deploy-run';
 
-export type { BenchOptions, BenchResult, FeatureStatus, InitOutcome, InspectReport, PreparedDemo };
+export type { BenchOptions, BenchResult, DeployedFeature, FeatureStatus, InitOutcome, InspectReport, PreparedDemo };
 export { DEFAULT_POSTGRES_URL_ENV };
 export { DEMO_APPROVER } from '../engine/prepare-demo';
 
@@ -82,6 +83,21 @@ export async function repairLedgerTail(workbench: Workbench, approver: string): 
   const repaired = await Ledger.forArtifactRoot(view.artifactRoot).repairTail({ kind: 'person', id: approver });
   const reloaded = await workbench.reload();
   return reloaded.ok ? ok(repaired) : reloaded;
+}
+
+/** `baton deploy`: the orchestrator's deploy of a feature of the open project (engine/deploy.ts); refused on a read-only project. */
+export async function deployOpenProject(workbench: Workbench, options: Omit<DeployProjectOptions, 'root'>): Promise<Result<DeployedFeature>> {
+  const view = workbench.project;
+  if (!view) return err('no-project', NO_PROJECT);
+  const writable = writableProject(view, 'runs');
+  if (!writable.ok) return writable;
+  try {
+    const outcome = await deployProject({ ...options, root: view.root });
+    const reloaded = await workbench.reload();
+    return reloaded.ok ? ok(outcome) : reloaded;
+  } catch (error) {
+    return err('failed', error instanceof Error ? error.message : String(error));
+  }
 }
 
 /** `baton demo`: a fresh copy of the demo project with its spec, design and test_list gates approved by the demo Product Owner; `fromRequest`: the feature only as an intake request. */

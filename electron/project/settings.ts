@@ -87,6 +87,21 @@ export const projectSettingsSchema = z
      * allow-list (PATH, locale, a private HOME): never Baton's own variables, API keys or tokens.
      */
     passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'is not an environment variable name')).optional(),
+    /**
+     * The orchestrator's deploy (electron/engine/deploy.ts): `start` runs the feature's committed code
+     * with PORT, BASE_URL and DATABASE_URL set; `health` (a path, default `/health`) must answer 2xx
+     * within `readySeconds` (default 60); `verify` then runs against BASE_URL.
+     */
+    deploy: z
+      .strictObject({
+        start: z.string().min(1),
+        health: z.string().startsWith('/', 'must be a path on the app, starting with "/"').optional(),
+        verify: z.string().min(1),
+        readySeconds: z.number().int().min(1).max(3600).optional(),
+        verifyTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
+        target: z.string().min(1).optional(),
+      })
+      .optional(),
     /** Database branches; every field is optional and has a default (see branchSettings()). */
     branches: branchSettingsSchema.optional(),
     /** Who may decide each gate: emails and `@role`s (shared/approvers.ts). A gate not named: anyone. */

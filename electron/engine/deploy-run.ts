@@ -1,0 +1,78 @@
+/**
+ * `baton deploy`: the orchestrator's deploy of one feature outside a run (again after a fix, or
+ * when the run's own deploy failed). Holds the run lock, so it never races a run of the project.
+ */
+import { realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ProviderKind } from '../../shared/branches';
+import { openBranchService } from '../branches/service';
+import { Ledger } from '../ledger';
+import { defaultConfigDir } from '../platform/config-dir';
+import { defaultDataDir, projectDataDir } from '../platform/data-dir';
+import { packageRoot } from '../platform/package-root';
+import { readProject } from '../project';
+import { deployFeature, type DeployOutcome } from './deploy';
+import { loadSettings } from './run-feature';
+import { takeRunLock } from './run-housekeeping';
+
+export interface DeployProjectOptions {
+  readonly root: string;
+  /** Default: the project's first feature. */
+  readonly feature?: string;
+  readonly provider?: ProviderKind;
+  readonly postgresUrl?: string;
+  readonly dataDir?: string;
+  readonly signal?: AbortSignal;
+  readonly onOutput?: (text: string) => void;
+}
+
+const BATON_ROOT = packageRoot(import.meta.url);
+
+export type DeployedFeature = DeployOutcome & { readonly feature: string };
+
+export async function deployProject(options: DeployProjectOptions): Promise<DeployedFeature> {
+  const { root } = options;
+  const settings = await loadSettings(root);
+  const read = await readProject(root);
+  if (!read.ok) throw new Error(read.error.message);
+  const features = read.value.features;
+  const feature = options.feature ? features.find((f) => f.id === options.feature) : features[0];
+  if (!feature)
+    throw new Error(
+      options.feature
+        ? `No feature "${options.feature}" in ${root}/.baton/features. Features: ${features.map((f) => f.id).join(', ') || 'none'}.`
+        : `No feature in ${root}/.baton/features: there is nothing to deploy.`,
+    );
+  const release = await takeRunLock(root);
+  try {
+    const ledger = Ledger.forArtifactRoot(join(root, '.baton'));
+    const real = await realpath(root);
+    const dataDir = options.dataDir ?? projectDataDir(real, defaultDataDir(process.env, process.platform, real));
+    const branches = await openBranchService({
+      root,
+      settings,
+      ledger,
+      dataDir,
+      ...(options.provider ? { provider: options.provider } : {}),
+      ...(options.postgresUrl ? { postgresUrl: options.postgresUrl } : {}),
+    });
+    try {
+      const outcome = await deployFeature({
+        root,
+        settings,
+        feature: feature.id,
+        ledger,
+        branches,
+        dataDir,
+        hide: [defaultConfigDir(), dataDir, BATON_ROOT],
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onOutput ? { onOutput: options.onOutput } : {}),
+      });
+      return { ...outcome, feature: feature.id };
+    } finally {
+      await branches.close().catch(() => undefined);
+    }
+  } finally {
+    await release();
+  }
+}
