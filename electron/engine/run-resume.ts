@@ -6,6 +6,7 @@ import type { Ledger } from '../ledger';
 import type { GateDecision, GateWait } from '../orchestrator/lifecycle-machine';
 import type { CycleDeps } from './cycle-deps';
 import { amendmentToRerun } from '../gates/amendments';
+import { readProject } from '../project';
 
 /** The lifecycle state each gate is reached in (`--until` stops there). */
 export const GATE_STATE: Readonly<Record<GateName, LifecycleStateName>> = {
@@ -34,6 +35,12 @@ export const REBUILT_FROM: ReadonlySet<string> = new Set(['acceptance', 'deployG
 /** The state a design step works in, by the step's id. */
 export const DESIGN_STATE: Readonly<Record<string, LifecycleStateName>> = { specify: 'specifying', design: 'designing', listTests: 'testListing' };
 
+/** The feature's story ids, as its folder has them now. */
+async function storiesOf(root: string, feature: string): Promise<string[]> {
+  const read = await readProject(root);
+  return read.ok ? (read.value.features.find((f) => f.id === feature)?.stories.map((s) => s.id) ?? []) : [];
+}
+
 /** Waits until the gate is decided (every story agreeing, for acceptance), or an approved test amendment sends the build back. */
 export async function waitForGate(ledger: Ledger, wait: GateWait, pollMs: number, signal: AbortSignal, deps: CycleDeps): Promise<GateDecision> {
   let told = false;
@@ -47,12 +54,13 @@ export async function waitForGate(ledger: Ledger, wait: GateWait, pollMs: number
         reason: `The test amendment of ${rerun.record.subject.item} was approved: it runs RED and GREEN again against the amended test.`,
       };
     const fold = foldGates(records);
-    // Story gates (acceptance) are decided per story: every story of the feature must agree.
-    const folds = [...fold.values()].filter((f) => f.feature === wait.feature && f.gate === wait.gate);
+    // Story gates (acceptance) are decided per story: every story of the feature must agree, and
+    // a story nobody has decided yet keeps the gate waiting.
+    const stories = wait.gate === 'acceptance' ? await storiesOf(deps.root, wait.feature) : [];
     const direct = fold.get(gateKey({ feature: wait.feature, gate: wait.gate }));
-    const decided = direct ? [direct] : folds;
-    if (decided.length && decided.every((f) => f.status === 'approved')) return { decision: 'approved', reason: null };
-    const rejected = decided.find((f) => f.status === 'rejected');
+    const decided = direct ? [direct] : stories.map((story) => fold.get(gateKey({ feature: wait.feature, gate: wait.gate, story })));
+    if (decided.length && decided.every((f) => f?.status === 'approved')) return { decision: 'approved', reason: null };
+    const rejected = decided.find((f) => f?.status === 'rejected');
     if (rejected) return { decision: 'rejected', reason: rejected.note };
     if (!told) {
       told = true;
