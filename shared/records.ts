@@ -41,6 +41,8 @@ export const RECORD_TYPES = {
   branchCollected: 'branch.collected',
   branchAdopted: 'branch.adopted',
   deployRan: 'deploy.ran',
+  promoteDone: 'promote.done',
+  promoteRolledBack: 'promote.rolledback',
   /** A person's decision on an escalated cycle (issue 5): retry, skip or abandon. */
   escalationDecided: 'escalation.decided',
   /** Intake (issue 14): a person's one-paragraph request for a new feature, with its attachments as blobs. */
@@ -215,6 +217,25 @@ export const RECORD_DATA = {
   [RECORD_TYPES.branchDeleted]: z.looseObject({ name: text, provider: text }),
   [RECORD_TYPES.branchCollected]: z.looseObject({ provider: text, removed: list(z.unknown()), kept: list(z.unknown()) }),
   [RECORD_TYPES.deployRan]: z.looseObject({ feature: text, commit: text, target: text, healthy: z.boolean(), verifyPassed: z.boolean(), exitCode: z.number() }),
+  [RECORD_TYPES.promoteDone]: z.looseObject({
+    feature: text,
+    tier: text,
+    tierCommit: text,
+    featureCommit: text,
+    mergeCommit: text,
+    snapshot: text,
+    applied: list(text),
+  }),
+  [RECORD_TYPES.promoteRolledBack]: z.looseObject({
+    feature: text,
+    tier: text,
+    tierCommit: text,
+    failedAt: text,
+    error: text,
+    snapshot: text,
+    mergeUndone: z.boolean(),
+    databaseRestored: z.boolean(),
+  }),
   [RECORD_TYPES.branchAdopted]: z.looseObject({ name: text, gitBranch: text, provider: text, replaced: text.nullable() }),
   [RECORD_TYPES.escalationDecided]: z.looseObject({
     decision: z.enum(ESCALATION_DECISIONS),

@@ -39,6 +39,10 @@ export interface RootOptions extends CallOptions {
   readonly mustExist?: boolean;
 }
 
+export interface ResetOptions extends CreateOptions {
+  readonly from?: string;
+}
+
 export interface BranchProvider {
   readonly kind: ProviderKind;
   readonly experimental: boolean;
@@ -52,8 +56,12 @@ export interface BranchProvider {
   /** Remove a branch. Fails with `has-children` while it has children, `not-found` if absent. */
   delete(name: string, options?: CallOptions): Promise<void>;
   list(options?: CallOptions): Promise<DatabaseBranch[]>;
-  /** Fork the branch again from its parent's current state, keeping its name. */
-  reset(name: string, options?: CreateOptions): Promise<DatabaseBranch>;
+  /**
+   * Fork the branch again from its parent's current state, keeping its name (and its parent).
+   * `from` forks it from that branch instead: how a root (a tier) is rolled back to a snapshot of
+   * itself. Providers that cannot refuse `from` with `invalid`.
+   */
+  reset(name: string, options?: ResetOptions): Promise<DatabaseBranch>;
   /** A URL any Postgres client can use (pglite: starts serving on demand). Contains the password. */
   connectionUrl(name: string, options?: CallOptions): Promise<string>;
   schemaDiff(branch: string, parent: string, options?: CallOptions): Promise<SchemaDiff>;

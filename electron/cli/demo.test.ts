@@ -1,12 +1,13 @@
 /**
- * `npx baton demo --json` as a newcomer runs it: the whole enforced loop on the embedded database,
- * then `baton verify` on the result. Slow (a real run of eight items), so it runs once.
+ * `npx baton demo --ship --json` as a newcomer runs it: the whole enforced loop on the embedded
+ * database, the deploy and the promotion to main, then `baton verify` on the result. Slow (a real run of eight items), so it runs once.
  */
 import { execFile } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { deployEvidenceProblem } from '../../shared/deploy-evidence';
 import { recordsOf, RECORD_TYPES } from '../../shared/records';
 import { Ledger } from '../ledger';
 
@@ -21,16 +22,17 @@ interface DemoJson {
   rejectedRed: number;
   ledgerHead: string;
   escalations: unknown[];
+  phase: string;
 }
 
-describe('npx baton demo --json', () => {
+describe('npx baton demo --ship --json', () => {
   let demo: DemoJson | null = null;
   afterAll(async () => {
     if (demo) await rm(dirname(demo.project), { recursive: true, force: true });
   });
 
-  it('takes every item to green with the planned repair, violation and rejected RED recorded, and the ledger verifies', async () => {
-    const { stdout } = await exec(process.execPath, [BIN, 'demo', '--json'], { maxBuffer: 16 * 1024 * 1024 });
+  it('takes every item to green (the planned repair, violation and rejected RED recorded), then deploys and promotes to main; the ledger verifies', async () => {
+    const { stdout } = await exec(process.execPath, [BIN, 'demo', '--ship', '--json'], { maxBuffer: 16 * 1024 * 1024 });
     demo = JSON.parse(stdout) as DemoJson;
     expect(demo.items.total).toBe(8);
     const done = (demo.items.byStatus.green ?? 0) + (demo.items.byStatus.refactored ?? 0);
@@ -40,6 +42,21 @@ describe('npx baton demo --json', () => {
     expect(demo.violations).toBe(1);
     expect(demo.rejectedRed).toBe(1);
     expect(demo.ledgerHead).toMatch(/^[0-9a-f]{64}$/);
+    expect(demo.phase).toBe('done');
+
+    // The last mile: deployed by the orchestrator (healthy, smoke test passed), then promoted to main with main's database migrated.
+    const records = (await Ledger.forArtifactRoot(join(demo.project, '.baton')).read()).records;
+    const deployed = recordsOf(records, RECORD_TYPES.deployRan);
+    expect(deployed.map((r) => [r.data.healthy, r.data.verifyPassed, r.data.problem])).toEqual([[true, true, null]]);
+    const promoted = recordsOf(records, RECORD_TYPES.promoteDone);
+    expect(promoted).toHaveLength(1);
+    expect(promoted[0]!.data.applied).toEqual(['001_products.sql', '002_reorder_level.sql']);
+    const { stdout: head } = await exec('git', ['-C', demo.project, 'log', '-1', '--format=%H %P', 'main']);
+    const [commit, ...parents] = head.trim().split(' ');
+    expect(commit).toBe(promoted[0]!.data.mergeCommit);
+    expect(parents).toEqual([promoted[0]!.data.tierCommit, promoted[0]!.data.featureCommit]);
+    const evidence = JSON.parse(await readFile(join(demo.project, '.baton', 'features', 'F-inventory', 'deploy-evidence.json'), 'utf8')) as unknown;
+    expect(deployEvidenceProblem(evidence)).toBeNull();
 
     const verify = await exec(process.execPath, [BIN, 'verify', demo.project, '--json']);
     const report = JSON.parse(verify.stdout) as { ok: boolean };

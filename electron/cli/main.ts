@@ -6,6 +6,7 @@ import { benchCommand } from './commands/bench';
 import { branchCommand } from './commands/branch';
 import { demoCommand } from './commands/demo';
 import { deployCommand } from './commands/deploy';
+import { promoteCommand } from './commands/promote';
 import { runCommand, statusCommand } from './commands/run';
 import { recordScenarioCommand, replayCommand } from './commands/replay';
 import { approveCommand, rejectCommand, resolveCommand, restoreCommand, withdrawCommand } from './commands/decide';
@@ -29,6 +30,7 @@ const COMMANDS: readonly Command[] = [
   runCommand,
   statusCommand,
   deployCommand,
+  promoteCommand,
   replayCommand,
   recordScenarioCommand,
   serveCommand,

@@ -21,9 +21,10 @@ import { evidenceSummary } from '../gates/proof';
 import { scenarioFromLedger } from '../engine/record-scenario';
 import { parseScenario, type Scenario } from '../agents/scenario';
 import type { Workbench } from './workbench';
-import { deployProject, type DeployedFeature, type DeployProjectOptions } from '../engine/deploy-run';
+import { deployProject, promoteProject, type DeployedFeature, type ShipOptions } from '../engine/ship-run';
+import type { PromoteOutcome } from '../engine/promote';
 
-export type { BenchOptions, BenchResult, DeployedFeature, FeatureStatus, InitOutcome, InspectReport, PreparedDemo };
+export type { BenchOptions, BenchResult, DeployedFeature, FeatureStatus, InitOutcome, InspectReport, PreparedDemo, PromoteOutcome };
 export { DEFAULT_POSTGRES_URL_ENV };
 export { DEMO_APPROVER } from '../engine/prepare-demo';
 
@@ -86,13 +87,22 @@ export async function repairLedgerTail(workbench: Workbench, approver: string): 
 }
 
 /** `baton deploy`: the orchestrator's deploy of a feature of the open project (engine/deploy.ts); refused on a read-only project. */
-export async function deployOpenProject(workbench: Workbench, options: Omit<DeployProjectOptions, 'root'>): Promise<Result<DeployedFeature>> {
+export function deployOpenProject(workbench: Workbench, options: Omit<ShipOptions, 'root'>): Promise<Result<DeployedFeature>> {
+  return shipOpenProject(workbench, (root) => deployProject({ ...options, root }));
+}
+
+/** `baton promote`: the feature merged into its tier with the tier database migrated, or neither (engine/promote.ts); `dryRun`: the plan only. */
+export function promoteOpenProject(workbench: Workbench, options: Omit<ShipOptions, 'root'> & { readonly dryRun?: boolean }): Promise<Result<PromoteOutcome>> {
+  return shipOpenProject(workbench, (root) => promoteProject({ ...options, root }));
+}
+
+async function shipOpenProject<T>(workbench: Workbench, work: (root: string) => Promise<T>): Promise<Result<T>> {
   const view = workbench.project;
   if (!view) return err('no-project', NO_PROJECT);
   const writable = writableProject(view, 'runs');
   if (!writable.ok) return writable;
   try {
-    const outcome = await deployProject({ ...options, root: view.root });
+    const outcome = await work(view.root);
     const reloaded = await workbench.reload();
     return reloaded.ok ? ok(outcome) : reloaded;
   } catch (error) {

@@ -190,6 +190,7 @@ export async function deployFeature(request: DeployRequest): Promise<DeployOutco
   const record = await request.ledger.append({
     type: RECORD_TYPES.deployRan,
     actor: { kind: 'orchestrator', id: 'baton' },
+    subject: { feature },
     data: {
       feature,
       commit,

@@ -35,8 +35,7 @@ import { cleanTurns, takeRunLock } from './run-housekeeping';
 import { StateStore } from './state-store';
 import { summarize } from './summary';
 import { removeLeftoverThrowaways } from './test-run';
-import { deployIfNew } from './deploy';
-import { RECORD_TYPES } from '../../shared/records';
+import { shipSteps, type ShipSteps } from './ship-steps';
 
 export interface RunOptions {
   readonly root: string;
@@ -152,15 +151,8 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
       const now = await readProject(root);
       return (now.ok ? now.value.features.find((f) => f.id === feature.id)?.testList : undefined) ?? feature.testList;
     };
-    // The orchestrator deploys once acceptance is approved, when project.json says how (engine/deploy.ts).
-    const deploy = settings.deploy
-      ? async () => {
-          const onOutput = (chunk: string) => emit({ kind: 'runner.output', item: null, chunk });
-          const outcome = await deployIfNew({ root, settings, feature: feature.id, ledger, branches, dataDir, hide, signal, onOutput });
-          if (outcome) emit({ kind: 'recorded', type: RECORD_TYPES.deployRan, hash: outcome.record, item: null });
-        }
-      : null;
-    const phase = await driveLifecycle(deps, store, items, settings, ledger, options, frozen, deploy);
+    const ship = shipSteps({ root, settings, feature: feature.id, ledger, branches, dataDir, hide, signal }, emit);
+    const phase = await driveLifecycle(deps, store, items, settings, ledger, options, frozen, ship);
     return await summarize(root, feature.id, phase, ledger, frozen.blocked);
   } finally {
     await branches.close().catch(() => undefined);
@@ -225,7 +217,7 @@ async function driveLifecycle(
   ledger: Ledger,
   options: RunOptions,
   frozen: FrozenGuard,
-  deploy: (() => Promise<void>) | null,
+  ship: ShipSteps,
 ): Promise<LifecycleStateName> {
   const pollMs = options.gatePollMs ?? 1000;
   let rerun = false;
@@ -237,7 +229,7 @@ async function driveLifecycle(
       specify: designWork('specify'),
       design: designWork('design'),
       listTests: designWork('listTests'),
-      promote: noop,
+      promote: fromPromise<void, WorkInput>(() => ship.promote()),
       build: fromPromise(async () => {
         const built = await buildItems(deps, store, await items(), settings.repairBudget);
         // A test amendment approved during the build: acceptance sends the build back at once (waitForGate), so `until` does not stop there.
@@ -249,7 +241,7 @@ async function driveLifecycle(
         // An approval whose files changed since is no approval to build on.
         if (decision.decision === 'approved') await frozen.check(AFTER_GATE[input.gate], `gate:${input.gate}`, null);
         // Accepted: the orchestrator deploys before the deploy gate opens, so its evidence is there to decide on.
-        if (decision.decision === 'approved' && input.gate === 'acceptance' && deploy) await deploy();
+        if (decision.decision === 'approved' && input.gate === 'acceptance' && ship.deploy) await ship.deploy();
         return decision;
       }),
     },

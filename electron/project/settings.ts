@@ -102,6 +102,17 @@ export const projectSettingsSchema = z
         target: z.string().min(1).optional(),
       })
       .optional(),
+    /**
+     * Promote (electron/engine/promote.ts): `verify` (optional) runs against the tier database after
+     * its migrations; the tier's snapshot is kept `snapshotHours` (default 168).
+     */
+    promote: z
+      .strictObject({
+        verify: z.string().min(1).optional(),
+        verifyTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
+        snapshotHours: z.number().positive().optional(),
+      })
+      .optional(),
     /** Database branches; every field is optional and has a default (see branchSettings()). */
     branches: branchSettingsSchema.optional(),
     /** Who may decide each gate: emails and `@role`s (shared/approvers.ts). A gate not named: anyone. */

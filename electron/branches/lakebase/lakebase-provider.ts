@@ -11,7 +11,8 @@
  * parent under the same id. The schema diff connects to both branches with `pg`.
  */
 import type { SchemaDiff } from '../../../shared/branches';
-import { BranchError, throwIfCancelled, type BranchProvider, type CallOptions, type CreateOptions, type DatabaseBranch, type RootOptions } from '../provider';
+import { BranchError, throwIfCancelled } from '../provider';
+import type { BranchProvider, CallOptions, CreateOptions, DatabaseBranch, ResetOptions, RootOptions } from '../provider';
 import { secretHint } from '../secrets';
 import { BranchTree, Reporter, type CloudBranch } from '../neon/branch-tree';
 import { isCancelled, sleep, type Fetch } from '../neon/rest-client';
@@ -111,7 +112,12 @@ export class LakebaseProvider implements BranchProvider {
   }
 
   /** Delete and fork again from the parent: the REST API has no reset-from-parent call. */
-  async reset(name: string, options?: CreateOptions): Promise<DatabaseBranch> {
+  async reset(name: string, options?: ResetOptions): Promise<DatabaseBranch> {
+    if (options?.from !== undefined)
+      throw new BranchError(
+        'invalid',
+        `Baton cannot yet restore Lakebase branch ${name} from ${options.from}: do it in the Lakebase UI, or create a new branch from ${options.from}.`,
+      );
     const report = new Reporter('reset', name, options);
     throwIfCancelled(options?.signal, `Resetting Lakebase branch ${name}`);
     const { tree, raw } = await this.tree(`checking branches before resetting ${name}`, options);

@@ -9,7 +9,8 @@
  * parent's head). The schema diff is Neon's own `compare_schema`, parsed by neon-diff.ts.
  */
 import type { SchemaDiff } from '../../../shared/branches';
-import { BranchError, throwIfCancelled, type BranchProvider, type CallOptions, type CreateOptions, type DatabaseBranch, type RootOptions } from '../provider';
+import { BranchError, throwIfCancelled } from '../provider';
+import type { BranchProvider, CallOptions, CreateOptions, DatabaseBranch, ResetOptions, RootOptions } from '../provider';
 import { secretHint } from '../secrets';
 import { BranchTree, Reporter, type CloudBranch } from './branch-tree';
 import { NeonApi, toCloudBranch, type NeonOperation } from './neon-api';
@@ -124,7 +125,12 @@ export class NeonProvider implements BranchProvider {
     report.done();
   }
 
-  async reset(name: string, options?: CreateOptions): Promise<DatabaseBranch> {
+  async reset(name: string, options?: ResetOptions): Promise<DatabaseBranch> {
+    if (options?.from !== undefined)
+      throw new BranchError(
+        'invalid',
+        `Baton cannot yet restore Neon branch ${name} from ${options.from}: do it in the Neon console (Restore), or create a new branch from ${options.from}.`,
+      );
     const report = new Reporter('reset', name, options);
     throwIfCancelled(options?.signal, `Resetting Neon branch ${name}`);
     const tree = await this.tree(`checking branches before resetting ${name}`, options);

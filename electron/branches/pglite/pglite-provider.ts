@@ -21,7 +21,8 @@
  */
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { BranchError, throwIfCancelled, type BranchProvider, type CallOptions, type CreateOptions, type DatabaseBranch, type RootOptions } from '../provider';
+import { BranchError, throwIfCancelled } from '../provider';
+import type { BranchProvider, CallOptions, CreateOptions, DatabaseBranch, ResetOptions, RootOptions } from '../provider';
 import { compareSchemas } from '../schema';
 import type { SchemaDiff } from '../../../shared/branches';
 import { childrenOf, describe, ensureTemplate, finishCreate, reserve } from './branch-folders';
@@ -191,17 +192,20 @@ export class PgliteProvider implements BranchProvider {
     return branches.sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  async reset(name: string, options: CreateOptions = {}): Promise<DatabaseBranch> {
+  async reset(name: string, options: ResetOptions = {}): Promise<DatabaseBranch> {
     assertBranchName(name);
     const report = reporter('reset', name, options);
     const home = this.layout.home(name);
     const meta = await readMeta(home);
     if (!meta) throw notFound(name);
-    if (meta.parent === null) throw new BranchError('invalid', `Cannot reset "${name}": it is a root branch with no parent to copy from.`);
+    const source = options.from ?? meta.parent;
+    if (source === null) throw new BranchError('invalid', `Cannot reset "${name}": it is a root branch with no parent to copy from.`);
+    if (source === name) throw new BranchError('invalid', `A branch cannot be reset from itself ("${name}").`);
+    assertBranchName(source);
     const staging = await this.layout.newStaging(`reset-${name}`);
     let next: BranchMeta;
     try {
-      await this.copyFromParent(meta.parent, dataOf(staging), report, options.signal);
+      await this.copyFromParent(source, dataOf(staging), report, options.signal);
       throwIfCancelled(options.signal, `Resetting database branch "${name}"`);
       if (options.prepare) {
         await this.prepare(staging, options.prepare, report, options.signal);
@@ -228,7 +232,7 @@ export class PgliteProvider implements BranchProvider {
       await stopServer(staging);
       await removeDir(staging);
     }
-    this.pool.schedule(meta.parent);
+    if (meta.parent !== null) this.pool.schedule(meta.parent);
     report.done();
     return describe(this.layout, next);
   }

@@ -7,7 +7,8 @@
  */
 import pg from 'pg';
 import type { ProviderKind, SchemaDiff } from '../../../shared/branches';
-import { BranchError, throwIfCancelled, type BranchProvider, type CallOptions, type CreateOptions, type DatabaseBranch, type RootOptions } from '../provider';
+import { BranchError, throwIfCancelled } from '../provider';
+import type { BranchProvider, CallOptions, CreateOptions, DatabaseBranch, ResetOptions, RootOptions } from '../provider';
 import { compareSchemas, type Queryable } from '../schema/index';
 import { Admin } from './admin';
 import { PG, codeOf, scrub, translateError } from './errors';
@@ -103,12 +104,15 @@ export class PostgresProvider implements BranchProvider {
     return { name, parent, createdAt, sizeBytes: null, depth: made.meta.depth };
   }
 
-  async reset(name: string, options: CreateOptions & { readonly fresh?: boolean } = {}): Promise<DatabaseBranch> {
+  async reset(name: string, options: ResetOptions & { readonly fresh?: boolean } = {}): Promise<DatabaseBranch> {
     const started = performance.now();
     checkBranchName(name, this.admin.database);
     const what = `resetting branch "${name}"`;
     const meta = await this.admin.withClient(what, async (client) => this.branchMeta(client, name));
-    if (meta.parent === null) throw new BranchError('invalid', `Branch "${name}" is a root: it has no parent to reset from. Delete and recreate it instead.`);
+    const source = options.from ?? meta.parent;
+    if (source === null) throw new BranchError('invalid', `Branch "${name}" is a root: it has no parent to reset from. Delete and recreate it instead.`);
+    if (source === name) throw new BranchError('invalid', `A branch cannot be reset from itself ("${name}").`);
+    checkBranchName(source, this.admin.database);
     const parent = meta.parent;
     // Build the replacement under a temporary name, so a failure leaves the branch as it was.
     const temp = newTempName();
@@ -116,7 +120,7 @@ export class PostgresProvider implements BranchProvider {
     await this.fork(
       'reset',
       name,
-      parent,
+      source,
       temp,
       (depth) => ({ baton: 1, role: 'pending', parent, createdAt: this.now().toISOString(), depth, for: name }),
       options,

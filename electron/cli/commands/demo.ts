@@ -18,19 +18,20 @@ import { endedWith, eventPrinter, printSummary, runToEnd } from './run';
 const DESIGN_GATES: readonly string[] = ['spec', 'design', 'test_list'];
 
 /** The demo Product Owner's scripted approval of a design gate the run waits at: exactly the hashes the evidence shows, through the Inbox's channels. */
-async function approveAsDemo(session: HostSession, io: Io, json: boolean, feature: string, gate: GateName): Promise<void> {
-  const evidence = await session.call('gates:evidence', { feature, gate });
+async function approveAsDemo(session: HostSession, io: Io, json: boolean, feature: string, gate: GateName, story?: string): Promise<void> {
+  const ref = { feature, gate, ...(story ? { story } : {}) };
+  const evidence = await session.call('gates:evidence', ref);
   if (!evidence.ok) return void io.err(`baton demo: could not read the ${gate} gate: ${evidence.error.message}`);
   const expect = Object.fromEntries(evidence.value.artifacts.flatMap((a) => (a.sha256 ? [[a.name, a.sha256]] : [])));
   const approved = await session.call('gates:approve', {
-    feature,
-    gate,
+    ...ref,
     approver: DEMO_APPROVER,
     expect,
     comment: 'Approved by the demo script; a real project waits for a person here.',
   });
-  if (!approved.ok) io.err(`baton demo: the demo Product Owner could not approve the ${gate} gate: ${approved.error.message}`);
-  else if (!json) io.err(`baton demo: the demo Product Owner approved the ${gate} gate (${Object.keys(expect).length} artifacts).`);
+  const which = `the ${gate} gate${story ? ` of ${story}` : ''}`;
+  if (!approved.ok) io.err(`baton demo: the demo Product Owner could not approve ${which}: ${approved.error.message}`);
+  else if (!json) io.err(`baton demo: the demo Product Owner approved ${which} (${Object.keys(expect).length} artifacts).`);
 }
 
 /** The demo Product Owner's scripted approval of a test amendment the Navigator proposed, through the Inbox's channel. */
@@ -50,6 +51,33 @@ async function approveAmendmentAsDemo(session: HostSession, io: Io, json: boolea
 async function amendmentWaiting(session: HostSession, feature: string): Promise<boolean> {
   const view = await session.call('project:reload', {});
   return view.ok && (view.value?.features.find((f) => f.id === feature)?.amendments.some((a) => a.rerun === 'waiting') ?? false);
+}
+
+/**
+ * `--ship`: the last mile, after the build stops at acceptance. The demo Product Owner accepts
+ * every story; the run deploys (project.json's deploy: the service on a throwaway copy of the
+ * feature's database, its health check and smoke test), the demo PO approves the deploy gate on
+ * that evidence, and the run promotes: main gets the merge and its database the migrations.
+ */
+async function shipDemo(io: Io, json: boolean, events: boolean, demo: { root: string; feature: string; dataDir: string }): Promise<RunSummary | null> {
+  const print = eventPrinter(io, { json, events });
+  let session: HostSession | null = null;
+  const onEvent = (event: RunEvent): void => {
+    print(event);
+    if (session && event.kind === 'waiting' && event.gate === 'deploy') void approveAsDemo(session, io, json, event.feature, 'deploy');
+  };
+  const opened = await openHostSession(demo.root, { ...hostDefaults('cli'), run: { dataDir: demo.dataDir, onEvent } });
+  if (!opened.ok) throw new Error(opened.error.message);
+  session = opened.value.session;
+  try {
+    const stories = opened.value.project.features.find((f) => f.id === demo.feature)?.stories ?? [];
+    for (const story of stories) await approveAsDemo(session, io, json, demo.feature, 'acceptance', story.id);
+    const ended = await runToEnd(session, { feature: demo.feature, until: 'done' });
+    if (!ended.ok) throw new Error(ended.error.message);
+    return endedWith(io, json, ended.value, 'demo-failed');
+  } finally {
+    await session.close();
+  }
 }
 
 /** The demo project run to acceptance on its own data folder; null when it failed (said already). */
@@ -91,13 +119,15 @@ async function runDemo(
 
 export const demoCommand: Command = {
   name: 'demo',
-  synopsis: 'demo [--from-request] [--json] [--events] [--no-run]',
-  summary: 'Run the demo project end to end on the embedded database (offline); --from-request starts from a one-paragraph request; --no-run only prepares it',
+  synopsis: 'demo [--from-request] [--ship] [--json] [--events] [--no-run]',
+  summary:
+    'Run the demo project end to end on the embedded database (offline), to acceptance; --ship goes on through deploy and promote to main; --from-request starts from a one-paragraph request; --no-run only prepares it',
   options: {
     ...JSON_OPTION,
     events: { type: 'boolean', default: false },
     'no-run': { type: 'boolean', default: false },
     'from-request': { type: 'boolean', default: false },
+    ship: { type: 'boolean', default: false },
   },
   async run(positionals, values, io) {
     if (positionals.length > 1) throw new UsageError('demo takes no folder: it copies resources/demo to a temporary folder.');
@@ -118,7 +148,11 @@ export const demoCommand: Command = {
         return EXIT.ok;
       }
       if (!json) io.err(`baton demo: project at ${demo.root}`);
-      const summary = await runDemo(io, json, events, demo, fromRequest);
+      const built = await runDemo(io, json, events, demo, fromRequest);
+      const ship = flag(values, 'ship') && built?.phase === 'acceptance' && built.escalations.length === 0;
+      if (ship && !json)
+        io.err('baton demo: shipping: the demo Product Owner accepts every story; the run deploys, waits for the deploy gate and promotes to main…');
+      const summary = ship ? await shipDemo(io, json, events, demo) : built;
       if (!summary) return EXIT.problems;
       if (json) {
         printJson(io, {
@@ -133,6 +167,7 @@ export const demoCommand: Command = {
         });
       } else {
         printSummary(io, summary);
+        if (summary.phase === 'done') io.out(`\nShipped: main now holds the feature (git -C ${demo.root} log --oneline -3 main), its database migrated.`);
         io.out(`\nProject: ${demo.root}\nSee it: npx baton serve ${demo.root}   Check it: npx baton verify ${demo.root}`);
       }
       return summary.escalations.length ? EXIT.problems : EXIT.ok;

@@ -1,21 +1,25 @@
 /**
- * `baton deploy`: the orchestrator's deploy of one feature outside a run (again after a fix, or
- * when the run's own deploy failed). Holds the run lock, so it never races a run of the project.
+ * `baton deploy` and `baton promote` outside a run: the feature's deploy (engine/deploy.ts) or its
+ * promotion (engine/promote.ts; with `dryRun` only its plan). Both hold the run lock, so they never
+ * race a run of the project, and open the project's branch service as a run does.
  */
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProviderKind } from '../../shared/branches';
 import { openBranchService } from '../branches/service';
+import type { BranchService } from '../branches/service-api';
 import { Ledger } from '../ledger';
 import { defaultConfigDir } from '../platform/config-dir';
 import { defaultDataDir, projectDataDir } from '../platform/data-dir';
 import { packageRoot } from '../platform/package-root';
 import { readProject } from '../project';
+import type { ProjectSettings } from '../project/settings';
 import { deployFeature, type DeployOutcome } from './deploy';
+import { promoteFeature, type PromoteOutcome } from './promote';
 import { loadSettings } from './run-feature';
 import { takeRunLock } from './run-housekeeping';
 
-export interface DeployProjectOptions {
+export interface ShipOptions {
   readonly root: string;
   /** Default: the project's first feature. */
   readonly feature?: string;
@@ -26,11 +30,31 @@ export interface DeployProjectOptions {
   readonly onOutput?: (text: string) => void;
 }
 
+interface ShipContext {
+  readonly root: string;
+  readonly settings: ProjectSettings;
+  readonly feature: string;
+  readonly ledger: Ledger;
+  readonly branches: BranchService;
+  readonly dataDir: string;
+  readonly hide: readonly string[];
+  readonly signal?: AbortSignal;
+  readonly onOutput?: (text: string) => void;
+}
+
 const BATON_ROOT = packageRoot(import.meta.url);
 
 export type DeployedFeature = DeployOutcome & { readonly feature: string };
 
-export async function deployProject(options: DeployProjectOptions): Promise<DeployedFeature> {
+export async function deployProject(options: ShipOptions): Promise<DeployedFeature> {
+  return withShipContext(options, 'deploy', async (ctx) => ({ ...(await deployFeature(ctx)), feature: ctx.feature }));
+}
+
+export async function promoteProject(options: ShipOptions & { readonly dryRun?: boolean }): Promise<PromoteOutcome> {
+  return withShipContext(options, 'promote', (ctx) => promoteFeature({ ...ctx, dryRun: options.dryRun === true }));
+}
+
+async function withShipContext<T>(options: ShipOptions, what: string, work: (ctx: ShipContext) => Promise<T>): Promise<T> {
   const { root } = options;
   const settings = await loadSettings(root);
   const read = await readProject(root);
@@ -41,7 +65,7 @@ export async function deployProject(options: DeployProjectOptions): Promise<Depl
     throw new Error(
       options.feature
         ? `No feature "${options.feature}" in ${root}/.baton/features. Features: ${features.map((f) => f.id).join(', ') || 'none'}.`
-        : `No feature in ${root}/.baton/features: there is nothing to deploy.`,
+        : `No feature in ${root}/.baton/features: there is nothing to ${what}.`,
     );
   const release = await takeRunLock(root);
   try {
@@ -57,7 +81,7 @@ export async function deployProject(options: DeployProjectOptions): Promise<Depl
       ...(options.postgresUrl ? { postgresUrl: options.postgresUrl } : {}),
     });
     try {
-      const outcome = await deployFeature({
+      return await work({
         root,
         settings,
         feature: feature.id,
@@ -68,7 +92,6 @@ export async function deployProject(options: DeployProjectOptions): Promise<Depl
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onOutput ? { onOutput: options.onOutput } : {}),
       });
-      return { ...outcome, feature: feature.id };
     } finally {
       await branches.close().catch(() => undefined);
     }

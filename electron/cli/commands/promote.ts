@@ -1,0 +1,75 @@
+/**
+ * `baton promote <dir> [--feature F] [--dry-run]`: the feature's branch merged into the default
+ * branch with the tier database snapshotted, migrated and verified — or, on any failure, both put
+ * back as they were and the rollback recorded. `--dry-run` prints exactly what would happen.
+ */
+import { promoteOpenProject, type PromoteOutcome } from '../../core/project-tools';
+import { flag, JSON_OPTION, onePath, text, type Command } from '../command';
+import { EXIT } from '../exit-codes';
+import { printJson, type Io } from '../io';
+import { failed, withProject } from '../open-project';
+import { parseProvider } from './run';
+
+export const promoteCommand: Command = {
+  name: 'promote',
+  synopsis: 'promote <dir> [--feature F] [--dry-run] [--provider P] [--url ADMIN_URL] [--json]',
+  summary: "Merge a feature into the default branch and migrate the tier's database, atomically (rolled back on any failure); --dry-run shows the plan",
+  options: {
+    ...JSON_OPTION,
+    feature: { type: 'string' },
+    'dry-run': { type: 'boolean', default: false },
+    provider: { type: 'string' },
+    url: { type: 'string' },
+  },
+  async run(positionals, values, io) {
+    const json = flag(values, 'json');
+    const root = onePath(positionals, this.synopsis);
+    const feature = text(values, 'feature');
+    const provider = parseProvider(text(values, 'provider'));
+    const postgresUrl = text(values, 'url');
+    const dryRun = flag(values, 'dry-run');
+    return withProject(
+      root,
+      json,
+      io,
+      async (session) => {
+        const promoted = await promoteOpenProject(session.workbench, {
+          ...(feature ? { feature } : {}),
+          ...(provider ? { provider } : {}),
+          ...(postgresUrl ? { postgresUrl } : {}),
+          dryRun,
+          onOutput: (line) => io.err(line.replace(/\n$/, '')),
+        });
+        if (!promoted.ok) return failed(io, promoted.error, json);
+        const outcome = promoted.value;
+        if (json) printJson(io, outcome);
+        else printOutcome(io, outcome);
+        if (outcome.outcome === 'planned') return outcome.plan.refusal ? EXIT.problems : EXIT.ok;
+        return outcome.outcome === 'promoted' ? EXIT.ok : EXIT.problems;
+      },
+      'runs',
+    );
+  },
+};
+
+function printOutcome(io: Io, { plan, outcome, mergeCommit, applied, record, error }: PromoteOutcome): void {
+  if (outcome === 'planned') {
+    io.out(`Promoting ${plan.feature} (${plan.mode} merge) would:`);
+    plan.steps.forEach((step, i) => io.out(`  ${i + 1}. ${step}`));
+    io.out(plan.refusal ? `It cannot go ahead now: ${plan.refusal}` : 'Nothing was changed. Run without --dry-run to do it.');
+    return;
+  }
+  if (outcome === 'promoted') {
+    io.out(`Promoted ${plan.feature}: ${plan.tier} is now ${mergeCommit!.slice(0, 12)} (was ${plan.tierCommit.slice(0, 12)}).`);
+    io.out(
+      `  ${plan.tierDatabase}: ${applied.length ? `applied ${applied.join(', ')}` : 'no migration to apply'}${plan.verify ? `; \`${plan.verify}\` passed` : ''}`,
+    );
+    io.out(`  snapshot ${plan.snapshot.database} kept ${plan.snapshot.keepHours} h · ledger record ${record!.slice(0, 12)}…`);
+    return;
+  }
+  io.out(`Promoting ${plan.feature} failed and was rolled back: ${error}`);
+  io.out(
+    `  ${plan.tier} is back at ${plan.tierCommit.slice(0, 12)}; ${plan.tierDatabase} was restored from ${plan.snapshot.database} (kept ${plan.snapshot.keepHours} h).`,
+  );
+  io.out(`  ledger record ${record!.slice(0, 12)}…`);
+}

@@ -1,0 +1,171 @@
+/**
+ * Promote on a real git repository, on PGlite and (with BATON_TEST_PG_URL) a PostgreSQL server:
+ * the dry run says what would happen and changes nothing; a promotion whose migration fails leaves
+ * `main` and the tier database as they were and records the rollback; fixed, it merges into `main`
+ * (the checkout follows), migrates the tier database and records it; again, there is nothing to do.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECORD_TYPES } from '../../shared/records';
+import { dropEverything, testPgUrl } from '../branches/postgres/postgres.fixture';
+import { readRegistry } from '../branches/registry';
+import { openBranchService } from '../branches/service';
+import type { BranchService } from '../branches/service-api';
+import { baton, makeProject, seedPgliteTemplate, stopPgliteServers, type TestProject } from '../cli/branch-project.fixture';
+import { Ledger } from '../ledger';
+import { readSettings } from '../project/read-settings';
+import { featureBranch } from './deploy';
+import { promoteFeature } from './promote';
+
+const run = promisify(execFile);
+const adminUrl = await testPgUrl('electron/engine/promote.test.ts');
+const PROVIDERS = [{ kind: 'pglite' as const }, ...(adminUrl ? [{ kind: 'postgres' as const }] : [])];
+
+describe.each(PROVIDERS)('promote on $kind', ({ kind }) => {
+  let base: string;
+  let project: TestProject;
+  let branches: BranchService;
+  let ledger: Ledger;
+  let worktree: string;
+  const saved = { BATON_DATA_DIR: process.env.BATON_DATA_DIR, BATON_CONFIG_DIR: process.env.BATON_CONFIG_DIR };
+  const cli = (...args: string[]) => baton('promote', project.root, ...args, '--provider', kind, ...(kind === 'postgres' ? ['--url', adminUrl!] : []));
+  const git = (cwd: string, ...args: string[]) =>
+    run('git', ['-C', cwd, '-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args]).then(({ stdout }) => stdout.trim());
+
+  const settings = async () => {
+    const read = await readSettings(join(project.root, '.baton'));
+    if (!read.ok) throw new Error(read.error.message);
+    return read.value.settings;
+  };
+  const promote = async (dryRun = false) =>
+    promoteFeature({ root: project.root, settings: await settings(), feature: 'F-1', ledger, branches, dataDir: project.dataDir, hide: [], dryRun });
+  /** The tier database's tables (what a migration makes shows here). */
+  const tierTables = async (): Promise<string[]> => {
+    const url = await branches.connectionUrl('main');
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ name: string }>(`select tablename as name from pg_tables where schemaname = 'public' order by 1`);
+      return rows.map((r) => r.name);
+    } finally {
+      await client.end();
+    }
+  };
+
+  beforeAll(async () => {
+    base = await mkdtemp(join(tmpdir(), `baton-promote-${kind}-`));
+    process.env.BATON_DATA_DIR = join(base, 'data');
+    process.env.BATON_CONFIG_DIR = join(base, 'config');
+    project = await makeProject(join(base, 'shop'), join(base, 'data'));
+    await mkdir(join(project.root, '.baton', 'features', 'F-1'), { recursive: true });
+    await writeFile(
+      join(project.root, '.baton', 'features', 'F-1', 'feature.json'),
+      JSON.stringify({ id: 'F-1', name: 'Orders', description: 'Orders of items.' }),
+    );
+    await project.editSettings((s) => (s.branches = { poolSize: 0 }));
+    if (kind === 'pglite') await seedPgliteTemplate(project.dataDir);
+    ledger = Ledger.forArtifactRoot(join(project.root, '.baton'));
+    branches = await openBranchService({
+      root: project.root,
+      settings: await settings(),
+      ledger,
+      dataDir: project.dataDir,
+      provider: kind,
+      ...(kind === 'postgres' ? { postgresUrl: adminUrl! } : {}),
+    });
+    worktree = (await branches.create(featureBranch('F-1'), { ttlHours: null })).worktree;
+    await writeFile(join(worktree, 'migrations', '002_orders.sql'), 'create table orders (id int primary key, item int not null references items(id));\n');
+    await writeFile(join(worktree, 'migrations', '003_broken.sql'), 'alter table no_such_table add column qty int;\n');
+    await git(worktree, 'add', 'migrations');
+    await git(worktree, 'commit', '-q', '-m', 'orders, and a broken migration');
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+    await branches?.close();
+    if (kind === 'pglite') await stopPgliteServers(project.dataDir);
+    else await dropEverything(adminUrl!, branches.prefix);
+    await rm(base, { recursive: true, force: true });
+  }, 120_000);
+
+  it('--dry-run says exactly what would happen and changes nothing', async () => {
+    const mainBefore = await git(project.root, 'rev-parse', 'main');
+    const { plan, outcome } = await promote(true);
+    expect(outcome).toBe('planned');
+    expect(plan).toMatchObject({
+      tier: 'main',
+      tierCommit: mainBefore,
+      refusal: null,
+      checkoutOnTier: true,
+      migrations: { tool: 'sql', pending: ['001_items.sql', '002_orders.sql', '003_broken.sql'] },
+    });
+    expect(plan.steps.join('\n')).toContain(`snapshot the main database ${plan.tierDatabase} as ${plan.snapshot.database}`);
+    expect(await git(project.root, 'rev-parse', 'main')).toBe(mainBefore);
+    expect((await readRegistry(project.dataDir)).map((e) => e.name)).not.toContain(plan.snapshot.database);
+
+    const printed = await cli('--dry-run');
+    expect(printed.code, printed.err).toBe(0);
+    expect(printed.out).toContain('Promoting F-1 (local merge) would:');
+    expect(printed.out).toContain(`1. snapshot the main database ${plan.tierDatabase}`);
+    expect(printed.out).toContain('001_items.sql, 002_orders.sql, 003_broken.sql');
+    expect(printed.out).toContain('Nothing was changed.');
+    expect(await git(project.root, 'rev-parse', 'main')).toBe(mainBefore);
+  }, 60_000);
+
+  it('rolls back a promotion whose migration fails: main unchanged, the tier database restored, the rollback recorded', async () => {
+    const mainBefore = await git(project.root, 'rev-parse', 'main');
+    // Baton never migrates a tier outside a promotion: the root it made is empty.
+    expect(await tierTables()).toEqual([]);
+    const result = await promote();
+    expect(result.outcome).toBe('rolled-back');
+    expect(result.error).toContain('no_such_table');
+    expect(await git(project.root, 'rev-parse', 'main')).toBe(mainBefore);
+    expect(existsSync(join(project.root, 'migrations', '002_orders.sql'))).toBe(false);
+    // 001 and 002 were applied before 003 failed: the restore from the snapshot took them away again.
+    expect(await tierTables()).toEqual([]);
+    const record = (await ledger.read()).records.find((r) => r.hash === result.record)!;
+    expect(record.type).toBe(RECORD_TYPES.promoteRolledBack);
+    expect(record.data).toMatchObject({
+      failedAt: 'migrating the tier database',
+      mergeUndone: true,
+      databaseRestored: true,
+      snapshot: result.plan.snapshot.database,
+    });
+    // The snapshot is kept, as a pair gc collects after its time.
+    expect((await readRegistry(project.dataDir)).find((e) => e.name === result.plan.snapshot.database)).toMatchObject({
+      ttlHours: 168,
+      parent: result.plan.tierDatabase,
+    });
+  }, 120_000);
+
+  it('fixed, merges into main (the checkout follows), migrates the tier database and records it; then has nothing to do', async () => {
+    await git(worktree, 'rm', '-q', 'migrations/003_broken.sql');
+    await git(worktree, 'commit', '-q', '-m', 'drop the broken migration');
+    const result = await promote();
+    expect(result.error).toBeNull();
+    expect(result.outcome).toBe('promoted');
+    expect(result.applied).toEqual(['001_items.sql', '002_orders.sql']);
+    expect(await git(project.root, 'rev-parse', 'main')).toBe(result.mergeCommit);
+    expect((await git(project.root, 'log', '-1', '--format=%P', 'main')).split(' ')).toEqual([result.plan.tierCommit, result.plan.featureCommit]);
+    expect(existsSync(join(project.root, 'migrations', '002_orders.sql'))).toBe(true);
+    expect(await tierTables()).toEqual(['baton_migrations', 'items', 'orders']);
+    const record = (await ledger.read()).records.find((r) => r.hash === result.record)!;
+    expect(record.type).toBe(RECORD_TYPES.promoteDone);
+    expect(record.data).toMatchObject({ feature: 'F-1', tier: 'main', mergeCommit: result.mergeCommit, applied: ['001_items.sql', '002_orders.sql'] });
+    const again = await promote(true);
+    expect(again.plan.refusal).toContain('already in main');
+    await expect(promote()).rejects.toThrow(/nothing to promote/);
+    const refused = await cli();
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('there is nothing to promote');
+  }, 120_000);
+});

@@ -1,0 +1,339 @@
+/**
+ * Promote, atomic and reversible: a feature's branch merged into its tier (the default branch)
+ * with the tier's database migrated to match, or neither.
+ *
+ *   1. plan: the merge is computed without touching anything (`git merge-tree`); conflicts, a
+ *      feature already promoted, or local changes the merge would overwrite refuse here;
+ *   2. snapshot: the tier database is copied to a pair of its own (`baton/snapshots/<tier>-<time>`
+ *      at the tier's commit, database `snap-<tier>-<time>`), kept `promote.snapshotHours` (default
+ *      168) and then collected by `baton branch gc`;
+ *   3. merge: a merge commit made by Baton moves the tier's git branch (the main checkout follows
+ *      with `--ff-only` when it is on the tier);
+ *   4. migrate: the merged tree's migrations are applied to the tier database;
+ *   5. verify: `promote.verify` (optional) runs against the tier database, and a SQL-folder tier
+ *      must have nothing left pending;
+ * any failure in 3–5 rolls back: the tier's git branch goes back to its commit and its database is
+ * restored from the snapshot; recorded as `promote.rolledback`. Success is `promote.done`.
+ * `dryRun` stops after the plan and says exactly what would happen.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { RECORD_TYPES } from '../../shared/records';
+import { applyMigrations, planMigrations, type MigrationPlan } from '../branches/migrations';
+import { deleteGitBranch } from '../branches/git-pair';
+import { plainDatabaseName } from '../branches/names';
+import { putEntry, removeEntry } from '../branches/registry';
+import type { BranchService } from '../branches/service-api';
+import type { Ledger } from '../ledger';
+import { childEnv } from '../platform/child-env';
+import { openSandbox } from '../process/sandbox';
+import { runCommand } from '../process/run-command';
+import type { ProjectSettings } from '../project/settings';
+import { checkoutTree } from '../runner/run-tree';
+import { featureBranch } from './deploy';
+import { git } from './git';
+
+const exec = promisify(execFile);
+const DEFAULT_SNAPSHOT_HOURS = 168;
+const DEFAULT_VERIFY_S = 600;
+
+export interface PromoteRequest {
+  readonly root: string;
+  readonly settings: ProjectSettings;
+  readonly feature: string;
+  readonly ledger: Ledger;
+  readonly branches: BranchService;
+  readonly dataDir: string;
+  readonly hide: readonly string[];
+  readonly signal?: AbortSignal;
+  readonly onOutput?: (text: string) => void;
+  readonly now?: () => Date;
+}
+
+export interface PromotePlan {
+  readonly feature: string;
+  readonly featureBranch: string;
+  readonly featureCommit: string;
+  readonly tier: string;
+  readonly tierCommit: string;
+  readonly tierDatabase: string;
+  /** The merged tree, or null when the merge conflicts. */
+  readonly mergeTree: string | null;
+  readonly conflicts: readonly string[];
+  /** The feature's commit is already in the tier: nothing to promote. */
+  readonly alreadyPromoted: boolean;
+  /** Tracked files changed in the main checkout that the merge would overwrite (it is on the tier). */
+  readonly overwrites: readonly string[];
+  readonly checkoutOnTier: boolean;
+  readonly snapshot: { readonly database: string; readonly gitBranch: string; readonly keepHours: number };
+  readonly migrations: { readonly tool: MigrationPlan['tool']; readonly pending: readonly string[] | null; readonly command: string | null };
+  readonly verify: string | null;
+  /** Local merge: `gh` pull requests are not made yet. */
+  readonly mode: 'local';
+  /** Why it cannot go ahead (conflicts, already promoted, local changes); null when it can. */
+  readonly refusal: string | null;
+  /** What would happen, step by step, in words. */
+  readonly steps: readonly string[];
+}
+
+export interface PromoteOutcome {
+  readonly plan: PromotePlan;
+  readonly outcome: 'promoted' | 'rolled-back' | 'planned';
+  /** The tier's new commit (promoted), else null. */
+  readonly mergeCommit: string | null;
+  readonly applied: readonly string[];
+  readonly record: string | null;
+  /** Why it rolled back. */
+  readonly error: string | null;
+}
+
+export async function planPromote(request: PromoteRequest): Promise<PromotePlan> {
+  const { root, settings, feature, branches } = request;
+  const tier = settings.defaultBranch;
+  const branch = featureBranch(feature);
+  const featureCommit = await git(root, ['rev-parse', '--verify', `refs/heads/${branch}`]).catch(() => {
+    throw new Error(`${feature} has no branch ${branch}: build it first (baton run), then promote.`);
+  });
+  const tierCommit = await git(root, ['rev-parse', '--verify', `refs/heads/${tier}`]);
+  const alreadyPromoted = await exec('git', ['merge-base', '--is-ancestor', featureCommit, tierCommit], { cwd: root }).then(
+    () => true,
+    () => false,
+  );
+  const merged = await exec('git', ['merge-tree', '--write-tree', '--name-only', '--no-messages', tierCommit, featureCommit], { cwd: root }).then(
+    ({ stdout }) => ({ tree: stdout.split('\n')[0]!.trim(), conflicts: [] as string[] }),
+    (error: { stdout?: string; code?: number }) => {
+      if (error.code !== 1 || !error.stdout) throw new Error(`git merge-tree failed in ${root}: ${String(error)}`);
+      const [, ...files] = error.stdout.trim().split('\n');
+      return { tree: null, conflicts: files.filter(Boolean) };
+    },
+  );
+  const checkoutOnTier = (await git(root, ['symbolic-ref', '-q', 'HEAD']).catch(() => '')) === `refs/heads/${tier}`;
+  const touched = merged.tree ? (await git(root, ['diff', '--name-only', tierCommit, merged.tree])).split('\n').filter(Boolean) : [];
+  const dirty = checkoutOnTier ? (await git(root, ['diff', '--name-only', 'HEAD'])).split('\n').filter(Boolean) : [];
+  const overwrites = touched.filter((file) => dirty.includes(file));
+  const tierDatabase = (await branches.list()).pairs.find((p) => p.gitBranch === tier && p.parent === null)?.name;
+  if (!tierDatabase) throw new Error(`The tier ${tier} has no database yet: run \`baton branch list\` to pair it, then promote.`);
+  const stamp = (request.now?.() ?? new Date()).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').toLowerCase();
+  const snapshot = {
+    database: plainDatabaseName(`snap/${tier}/${stamp}`, branches.prefix),
+    gitBranch: `baton/snapshots/${tier}-${stamp}`,
+    keepHours: settings.promote?.snapshotHours ?? DEFAULT_SNAPSHOT_HOURS,
+  };
+  const migrations = merged.tree ? await migrationsPlan(request, merged.tree, tierDatabase) : { tool: 'none' as const, pending: [], command: null };
+  const verify = settings.promote?.verify ?? null;
+  const refusal = alreadyPromoted
+    ? `${branch} (${featureCommit.slice(0, 12)}) is already in ${tier}: there is nothing to promote.`
+    : merged.conflicts.length
+      ? `Merging ${branch} into ${tier} conflicts in ${merged.conflicts.join(', ')}. Merge ${tier} into ${branch} and resolve them (then build again), and promote after.`
+      : overwrites.length
+        ? `The main checkout has changes to ${overwrites.join(', ')}, which the merge would overwrite. Commit or stash them, then promote.`
+        : null;
+  const pending = migrations.pending === null ? `run \`${migrations.command}\`` : migrations.pending.length ? migrations.pending.join(', ') : 'nothing pending';
+  const steps = [
+    `snapshot the ${tier} database ${tierDatabase} as ${snapshot.database} (git branch ${snapshot.gitBranch} at ${tierCommit.slice(0, 12)}), kept ${snapshot.keepHours} h`,
+    `merge ${branch} (${featureCommit.slice(0, 12)}) into ${tier} (${tierCommit.slice(0, 12)}) with a merge commit made by Baton${checkoutOnTier ? '; the main checkout follows (fast-forward)' : ''}`,
+    `apply the merged tree's migrations to ${tierDatabase}: ${pending}`,
+    verify ? `run \`${verify}\` against ${tierDatabase}` : `check that ${tierDatabase} has no migration left pending`,
+    `on any failure: move ${tier} back to ${tierCommit.slice(0, 12)} and restore ${tierDatabase} from ${snapshot.database}`,
+  ];
+  return {
+    feature,
+    featureBranch: branch,
+    featureCommit,
+    tier,
+    tierCommit,
+    tierDatabase,
+    mergeTree: merged.tree,
+    conflicts: merged.conflicts,
+    alreadyPromoted,
+    overwrites,
+    checkoutOnTier,
+    snapshot,
+    migrations,
+    verify,
+    mode: 'local',
+    refusal,
+    steps,
+  };
+}
+
+export async function promoteFeature(request: PromoteRequest & { readonly dryRun?: boolean }): Promise<PromoteOutcome> {
+  const plan = await planPromote(request);
+  if (request.dryRun) return { plan, outcome: 'planned', mergeCommit: null, applied: [], record: null, error: null };
+  if (plan.refusal) throw new Error(plan.refusal);
+  const { root, branches, ledger } = request;
+  const provider = branches.provider;
+  const actor = { kind: 'orchestrator' as const, id: 'baton' };
+  const started = performance.now();
+  const say = (text: string) => request.onOutput?.(`[promote] ${text}\n`);
+
+  say(`snapshot ${plan.tierDatabase} → ${plan.snapshot.database}`);
+  await git(root, ['branch', plan.snapshot.gitBranch, plan.tierCommit]);
+  try {
+    await provider.create(plan.snapshot.database, plan.tierDatabase, request.signal ? { signal: request.signal } : {});
+  } catch (error) {
+    await deleteGitBranch(root, plan.snapshot.gitBranch).catch(() => undefined);
+    throw error;
+  }
+  await putEntry(request.dataDir, {
+    name: plan.snapshot.database,
+    gitBranch: plan.snapshot.gitBranch,
+    parent: plan.tierDatabase,
+    worktree: null,
+    createdAt: new Date().toISOString(),
+    ttlHours: plan.snapshot.keepHours,
+    masked: false,
+  }).catch(async (error: unknown) => {
+    await removeEntry(request.dataDir, plan.snapshot.database).catch(() => undefined);
+    throw error;
+  });
+
+  let failedAt = 'merging';
+  let mergeCommit: string | null = null;
+  let applied: string[] = [];
+  let verifyOutput = '';
+  try {
+    mergeCommit = await git(root, ['commit-tree', plan.mergeTree!, '-p', plan.tierCommit, '-p', plan.featureCommit, '-m', mergeMessage(plan)], BATON_AUTHOR);
+    say(`merge ${plan.featureBranch} into ${plan.tier}: ${mergeCommit.slice(0, 12)}`);
+    if (plan.checkoutOnTier) await git(root, ['merge', '--ff-only', '--quiet', mergeCommit]);
+    else await git(root, ['update-ref', `refs/heads/${plan.tier}`, mergeCommit, plan.tierCommit]);
+
+    failedAt = 'migrating the tier database';
+    const site = join(request.dataDir, 'promote', 'tree');
+    const scratch = join(request.dataDir, 'promote', 'scratch');
+    await mkdir(scratch, { recursive: true });
+    await checkoutTree(root, plan.mergeTree!, site, scratch, join(root, 'node_modules'));
+    const url = await branches.connectionUrl(plan.tierDatabase, request.signal ? { signal: request.signal } : {});
+    const report = await applyMigrations(url, await planMigrations(site, request.settings), {
+      cwd: site,
+      branch: plan.tierDatabase,
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+    applied = [...report.applied];
+    say(`migrated ${plan.tierDatabase}: ${applied.length ? applied.join(', ') : 'nothing to apply'}`);
+
+    failedAt = 'verifying the tier';
+    if (plan.verify) verifyOutput = await runVerify(request, plan.verify, site, scratch, url);
+    const left = await migrationsPlan(request, plan.mergeTree!, plan.tierDatabase);
+    if (left.pending && left.pending.length) throw new Error(`${plan.tierDatabase} still has migrations pending after promoting: ${left.pending.join(', ')}.`);
+  } catch (cause) {
+    const error = cause instanceof Error ? cause.message : String(cause);
+    say(`${failedAt} failed: ${error}`);
+    const undone = mergeCommit ? await undoMerge(root, plan, mergeCommit) : true;
+    const restored = await provider
+      .reset(plan.tierDatabase, { from: plan.snapshot.database })
+      .then(() => true)
+      .catch((e: unknown) => (say(`restoring ${plan.tierDatabase} failed: ${e instanceof Error ? e.message : String(e)}`), false));
+    const record = await ledger.append({
+      type: RECORD_TYPES.promoteRolledBack,
+      actor,
+      subject: { feature: plan.feature },
+      data: {
+        feature: plan.feature,
+        tier: plan.tier,
+        tierCommit: plan.tierCommit,
+        featureCommit: plan.featureCommit,
+        mergeCommit,
+        failedAt,
+        error,
+        snapshot: plan.snapshot.database,
+        mergeUndone: undone,
+        databaseRestored: restored,
+        applied,
+        ms: Math.round(performance.now() - started),
+      },
+      ...(verifyOutput ? { blobs: [{ name: 'verify-output', content: verifyOutput }] } : {}),
+    });
+    return { plan, outcome: 'rolled-back', mergeCommit: null, applied, record: record.hash, error };
+  }
+  const record = await ledger.append({
+    type: RECORD_TYPES.promoteDone,
+    actor,
+    subject: { feature: plan.feature },
+    data: {
+      feature: plan.feature,
+      tier: plan.tier,
+      tierCommit: plan.tierCommit,
+      featureCommit: plan.featureCommit,
+      mergeCommit,
+      tierDatabase: plan.tierDatabase,
+      snapshot: plan.snapshot.database,
+      snapshotBranch: plan.snapshot.gitBranch,
+      applied,
+      verify: plan.verify,
+      ms: Math.round(performance.now() - started),
+    },
+    ...(verifyOutput ? { blobs: [{ name: 'verify-output', content: verifyOutput }] } : {}),
+  });
+  return { plan, outcome: 'promoted', mergeCommit, applied, record: record.hash, error: null };
+}
+
+const BATON_AUTHOR = {
+  GIT_AUTHOR_NAME: 'Baton',
+  GIT_AUTHOR_EMAIL: 'orchestrator@baton.invalid',
+  GIT_COMMITTER_NAME: 'Baton',
+  GIT_COMMITTER_EMAIL: 'orchestrator@baton.invalid',
+};
+
+const mergeMessage = (plan: PromotePlan): string =>
+  `Promote ${plan.feature}: merge ${plan.featureBranch} into ${plan.tier}\n\nBaton-Feature: ${plan.feature}\nBaton-Snapshot: ${plan.snapshot.database}`;
+
+/** The tier's branch back where it was (only if nobody moved it since); the checkout too when it is on the tier. */
+async function undoMerge(root: string, plan: PromotePlan, mergeCommit: string): Promise<boolean> {
+  try {
+    const now = await git(root, ['rev-parse', `refs/heads/${plan.tier}`]);
+    if (now !== mergeCommit) return now === plan.tierCommit;
+    if (plan.checkoutOnTier) await git(root, ['reset', '--keep', '--quiet', plan.tierCommit]);
+    else await git(root, ['update-ref', `refs/heads/${plan.tier}`, plan.tierCommit, mergeCommit]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The merged tree's migrations and which of them the tier has not applied (null: a command tool decides). */
+async function migrationsPlan(request: PromoteRequest, tree: string, tierDatabase: string): Promise<PromotePlan['migrations']> {
+  const site = join(request.dataDir, 'promote', 'plan');
+  const scratch = join(request.dataDir, 'promote', 'scratch');
+  await mkdir(scratch, { recursive: true });
+  await checkoutTree(request.root, tree, site, scratch, join(request.root, 'node_modules'));
+  const plan = await planMigrations(site, request.settings);
+  if (plan.tool === 'none') return { tool: 'none', pending: [], command: null };
+  if (plan.tool !== 'sql') return { tool: plan.tool, pending: null, command: plan.command };
+  const url = await request.branches.connectionUrl(tierDatabase, request.signal ? { signal: request.signal } : {});
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const exists = await client.query<{ t: string | null }>(`select to_regclass('public.baton_migrations')::text as t`);
+    const applied = exists.rows[0]?.t
+      ? new Set((await client.query<{ version: string }>('select version from public.baton_migrations')).rows.map((r) => r.version))
+      : new Set<string>();
+    return { tool: 'sql', pending: plan.files.map((f) => f.version).filter((v) => !applied.has(v)), command: null };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** `promote.verify` against the tier database, sandboxed like a test run; returns its output, throws when it fails. */
+async function runVerify(request: PromoteRequest, command: string, site: string, scratch: string, url: string): Promise<string> {
+  const home = join(scratch, 'home');
+  await mkdir(home, { recursive: true });
+  const env = childEnv({ home, pass: request.settings.passEnv ?? [], extra: { DATABASE_URL: url, PGSSLMODE: 'disable' } });
+  const readOnly = [await realpath(join(request.root, 'node_modules')).catch(() => null)].filter((p): p is string => p !== null);
+  const sandbox = await openSandbox(request.settings.sandbox, [site, home], { hide: request.hide, readOnly, network: 'shared' });
+  const result = await runCommand(command, {
+    cwd: site,
+    ...sandbox.spawnOptions(site, env),
+    timeoutMs: (request.settings.promote?.verifyTimeoutSeconds ?? DEFAULT_VERIFY_S) * 1000,
+    reap: true,
+    ...(request.onOutput ? { onOutput: request.onOutput } : {}),
+    ...(request.signal ? { signal: request.signal } : {}),
+  });
+  const output = `${result.stdout}${result.stderr}`;
+  if (result.code !== 0) throw new Error(`\`${command}\` exited with code ${result.code ?? result.signal} against the tier database.`);
+  return output;
+}
