@@ -145,6 +145,30 @@ export interface GcEntry {
 }
 
 /** Migrations applied to a branch, in order. */
+/**
+ * A database against the migrations of the code it pairs with (SQL-folder migrations; a command
+ * tool keeps its own books: `unknown`). `code-ahead`: files not applied yet; `database-ahead`:
+ * applied migrations the code does not have (a branch switched, a rollback, a hand-applied file);
+ * `changed`: an applied file that was edited since.
+ */
+export interface MigrationState {
+  readonly state: 'current' | 'code-ahead' | 'database-ahead' | 'diverged' | 'unknown';
+  readonly codeAhead: readonly string[];
+  readonly databaseAhead: readonly string[];
+  readonly changed: readonly string[];
+}
+
+/** The state in words, for `baton branch list --migrations`, a run that refuses, and the Branches screen. */
+export function describeMigrationState(name: string, m: MigrationState): string {
+  const parts = [
+    m.codeAhead.length ? `code ahead of the database: ${m.codeAhead.join(', ')} not applied` : null,
+    m.databaseAhead.length ? `database ahead of the code: ${m.databaseAhead.join(', ')} applied but not in the code` : null,
+    m.changed.length ? `${m.changed.join(', ')} changed since applied` : null,
+  ].filter((p): p is string => p !== null);
+  if (m.state === 'unknown') return `${name}: the migration tool keeps its own record; Baton cannot compare`;
+  return parts.length ? `${name}: ${parts.join('; ')}` : `${name}: migrated to the code`;
+}
+
 export interface MigrationReport {
   readonly tool: 'sql' | 'node-pg-migrate' | 'knex' | 'command' | 'none';
   readonly applied: readonly string[];

@@ -40,6 +40,7 @@ export const RECORD_TYPES = {
   branchDeleted: 'branch.deleted',
   branchCollected: 'branch.collected',
   branchAdopted: 'branch.adopted',
+  branchMigrated: 'branch.migrated',
   deployRan: 'deploy.ran',
   promoteDone: 'promote.done',
   promoteRolledBack: 'promote.rolledback',
@@ -236,6 +237,7 @@ export const RECORD_DATA = {
     mergeUndone: z.boolean(),
     databaseRestored: z.boolean(),
   }),
+  [RECORD_TYPES.branchMigrated]: z.looseObject({ name: text, gitBranch: text, commit: text, provider: text, applied: list(text), error: text.nullable() }),
   [RECORD_TYPES.branchAdopted]: z.looseObject({ name: text, gitBranch: text, provider: text, replaced: text.nullable() }),
   [RECORD_TYPES.escalationDecided]: z.looseObject({
     decision: z.enum(ESCALATION_DECISIONS),

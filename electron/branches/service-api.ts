@@ -4,7 +4,7 @@
  * masking and migrations to new branches, protects tiers, and collects garbage.
  * Implemented in service.ts; opened with `openBranchService`.
  */
-import type { BranchCreated, BranchListView, BranchPairView, GcReport, MigrationReport, ProviderKind, SchemaDiff } from '../../shared/branches';
+import type { BranchCreated, BranchListView, BranchPairView, GcReport, MigrationReport, MigrationState, ProviderKind, SchemaDiff } from '../../shared/branches';
 import type { ProjectSettings } from '../project/settings';
 import type { BranchProvider, CallOptions } from './provider';
 import type { Adopted } from './service-adopt';
@@ -42,6 +42,8 @@ export interface BranchService {
   reset(name: string, options?: CallOptions): Promise<BranchPairView>;
   diff(name: string, options?: CallOptions): Promise<SchemaDiff>;
   migrate(name: string, options?: CallOptions): Promise<MigrationReport>;
+  /** Where the pair's database stands against its code's migrations (a tier: the main checkout's); changes nothing. */
+  migrationStatus(name: string, options?: CallOptions): Promise<MigrationState>;
   connectionUrl(name: string, options?: CallOptions): Promise<string>;
   gc(options: CallOptions & { readonly dryRun: boolean }): Promise<GcReport>;
   /**

@@ -13,6 +13,7 @@ import {
   type BranchPairView,
   type GcReport,
   type MigrationReport,
+  type MigrationState,
   type PairRefusal,
   type SchemaDiff,
   type Tier,
@@ -32,6 +33,7 @@ import { createProvider } from './providers';
 import { putEntry, readRegistry, removeEntry } from './registry';
 import type { BranchService, BranchServiceOptions } from './service-api';
 import { prepareBranch, runMigrations } from './service-prepare';
+import { migrationState, planMigrations } from './migrations';
 import { adoptRoot, chooseRoot, rootWarnings, type Adopted } from './service-adopt';
 
 export interface OpenOptions extends BranchServiceOptions {
@@ -145,6 +147,13 @@ class PairService implements BranchService {
     if (pair.tier !== null) throw new BranchError('protected', `"${pair.name}" is a ${pair.tier} tier: Baton does not write to it.`);
     const url = await this.connectionUrl(pair.name, options);
     return runMigrations(this.ctx, pair.worktree ?? this.ctx.root, url, pair.name, options);
+  }
+
+  async migrationStatus(name: string, options: CallOptions = {}): Promise<MigrationState> {
+    const pair = findPair(await this.survey(options), name);
+    if (!pair.database) throw new BranchError('not-found', `"${pair.name}" has no database branch (it is an orphan); \`baton branch gc\` removes it.`);
+    const url = await this.connectionUrl(pair.name, options);
+    return migrationState(url, await planMigrations(pair.worktree ?? this.ctx.root, this.ctx.settings));
   }
 
   async connectionUrl(name: string, options: CallOptions = {}): Promise<string> {

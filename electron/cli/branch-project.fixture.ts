@@ -149,3 +149,16 @@ export async function pgliteDatabases(dataDir: string): Promise<string[]> {
     await provider.close();
   }
 }
+
+/** Points BATON_DATA_DIR and BATON_CONFIG_DIR under `base` (as the CLI finds them); returns what puts them back. */
+export function pointBatonDirs(base: string): () => void {
+  const saved = { BATON_DATA_DIR: process.env.BATON_DATA_DIR, BATON_CONFIG_DIR: process.env.BATON_CONFIG_DIR };
+  process.env.BATON_DATA_DIR = join(base, 'data');
+  process.env.BATON_CONFIG_DIR = join(base, 'config');
+  return () => {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  };
+}

@@ -178,6 +178,28 @@ describe('baton init', () => {
     expect(await readFile(ledger, 'utf8')).toBe('{"seq":1}\n');
   });
 
+  it('--ci github writes a workflow that runs baton verify on pull requests, also on a project that has its settings, never over one', async () => {
+    const fresh = await gitRepo('trunk');
+    const made = await baton('init', fresh, '--ci', 'github');
+    expect(made.code, made.err).toBe(0);
+    const workflow = await readFile(join(fresh, '.github', 'workflows', 'baton.yml'), 'utf8');
+    expect(workflow).toContain('on:\n  pull_request:\n  push:\n    branches: ["trunk"]');
+    expect(workflow).toContain('run: npx --no-install baton verify .');
+    expect(workflow).not.toMatch(/\t/);
+
+    const existing = await gitRepo();
+    expect((await baton('init', existing)).code).toBe(0);
+    const settings = await readFile(join(existing, '.baton', 'project.json'), 'utf8');
+    const added = await baton('init', existing, '--ci', 'github');
+    expect(added.code, added.err).toBe(0);
+    expect(added.out).toContain('baton.yml: pull requests now run `baton verify`');
+    expect(await readFile(join(existing, '.baton', 'project.json'), 'utf8')).toBe(settings);
+    const twice = await baton('init', existing, '--ci', 'github');
+    expect(twice.code).toBe(1);
+    expect(twice.err).toContain('baton.yml already exists');
+    expect((await baton('init', existing, '--ci', 'gitlab')).code).toBe(2);
+  });
+
   it('--json prints one parseable document, on success and on failure', async () => {
     const root = await gitRepo();
     const ok = await baton('init', root, '--json');

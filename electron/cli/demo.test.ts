@@ -46,6 +46,9 @@ describe('npx baton demo --ship --json', () => {
 
     // The last mile: deployed by the orchestrator (healthy, smoke test passed), then promoted to main with main's database migrated.
     const records = (await Ledger.forArtifactRoot(join(demo.project, '.baton')).read()).records;
+    // T7's GREEN commit adds a migration: the feature's own database is migrated with it at once.
+    const migrated = recordsOf(records, RECORD_TYPES.branchMigrated);
+    expect(migrated.map((r) => [r.data.gitBranch, r.data.applied, r.data.error])).toEqual([['baton/f-inventory', ['002_reorder_level.sql'], null]]);
     const deployed = recordsOf(records, RECORD_TYPES.deployRan);
     expect(deployed.map((r) => [r.data.healthy, r.data.verifyPassed, r.data.problem])).toEqual([[true, true, null]]);
     const promoted = recordsOf(records, RECORD_TYPES.promoteDone);

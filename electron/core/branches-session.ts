@@ -11,6 +11,7 @@ import {
   type BranchListView,
   type BranchPairView,
   type GcReport,
+  type MigrationState,
   type ProviderKind,
   type SchemaDiff,
 } from '../../shared/branches';
@@ -22,6 +23,13 @@ import type { Adopted } from '../branches/service-adopt';
 import type { BranchService, BranchServiceOptions } from '../branches/service-api';
 import { branchFailure, redactProgress } from './branches-errors';
 import { loadBranchSettings } from './branches-settings';
+
+/** One pair's migration state, as `baton branch list --migrations` shows it. */
+export interface PairMigrations {
+  readonly name: string;
+  readonly gitBranch: string;
+  readonly migrations: MigrationState;
+}
 
 export type OpenBranchService = (options: BranchServiceOptions) => Promise<BranchService>;
 
@@ -124,6 +132,17 @@ export class BranchSession {
   gc(request: { opId: string; dryRun: boolean }): Promise<Result<GcReport>> {
     const what = request.dryRun ? 'Listing what branch garbage collection would remove' : 'Collecting orphaned and expired branches';
     return this.run(request.opId, what, (service, options) => service.gc({ ...options, dryRun: request.dryRun }));
+  }
+
+  /** Each pair's database against its code's migrations (`baton branch list --migrations`); no channel carries it. */
+  migrations(request: { readonly opId: string }): Promise<Result<PairMigrations[]>> {
+    return this.run(request.opId, 'Comparing each pair’s database with its code’s migrations', async (service, options) => {
+      const { pairs } = await service.list(options);
+      const out: PairMigrations[] = [];
+      for (const pair of pairs.filter((p) => p.database && p.gitBranch))
+        out.push({ name: pair.name, gitBranch: pair.gitBranch!, migrations: await service.migrationStatus(pair.name, options) });
+      return out;
+    });
   }
 
   /** Pairs a tier with an existing database (`baton branch adopt`); no channel carries it. */

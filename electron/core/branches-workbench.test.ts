@@ -91,6 +91,9 @@ class ScriptedService implements BranchService {
   async diff(name: string): Promise<SchemaDiff> {
     return { branch: name, parent: 'main', changes: [] };
   }
+  migrationStatus(): never {
+    throw new Error('not scripted');
+  }
   migrate(): never {
     throw new Error('not used');
   }

@@ -15,6 +15,7 @@ import { prepareDemo as copyDemo, type PreparedDemo } from '../engine/prepare-de
 import { exportBundle, Ledger, signHead, type ExportSummary, type HeadSignature } from '../ledger';
 import { formatInspect, inspectReport, type InspectReport } from '../project';
 import { initProject as writeProjectSettings, type InitOutcome } from '../project/init';
+import { CI_KINDS, type CiKind } from '../project/ci-template';
 import { loadProject } from './load-project';
 import type { Feature } from '../../shared/model';
 import { evidenceSummary } from '../gates/proof';
@@ -25,13 +26,14 @@ import { deployProject, promoteProject, type DeployedFeature, type ShipOptions }
 import type { PromoteOutcome } from '../engine/promote';
 
 export type { BenchOptions, BenchResult, DeployedFeature, FeatureStatus, InitOutcome, InspectReport, PreparedDemo, PromoteOutcome };
-export { DEFAULT_POSTGRES_URL_ENV };
+export { CI_KINDS, DEFAULT_POSTGRES_URL_ENV };
+export type { CiKind };
 export { DEMO_APPROVER } from '../engine/prepare-demo';
 
 const NO_PROJECT = 'No project is open. Open a project folder first.';
 
 /** `baton init`: `.baton/project.json` with detected defaults, and an empty ledger. */
-export function initProject(dir: string, options: { force?: boolean } = {}): Promise<Result<InitOutcome>> {
+export function initProject(dir: string, options: { force?: boolean; ci?: CiKind } = {}): Promise<Result<InitOutcome>> {
   return writeProjectSettings(dir, options);
 }
 

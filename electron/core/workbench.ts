@@ -18,7 +18,7 @@ import { decideAmendment, proposeAmendment } from '../gates/amendments';
 import { evidenceSummary } from '../gates/proof';
 import { Ledger } from '../ledger';
 import { restoreGate } from '../gates/restore';
-import { BranchSession, sessionKey, type BranchHostOptions, type OpenBranchService } from './branches-session';
+import { BranchSession, sessionKey, type BranchHostOptions, type OpenBranchService, type PairMigrations } from './branches-session';
 import type { Adopted } from '../branches/service-adopt';
 import { defaultDataDir, projectDataDir } from '../platform/data-dir';
 import { defaultIdentity } from './identity';
@@ -216,6 +216,11 @@ export class Workbench {
   /** Orphaned and expired pairs, removed unless `dryRun`. No channel carries it: only the CLI asks. */
   collectBranches(request: { opId: string; dryRun: boolean }): Promise<Result<GcReport>> {
     return this.withBranches((s) => s.gc(request));
+  }
+
+  /** Every pair's database against its code's migrations (`baton branch list --migrations`); no channel carries it. */
+  branchMigrations(request: { readonly opId: string }): Promise<Result<PairMigrations[]>> {
+    return this.withBranches((s) => s.migrations(request));
   }
 
   /** Pairs a tier's git branch with an existing database (`baton branch adopt`); no channel carries it: only the CLI asks. */

@@ -14,7 +14,7 @@ import { deployEvidenceProblem } from '../../shared/deploy-evidence';
 import { RECORD_TYPES } from '../../shared/records';
 import { openBranchService } from '../branches/service';
 import type { BranchService } from '../branches/service-api';
-import { baton, makeProject, seedPgliteTemplate, stopPgliteServers, type TestProject } from '../cli/branch-project.fixture';
+import { baton, makeProject, pointBatonDirs, seedPgliteTemplate, stopPgliteServers, type TestProject } from '../cli/branch-project.fixture';
 import { Ledger } from '../ledger';
 import { readSettings } from '../project/read-settings';
 import { deployFeature, featureBranch } from './deploy';
@@ -55,7 +55,7 @@ let project: TestProject;
 let branches: BranchService;
 let ledger: Ledger;
 let port: string | null = null;
-const saved = { BATON_DATA_DIR: process.env.BATON_DATA_DIR, BATON_CONFIG_DIR: process.env.BATON_CONFIG_DIR };
+let restoreDirs: () => void = () => undefined;
 
 async function settings() {
   const read = await readSettings(join(project.root, '.baton'));
@@ -70,8 +70,7 @@ const deployWith = async (deploy: Record<string, unknown>) => {
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'baton-deploy-'));
-  process.env.BATON_DATA_DIR = join(base, 'data');
-  process.env.BATON_CONFIG_DIR = join(base, 'config');
+  restoreDirs = pointBatonDirs(base);
   project = await makeProject(join(base, 'shop'), join(base, 'data'));
   await seedPgliteTemplate(project.dataDir);
   await mkdir(join(project.root, '.baton', 'features', 'F-1'), { recursive: true });
@@ -88,10 +87,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const [key, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
+  restoreDirs();
   await branches?.close();
   await stopPgliteServers(project.dataDir);
   await rm(base, { recursive: true, force: true });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { RECORD_TYPES, type TypedRecord } from '../../shared/records';
 import type { GreenOutcome, RefactorOutcome, ReviewOutcome, StepInput } from '../orchestrator/cycle-types';
 import { judgeGreen } from '../orchestrator/judge';
-import type { CycleDeps } from './cycle-deps';
+import type { CycleDeps, ExperimentPair } from './cycle-deps';
 import { addWorktree, diffBetween, git, removeWorktree } from './git';
 import { cycleLock } from './feature-lock';
 import { trustOf } from './trust';
@@ -122,7 +122,7 @@ async function finishGreen(
   input: StepInput,
   verdict: TypedRecord<typeof RECORD_TYPES.cycleGreen>,
   worktree: string,
-  pair: { gitBranch: string; worktree: string },
+  pair: ExperimentPair,
 ): Promise<void> {
   // Exactly the tree the runs tested is committed; the worktree is not needed for it.
   const commit = await commitTested(deps, verdict.hash, treeOf(verdict), pair, `feat(${input.item}): GREEN`);

@@ -17,7 +17,7 @@ import { dropEverything, testPgUrl } from '../branches/postgres/postgres.fixture
 import { readRegistry } from '../branches/registry';
 import { openBranchService } from '../branches/service';
 import type { BranchService } from '../branches/service-api';
-import { baton, makeProject, seedPgliteTemplate, stopPgliteServers, type TestProject } from '../cli/branch-project.fixture';
+import { baton, makeProject, pointBatonDirs, seedPgliteTemplate, stopPgliteServers, type TestProject } from '../cli/branch-project.fixture';
 import { Ledger } from '../ledger';
 import { readSettings } from '../project/read-settings';
 import { featureBranch } from './deploy';
@@ -33,7 +33,7 @@ describe.each(PROVIDERS)('promote on $kind', ({ kind }) => {
   let branches: BranchService;
   let ledger: Ledger;
   let worktree: string;
-  const saved = { BATON_DATA_DIR: process.env.BATON_DATA_DIR, BATON_CONFIG_DIR: process.env.BATON_CONFIG_DIR };
+  let restoreDirs: () => void = () => undefined;
   const cli = (...args: string[]) => baton('promote', project.root, ...args, '--provider', kind, ...(kind === 'postgres' ? ['--url', adminUrl!] : []));
   const git = (cwd: string, ...args: string[]) =>
     run('git', ['-C', cwd, '-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args]).then(({ stdout }) => stdout.trim());
@@ -60,8 +60,7 @@ describe.each(PROVIDERS)('promote on $kind', ({ kind }) => {
 
   beforeAll(async () => {
     base = await mkdtemp(join(tmpdir(), `baton-promote-${kind}-`));
-    process.env.BATON_DATA_DIR = join(base, 'data');
-    process.env.BATON_CONFIG_DIR = join(base, 'config');
+    restoreDirs = pointBatonDirs(base);
     project = await makeProject(join(base, 'shop'), join(base, 'data'));
     await mkdir(join(project.root, '.baton', 'features', 'F-1'), { recursive: true });
     await writeFile(
@@ -87,10 +86,7 @@ describe.each(PROVIDERS)('promote on $kind', ({ kind }) => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
+    restoreDirs();
     await branches?.close();
     if (kind === 'pglite') await stopPgliteServers(project.dataDir);
     else await dropEverything(adminUrl!, branches.prefix);
@@ -161,6 +157,17 @@ describe.each(PROVIDERS)('promote on $kind', ({ kind }) => {
     const record = (await ledger.read()).records.find((r) => r.hash === result.record)!;
     expect(record.type).toBe(RECORD_TYPES.promoteDone);
     expect(record.data).toMatchObject({ feature: 'F-1', tier: 'main', mergeCommit: result.mergeCommit, applied: ['001_items.sql', '002_orders.sql'] });
+    // `baton verify` (what CI runs) holds the code to what the tier database has applied, offline.
+    expect((await baton('verify', project.root)).code).toBe(0);
+    await rm(join(project.root, 'migrations', '002_orders.sql'));
+    const gone = await baton('verify', project.root);
+    expect(gone.code).toBe(1);
+    expect(gone.out + gone.err).toContain('applied 002_orders.sql to the main database, but the code has no such file: the database is ahead of the code');
+    await writeFile(join(project.root, 'migrations', '002_orders.sql'), 'create table orders (id bigint primary key);\n');
+    expect((await baton('verify', project.root)).out).toContain('the file has changed since');
+    await git(project.root, 'checkout', '--', 'migrations/002_orders.sql');
+    expect((await baton('verify', project.root)).code).toBe(0);
+
     const again = await promote(true);
     expect(again.plan.refusal).toContain('already in main');
     await expect(promote()).rejects.toThrow(/nothing to promote/);

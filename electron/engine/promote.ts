@@ -20,9 +20,8 @@ import { execFile } from 'node:child_process';
 import { mkdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { RECORD_TYPES } from '../../shared/records';
-import { applyMigrations, planMigrations, type MigrationPlan } from '../branches/migrations';
+import { applyMigrations, migrationState, planMigrations, type MigrationPlan } from '../branches/migrations';
 import { deleteGitBranch } from '../branches/git-pair';
 import { plainDatabaseName } from '../branches/names';
 import { putEntry, removeEntry } from '../branches/registry';
@@ -195,6 +194,8 @@ export async function promoteFeature(request: PromoteRequest & { readonly dryRun
   let mergeCommit: string | null = null;
   let applied: string[] = [];
   let verifyOutput = '';
+  /** The SQL files the tier now has applied, by version: `baton verify` checks the code still has them as they were. */
+  let hashes: Record<string, string> = {};
   try {
     mergeCommit = await git(root, ['commit-tree', plan.mergeTree!, '-p', plan.tierCommit, '-p', plan.featureCommit, '-m', mergeMessage(plan)], BATON_AUTHOR);
     say(`merge ${plan.featureBranch} into ${plan.tier}: ${mergeCommit.slice(0, 12)}`);
@@ -207,7 +208,9 @@ export async function promoteFeature(request: PromoteRequest & { readonly dryRun
     await mkdir(scratch, { recursive: true });
     await checkoutTree(root, plan.mergeTree!, site, scratch, join(root, 'node_modules'));
     const url = await branches.connectionUrl(plan.tierDatabase, request.signal ? { signal: request.signal } : {});
-    const report = await applyMigrations(url, await planMigrations(site, request.settings), {
+    const migrationPlan = await planMigrations(site, request.settings);
+    if (migrationPlan.tool === 'sql') hashes = Object.fromEntries(migrationPlan.files.map((f) => [f.version, f.sha256]));
+    const report = await applyMigrations(url, migrationPlan, {
       cwd: site,
       branch: plan.tierDatabase,
       ...(request.signal ? { signal: request.signal } : {}),
@@ -263,6 +266,7 @@ export async function promoteFeature(request: PromoteRequest & { readonly dryRun
       snapshot: plan.snapshot.database,
       snapshotBranch: plan.snapshot.gitBranch,
       applied,
+      migrationHashes: hashes,
       verify: plan.verify,
       ms: Math.round(performance.now() - started),
     },
@@ -304,18 +308,7 @@ async function migrationsPlan(request: PromoteRequest, tree: string, tierDatabas
   if (plan.tool === 'none') return { tool: 'none', pending: [], command: null };
   if (plan.tool !== 'sql') return { tool: plan.tool, pending: null, command: plan.command };
   const url = await request.branches.connectionUrl(tierDatabase, request.signal ? { signal: request.signal } : {});
-  const client = new pg.Client({ connectionString: url });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    const exists = await client.query<{ t: string | null }>(`select to_regclass('public.baton_migrations')::text as t`);
-    const applied = exists.rows[0]?.t
-      ? new Set((await client.query<{ version: string }>('select version from public.baton_migrations')).rows.map((r) => r.version))
-      : new Set<string>();
-    return { tool: 'sql', pending: plan.files.map((f) => f.version).filter((v) => !applied.has(v)), command: null };
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+  return { tool: 'sql', pending: (await migrationState(url, plan)).codeAhead, command: null };
 }
 
 /** `promote.verify` against the tier database, sandboxed like a test run; returns its output, throws when it fails. */

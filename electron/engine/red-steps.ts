@@ -9,7 +9,8 @@ import { matchesAny } from '../../shared/glob';
 import type { RedOutcome, StepInput } from '../orchestrator/cycle-types';
 import { judgeRed } from '../orchestrator/judge';
 import { takeLock } from '../runner/lock-set';
-import type { CycleDeps } from './cycle-deps';
+import type { CycleDeps, ExperimentPair } from './cycle-deps';
+import { keepMigrated } from './feature-db';
 import { earlierLock } from './feature-lock';
 import { addWorktree, commitTree, commitWithEvidence, fastForward, git, removeWorktree } from './git';
 import { type CycleRecords } from './records';
@@ -135,19 +136,15 @@ export const treeOf = (record: { readonly type: string; readonly seq: number; re
 
 /**
  * Commits exactly the tested tree on the experiment branch with the evidence trailer, unless that
- * commit exists already (a re-run), and fast-forwards the branch's worktree to it.
+ * commit exists already (a re-run), fast-forwards the branch's worktree to it, and brings the
+ * feature database up to its migrations (feature-db.ts).
  */
-export async function commitTested(
-  deps: CycleDeps,
-  evidence: string,
-  tree: string,
-  pair: { gitBranch: string; worktree: string },
-  subject: string,
-): Promise<string> {
+export async function commitTested(deps: CycleDeps, evidence: string, tree: string, pair: ExperimentPair, subject: string): Promise<string> {
   const existing = await commitWithEvidence(deps.root, pair.gitBranch, evidence);
   if (existing) return existing;
   const parent = await git(deps.root, ['rev-parse', pair.gitBranch]);
   const commit = await commitTree(deps.root, tree, parent, `${subject}\n\nBaton-Evidence: ${evidence}`);
   await fastForward(pair.worktree, commit);
+  await keepMigrated(deps, pair, parent, commit);
   return commit;
 }

@@ -36,6 +36,7 @@ import { StateStore } from './state-store';
 import { summarize } from './summary';
 import { removeLeftoverThrowaways } from './test-run';
 import { shipSteps, type ShipSteps } from './ship-steps';
+import { alignFeatureDatabase } from './feature-db';
 
 export interface RunOptions {
   readonly root: string;
@@ -112,6 +113,7 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
   try {
     await excludeFromCommits(root, ['/node_modules', ...(settings.reportPath ? [`/${settings.reportPath}`] : [])]);
     await removeLeftoverThrowaways(branches.provider, branches.prefix);
+    await alignFeatureDatabase(root, branches, feature.id, ledger);
     const realRoot = await realpath(root);
     const dataDir = options.dataDir ?? projectDataDir(realRoot, defaultDataDir(process.env, process.platform, realRoot));
     const turnsDir = join(dataDir, 'turns');

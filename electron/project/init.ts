@@ -5,9 +5,11 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { err, ok, type Result } from '../../shared/result';
+import { writeCiWorkflow, type CiKind } from './ci-template';
+import { readSettings } from './read-settings';
 import { detectDefaults, type ProjectSettings } from './settings';
 
 const run = promisify(execFile);
@@ -19,7 +21,7 @@ export interface InitOutcome {
   readonly created: readonly string[];
 }
 
-export async function initProject(dir: string, options: { force?: boolean } = {}): Promise<Result<InitOutcome>> {
+export async function initProject(dir: string, options: { force?: boolean; ci?: CiKind } = {}): Promise<Result<InitOutcome>> {
   const root = resolve(dir);
   const info = await stat(root).catch(() => null);
   if (!info?.isDirectory()) return err('not-found', `${root} is not a folder. Create it (and \`git init\` it) first.`);
@@ -38,6 +40,8 @@ export async function initProject(dir: string, options: { force?: boolean } = {}
   const batonDir = join(root, '.baton');
   const settingsFile = join(batonDir, 'project.json');
   if (existsSync(settingsFile) && !options.force) {
+    // `--ci` on a project that has its settings: only the workflow is added.
+    if (options.ci) return addWorkflow(root, settingsFile, options.ci);
     return err('already-initialised', `${settingsFile} already exists. Nothing was changed; pass --force to rewrite it with fresh defaults.`);
   }
 
@@ -51,7 +55,19 @@ export async function initProject(dir: string, options: { force?: boolean } = {}
   for (const folder of folders) await mkdir(folder, { recursive: true });
   await writeFile(settingsFile, JSON.stringify(settings, null, 2) + '\n');
   await writeFile(join(batonDir, 'ledger', 'events.jsonl'), '', { flag: 'a' });
-  return ok({ root, settingsFile, settings, created: [settingsFile, ...folders] });
+  const workflow = options.ci ? [await writeCiWorkflow(root, options.ci, settings.defaultBranch, options.force === true)] : [];
+  return ok({ root, settingsFile, settings, created: [settingsFile, ...folders, ...workflow] });
+}
+
+async function addWorkflow(root: string, settingsFile: string, ci: CiKind): Promise<Result<InitOutcome>> {
+  const read = await readSettings(dirname(settingsFile));
+  if (!read.ok) return read;
+  try {
+    const file = await writeCiWorkflow(root, ci, read.value.settings.defaultBranch, false);
+    return ok({ root, settingsFile, settings: read.value.settings, created: [file] });
+  } catch (error) {
+    return err('already-initialised', error instanceof Error ? error.message : String(error));
+  }
 }
 
 async function currentBranch(root: string): Promise<string> {

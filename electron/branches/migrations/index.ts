@@ -3,12 +3,12 @@
  * tool run as a command with DATABASE_URL (node-pg-migrate, Knex, or anything configured).
  */
 import { performance } from 'node:perf_hooks';
-import type { MigrationReport } from '../../../shared/branches';
+import type { MigrationReport, MigrationState } from '../../../shared/branches';
 import { asBranchError, throwIfCancelled, type CallOptions } from '../provider';
 import { runCommand, secretScrubber } from '../../process/run-command';
 import { MigrationError } from './migration-error';
 import type { MigrationPlan } from './plan';
-import { applySqlFolder } from './sql-folder';
+import { applySqlFolder, readAppliedVersions } from './sql-folder';
 
 export { MigrationError } from './migration-error';
 export { naturalCompare, planMigrations, type MigrationPlan, type SqlMigrationFile } from './plan';
@@ -59,6 +59,19 @@ export async function applyMigrations(connectionUrl: string, plan: MigrationPlan
   }
   options.onProgress?.({ kind: 'branch.done', op: 'migrate', name: branch, ms: Math.round(performance.now() - started) });
   return report;
+}
+
+/** Where the database at `connectionUrl` stands against `plan` (shared/branches.ts MigrationState); changes nothing. */
+export async function migrationState(connectionUrl: string, plan: MigrationPlan): Promise<MigrationState> {
+  if (plan.tool === 'none') return { state: 'current', codeAhead: [], databaseAhead: [], changed: [] };
+  if (plan.tool !== 'sql') return { state: 'unknown', codeAhead: [], databaseAhead: [], changed: [] };
+  const recorded = await readAppliedVersions(connectionUrl);
+  const files = new Map(plan.files.map((f) => [f.version, f.sha256]));
+  const codeAhead = plan.files.filter((f) => !recorded.has(f.version)).map((f) => f.version);
+  const databaseAhead = [...recorded.keys()].filter((v) => !files.has(v));
+  const changed = [...recorded].filter(([v, sha]) => files.has(v) && files.get(v) !== sha).map(([v]) => v);
+  const state = databaseAhead.length || changed.length ? (codeAhead.length ? 'diverged' : 'database-ahead') : codeAhead.length ? 'code-ahead' : 'current';
+  return { state, codeAhead, databaseAhead, changed };
 }
 
 function lastLines(text: string, count: number): string {

@@ -17,6 +17,27 @@ const VERSIONS_TABLE = 'public.baton_migrations';
 const CREATE_VERSIONS_TABLE = `CREATE TABLE IF NOT EXISTS ${VERSIONS_TABLE} (
   version text PRIMARY KEY, sha256 text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`;
 
+/** Version → sha256 of every file applied to the database (none when it has no versions table). */
+export async function readAppliedVersions(connectionUrl: string): Promise<Map<string, string>> {
+  const client = await connect(connectionUrl, databaseOf(connectionUrl));
+  try {
+    const exists = await client.query<{ t: string | null }>(`SELECT to_regclass('${VERSIONS_TABLE}')::text AS t`);
+    if (!exists.rows[0]?.t) return new Map();
+    const { rows } = await client.query<{ version: string; sha256: string }>(`SELECT version, sha256 FROM ${VERSIONS_TABLE}`);
+    return new Map(rows.map((r) => [r.version, r.sha256]));
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const databaseOf = (url: string): string => {
+  try {
+    return decodeURIComponent(new URL(url).pathname.slice(1)) || 'database';
+  } catch {
+    return 'database';
+  }
+};
+
 export async function applySqlFolder(
   connectionUrl: string,
   files: readonly SqlMigrationFile[],

@@ -6,7 +6,16 @@
  * remove and need `--yes`. Connection URLs are printed with the password redacted unless
  * `--show-secret`; progress goes to stderr so `--json` stdout stays one document.
  */
-import { changeRefusal, findPairNamed, pairNotFound, PROVIDER_KINDS, redactUrl, type BranchPairView, type ProviderKind } from '../../../shared/branches';
+import {
+  changeRefusal,
+  describeMigrationState,
+  findPairNamed,
+  pairNotFound,
+  PROVIDER_KINDS,
+  redactUrl,
+  type BranchPairView,
+  type ProviderKind,
+} from '../../../shared/branches';
 import type { BranchProgressEvent } from '../../../shared/contract';
 import type { AppError, Result } from '../../../shared/result';
 import type { HostSession } from '../../core/host-session';
@@ -19,7 +28,7 @@ import { describeRemoval, formatDiff, formatGc, formatList, progressPrinter } fr
 const SUBCOMMANDS = {
   create: { args: ['git-branch'], options: ['parent', 'ttl-hours', 'show-secret'] },
   delete: { args: ['name'], options: ['yes'] },
-  list: { args: [], options: [] },
+  list: { args: [], options: ['migrations'] },
   reset: { args: ['name'], options: ['yes'] },
   diff: { args: ['name'], options: [] },
   gc: { args: [], options: ['dry-run', 'yes'] },
@@ -34,7 +43,7 @@ const SYNOPSIS =
 const SUBCOMMAND_USAGE = `
   branch create <git-branch> [--parent P] [--ttl-hours N|none] [--show-secret]
   branch delete <name> --yes           (without --yes: shows what would be removed)
-  branch list
+  branch list [--migrations]          (--migrations: each database against its code's migrations)
   branch reset <name> --yes            (fork the database again from its parent)
   branch diff <name>                   (schema against the parent's)
   branch gc [--dry-run] [--yes]        (orphans and expired pairs; never tiers or active pairs)
@@ -56,6 +65,7 @@ export const branchCommand: Command = {
     yes: { type: 'boolean', default: false },
     'dry-run': { type: 'boolean', default: false },
     as: { type: 'string' },
+    migrations: { type: 'boolean', default: false },
   },
   async run(positionals, values, io) {
     const [sub, ...args] = positionals;
@@ -160,16 +170,21 @@ const SUBS: Record<Sub, (c: SubContext) => Promise<ExitCode>> = {
     });
   },
 
-  async list({ session, io, json }) {
+  async list({ session, opId, values, io, json }) {
     return answered(io, json, await session.call('branches:list', {}), async (view) => {
       const status = await session.call('branches:status', {});
       const warnings = status.ok ? status.value.warnings : [];
-      if (json) printJson(io, { ...view, warnings });
+      const checked = flag(values, 'migrations') ? await session.workbench.branchMigrations({ opId }) : null;
+      if (checked && !checked.ok) return failed(io, checked.error, json);
+      const migrations = checked?.value ?? null;
+      if (json) printJson(io, { ...view, warnings, ...(migrations ? { migrations } : {}) });
       else {
         io.out(formatList(view, new Date()));
+        if (migrations) io.out(`\nMigrations:\n${migrations.map((m) => `  ${describeMigrationState(m.name, m.migrations)}`).join('\n')}`);
         for (const warning of warnings) io.out(`\nNote: ${warning}`);
       }
-      return EXIT.ok;
+      const off = migrations?.some((m) => m.migrations.state === 'database-ahead' || m.migrations.state === 'diverged');
+      return off ? EXIT.problems : EXIT.ok;
     });
   },
 
