@@ -49,6 +49,18 @@ export interface BranchPairView {
   readonly expiresAt: string | null;
   /** Held by an active cycle (a live lease): never garbage-collected. */
   readonly active: boolean;
+  /**
+   * Whether the pair's git branch is merged into its parent's (every commit of it is there); null
+   * for a root, an orphan, or a parent without a git branch. Absent from older hosts.
+   */
+  readonly merged?: boolean | null;
+}
+
+/** One pair's database against its code's migrations (`branches:migrations`, `baton branch list --migrations`). */
+export interface PairMigrations {
+  readonly name: string;
+  readonly gitBranch: string;
+  readonly migrations: MigrationState;
 }
 
 export interface DatabaseBranchView {

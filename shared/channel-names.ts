@@ -29,6 +29,7 @@ export const CHANNEL_NAMES = [
   'branches:delete',
   'branches:reset',
   'branches:diff',
+  'branches:migrations',
   'branches:cancel',
   'run:start',
   'run:stop',

@@ -5,7 +5,7 @@
  * Add a channel here and nowhere else; the preload and the host derive their allow-lists from it.
  */
 import { z } from 'zod';
-import type { BranchCreated, BranchListView, BranchPairView, BranchProgress, ProviderKind, SchemaDiff } from './branches';
+import type { BranchCreated, BranchListView, BranchPairView, BranchProgress, PairMigrations, ProviderKind, SchemaDiff } from './branches';
 import { GATE_NAMES, type BlobView, type GateEvidence, type LedgerPage, type LedgerRecord, type VerifyReport } from './ledger';
 import { AMENDMENT_DECISIONS, ESCALATION_DECISIONS, type AppInfo, type ProjectView, type RecentProject } from './model';
 import type { Result } from './result';
@@ -183,6 +183,8 @@ export const channels = {
   'branches:reset': { request: z.object(branchOp).strict(), response: returns<BranchPairView>() },
   /** The pair's schema against its parent's. */
   'branches:diff': { request: z.object(branchOp).strict(), response: returns<SchemaDiff>() },
+  /** Each pair's database against its code's migrations (connects to every database: slow on a big tree; asked for, never polled). */
+  'branches:migrations': { request: z.object({ opId }).strict(), response: returns<readonly PairMigrations[]>() },
   /** Cancel a running operation; `cancelled` is false when none runs under that opId. */
   'branches:cancel': { request: z.object({ opId }).strict(), response: returns<{ readonly cancelled: boolean }>() },
   /**

@@ -2,6 +2,7 @@
  * The git half of a branch pair: the branch and its worktree under the data folder (outside the
  * repository, so an agent in one worktree never sees another's files or Baton's state).
  */
+import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
@@ -92,4 +93,14 @@ export async function listWorktrees(root: string): Promise<Worktree[]> {
     trees.push({ path: dir, branch: ref });
   }
   return trees;
+}
+
+/** Whether every commit of `branch` is in `into` (it is merged); null when git cannot tell (a branch is missing). */
+export function isMerged(root: string, branch: string, into: string): Promise<boolean | null> {
+  return new Promise((resolve) => {
+    execFile('git', ['-C', root, 'merge-base', '--is-ancestor', `refs/heads/${branch}`, `refs/heads/${into}`], (error) => {
+      // Exit 1 is git's "not an ancestor"; anything else (a missing ref) says nothing.
+      resolve(error ? ((error as { code?: unknown }).code === 1 ? false : null) : true);
+    });
+  });
 }

@@ -24,7 +24,7 @@ import { defaultDataDir, projectDataDir } from '../platform/data-dir';
 import type { Ledger } from '../ledger';
 import { DEFAULT_TIERS } from '../../shared/branches';
 import { planGc, surveyPairs } from './gc';
-import { deleteGitBranch, localBranches, removeWorktree } from './git-pair';
+import { deleteGitBranch, isMerged, localBranches, removeWorktree } from './git-pair';
 import { activeLeases } from './leases';
 import { plainDatabaseName } from './names';
 import { createPair, ensureRootPair, scrub, type PairContext } from './service-create';
@@ -216,7 +216,7 @@ class PairService implements BranchService {
       localBranches(this.ctx.root),
       activeLeases(this.ctx.dataDir),
     ]);
-    return surveyPairs({
+    const pairs = surveyPairs({
       entries,
       databases,
       gitBranches: new Set(gitBranches),
@@ -227,6 +227,7 @@ class PairService implements BranchService {
       prefix: this.ctx.prefix,
       provider: this.kind,
     });
+    return withMergeState(this.ctx.root, pairs);
   }
 
   /** Database, worktree, git branch, registry entry: each only if present. */
@@ -252,6 +253,17 @@ class PairService implements BranchService {
       );
     }
   }
+}
+
+/** Each pair with whether its git branch is merged into its parent's (null where that means nothing). */
+async function withMergeState(root: string, pairs: BranchPairView[]): Promise<BranchPairView[]> {
+  const gitOf = new Map(pairs.map((p) => [p.name, p.gitBranch]));
+  return Promise.all(
+    pairs.map(async (pair) => {
+      const into = pair.parent === null ? null : (gitOf.get(pair.parent) ?? null);
+      return { ...pair, merged: pair.gitBranch && into && pair.orphan === null ? await isMerged(root, pair.gitBranch, into) : null };
+    }),
+  );
 }
 
 /** A half-made database younger than this may still be in the making in another process. */

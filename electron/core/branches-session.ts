@@ -11,7 +11,7 @@ import {
   type BranchListView,
   type BranchPairView,
   type GcReport,
-  type MigrationState,
+  type PairMigrations,
   type ProviderKind,
   type SchemaDiff,
 } from '../../shared/branches';
@@ -23,13 +23,6 @@ import type { Adopted } from '../branches/service-adopt';
 import type { BranchService, BranchServiceOptions } from '../branches/service-api';
 import { branchFailure, redactProgress } from './branches-errors';
 import { loadBranchSettings } from './branches-settings';
-
-/** One pair's migration state, as `baton branch list --migrations` shows it. */
-export interface PairMigrations {
-  readonly name: string;
-  readonly gitBranch: string;
-  readonly migrations: MigrationState;
-}
 
 export type OpenBranchService = (options: BranchServiceOptions) => Promise<BranchService>;
 
@@ -135,7 +128,7 @@ export class BranchSession {
   }
 
   /** Each pair's database against its code's migrations (`baton branch list --migrations`); no channel carries it. */
-  migrations(request: { readonly opId: string }): Promise<Result<PairMigrations[]>> {
+  migrations(request: { readonly opId: string }): Promise<Result<readonly PairMigrations[]>> {
     return this.run(request.opId, 'Comparing each pair’s database with its code’s migrations', async (service, options) => {
       const { pairs } = await service.list(options);
       const out: PairMigrations[] = [];

@@ -35,6 +35,7 @@ export function createHandlers(workbench: Workbench): Handlers {
     'branches:delete': (request) => workbench.deleteBranch(request),
     'branches:reset': (request) => workbench.resetBranch(request),
     'branches:diff': (request) => workbench.diffBranch(request),
+    'branches:migrations': (request) => workbench.branchMigrations(request),
     'branches:cancel': async (request) => ok(workbench.cancelBranchOp(request.opId)),
     'run:start': (request) => workbench.startRun(request),
     'run:stop': async () => ok(workbench.stopRun()),

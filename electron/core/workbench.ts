@@ -5,7 +5,7 @@
 import { createFeature } from '../engine/intake';
 import { realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { BranchCreated, BranchListView, BranchPairView, GcReport, SchemaDiff } from '../../shared/branches';
+import type { BranchCreated, BranchListView, BranchPairView, GcReport, PairMigrations, SchemaDiff } from '../../shared/branches';
 import type { BranchStatusView, Events, EventName, RequestOf } from '../../shared/contract';
 import type { BlobView, EvidenceSummary, GateEvidence, LedgerPage, LedgerRecord, VerifyReport } from '../../shared/ledger';
 import type { ProjectView, RecentProject } from '../../shared/model';
@@ -18,7 +18,7 @@ import { decideAmendment, proposeAmendment } from '../gates/amendments';
 import { evidenceSummary } from '../gates/proof';
 import { Ledger } from '../ledger';
 import { restoreGate } from '../gates/restore';
-import { BranchSession, sessionKey, type BranchHostOptions, type OpenBranchService, type PairMigrations } from './branches-session';
+import { BranchSession, sessionKey, type BranchHostOptions, type OpenBranchService } from './branches-session';
 import type { Adopted } from '../branches/service-adopt';
 import { defaultDataDir, projectDataDir } from '../platform/data-dir';
 import { defaultIdentity } from './identity';
@@ -218,8 +218,8 @@ export class Workbench {
     return this.withBranches((s) => s.gc(request));
   }
 
-  /** Every pair's database against its code's migrations (`baton branch list --migrations`); no channel carries it. */
-  branchMigrations(request: { readonly opId: string }): Promise<Result<PairMigrations[]>> {
+  /** Every pair's database against its code's migrations (`branches:migrations`, `baton branch list --migrations`). */
+  branchMigrations(request: { readonly opId: string }): Promise<Result<readonly PairMigrations[]>> {
     return this.withBranches((s) => s.migrations(request));
   }
 

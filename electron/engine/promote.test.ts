@@ -108,6 +108,9 @@ describe.each(PROVIDERS)('promote on $kind', ({ kind }) => {
     expect(await git(project.root, 'rev-parse', 'main')).toBe(mainBefore);
     expect((await readRegistry(project.dataDir)).map((e) => e.name)).not.toContain(plan.snapshot.database);
 
+    const featurePair = async () => (await branches.list()).pairs.find((p) => p.gitBranch === featureBranch('F-1'));
+    expect(await featurePair()).toMatchObject({ merged: false });
+
     const printed = await cli('--dry-run');
     expect(printed.code, printed.err).toBe(0);
     expect(printed.out).toContain('Promoting F-1 (local merge) would:');
@@ -154,6 +157,7 @@ describe.each(PROVIDERS)('promote on $kind', ({ kind }) => {
     expect((await git(project.root, 'log', '-1', '--format=%P', 'main')).split(' ')).toEqual([result.plan.tierCommit, result.plan.featureCommit]);
     expect(existsSync(join(project.root, 'migrations', '002_orders.sql'))).toBe(true);
     expect(await tierTables()).toEqual(['baton_migrations', 'items', 'orders']);
+    expect((await branches.list()).pairs.find((p) => p.gitBranch === featureBranch('F-1'))).toMatchObject({ merged: true });
     const record = (await ledger.read()).records.find((r) => r.hash === result.record)!;
     expect(record.type).toBe(RECORD_TYPES.promoteDone);
     expect(record.data).toMatchObject({ feature: 'F-1', tier: 'main', mergeCommit: result.mergeCommit, applied: ['001_items.sql', '002_orders.sql'] });
