@@ -25,6 +25,7 @@ import { promoteFeature } from './promote';
 
 const run = promisify(execFile);
 const adminUrl = await testPgUrl('electron/engine/promote.test.ts');
+const NOW = new Date('2026-12-05T07:00:00Z');
 const PROVIDERS = [{ kind: 'pglite' as const }, ...(adminUrl ? [{ kind: 'postgres' as const }] : [])];
 
 describe.each(PROVIDERS)('promote on $kind', ({ kind }) => {
@@ -44,7 +45,18 @@ describe.each(PROVIDERS)('promote on $kind', ({ kind }) => {
     return read.value.settings;
   };
   const promote = async (dryRun = false) =>
-    promoteFeature({ root: project.root, settings: await settings(), feature: 'F-1', ledger, branches, dataDir: project.dataDir, hide: [], dryRun });
+    // One clock for every promotion: two in the same second must still get two snapshots.
+    promoteFeature({
+      root: project.root,
+      settings: await settings(),
+      feature: 'F-1',
+      ledger,
+      branches,
+      dataDir: project.dataDir,
+      hide: [],
+      dryRun,
+      now: () => NOW,
+    });
   /** The tier database's tables (what a migration makes shows here). */
   const tierTables = async (): Promise<string[]> => {
     const url = await branches.connectionUrl('main');
@@ -161,6 +173,7 @@ describe.each(PROVIDERS)('promote on $kind', ({ kind }) => {
     const record = (await ledger.read()).records.find((r) => r.hash === result.record)!;
     expect(record.type).toBe(RECORD_TYPES.promoteDone);
     expect(record.data).toMatchObject({ feature: 'F-1', tier: 'main', mergeCommit: result.mergeCommit, applied: ['001_items.sql', '002_orders.sql'] });
+    expect(result.plan.snapshot.gitBranch).toBe('baton/snapshots/main-20261205t070000-2');
     // `baton verify` (what CI runs) holds the code to what the tier database has applied, offline.
     expect((await baton('verify', project.root)).code).toBe(0);
     await rm(join(project.root, 'migrations', '002_orders.sql'));

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { RECORD_TYPES } from '../../shared/records';
 import { applyMigrations, migrationState, planMigrations, type MigrationPlan } from '../branches/migrations';
-import { deleteGitBranch } from '../branches/git-pair';
+import { deleteGitBranch, gitBranchExists } from '../branches/git-pair';
 import { plainDatabaseName } from '../branches/names';
 import { putEntry, removeEntry } from '../branches/registry';
 import type { BranchService } from '../branches/service-api';
@@ -115,7 +115,12 @@ export async function planPromote(request: PromoteRequest): Promise<PromotePlan>
   const overwrites = touched.filter((file) => dirty.includes(file));
   const tierDatabase = (await branches.list()).pairs.find((p) => p.gitBranch === tier && p.parent === null)?.name;
   if (!tierDatabase) throw new Error(`The tier ${tier} has no database yet: run \`baton branch list\` to pair it, then promote.`);
-  const stamp = (request.now?.() ?? new Date()).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').toLowerCase();
+  const time = (request.now?.() ?? new Date()).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').toLowerCase();
+  // Two promotions in one second (a retry right after a rollback) get two snapshots.
+  const taken = new Set((await branches.list()).pairs.flatMap((p) => [p.name, p.gitBranch ?? '']));
+  let stamp = time;
+  for (let n = 2; taken.has(`baton/snapshots/${tier}-${stamp}`) || (await gitBranchExists(root, `baton/snapshots/${tier}-${stamp}`)); n++)
+    stamp = `${time}-${n}`;
   const snapshot = {
     database: plainDatabaseName(`snap/${tier}/${stamp}`, branches.prefix),
     gitBranch: `baton/snapshots/${tier}-${stamp}`,
