@@ -2,8 +2,11 @@
  * The Branch tree on a real Baton project in a real git repository, with the embedded (PGlite)
  * provider: the default branch's tier, creating `feature/login` with progress, its git and
  * database halves, a schema change made through its connection URL showing in the diff, reset
- * and delete with confirmation, and the tier protected from both.
+ * and delete with confirmation, and the tier protected from both; whether each pair is merged
+ * into its parent, and where each database stands against its code's migrations when asked.
  */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import pg from 'pg';
@@ -173,4 +176,61 @@ test('an invalid name is refused with what to do, and nothing is created', async
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('branch-create-dialog')).toHaveCount(0);
   await expect(page.locator('[data-testid^="branch-row-"]')).toHaveCount(1);
+});
+
+test('each row says whether it is merged into its parent, and Check migrations says where its database stands', async ({ servedPage: page, project }) => {
+  await openBranches(page);
+  const create = (gitBranch: string) => JSON.parse(project.baton('branch', 'create', gitBranch, '--json', '--project', project.dir)) as { worktree: string };
+  create('feature/merged');
+  const ahead = create('feature/ahead');
+  // A commit only the pair's branch has: it is no longer merged into main.
+  writeFileSync(join(ahead.worktree, 'NOTES.md'), 'work in progress\n');
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', ahead.worktree, '-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { stdio: 'pipe' });
+  git('add', 'NOTES.md');
+  git('commit', '-m', 'notes');
+  await page.getByTestId('branch-refresh').click();
+
+  const merged = row(page, 'feature-merged');
+  const notMerged = row(page, 'feature-ahead');
+  await test.step('a pair with no commit of its own is merged into main; one with a commit is not', async () => {
+    await expect(merged.getByTestId('branch-merged')).toHaveText('merged into main', SLOW);
+    await expect(notMerged.getByTestId('branch-merged')).toHaveText('not merged into main');
+    await expect(row(page, 'main').getByTestId('branch-merged')).toHaveCount(0);
+    await expect(merged).toHaveAttribute('aria-label', /, merged into main/);
+    await expect(notMerged).toHaveAttribute('aria-label', /not merged into main/);
+  });
+
+  await test.step('Check migrations, from the keyboard: the new pairs are migrated, the tier is not', async () => {
+    await expect(page.getByTestId('branch-migrations')).toHaveCount(0);
+    const check = page.getByTestId('branch-check-migrations');
+    await expect(check).toHaveText('Check migrations');
+    await check.focus();
+    await page.keyboard.press('Enter');
+    await expect(merged.getByTestId('branch-migrations')).toHaveText('migrated', SLOW);
+    await expect(notMerged.getByTestId('branch-migrations')).toHaveText('migrated');
+    await expect(merged.getByTestId('branch-migrations')).toHaveAttribute('title', 'feature/merged: migrated to the code');
+    // Baton never migrates a tier outside a promotion: main's code is ahead of its database.
+    await expect(row(page, 'main').getByTestId('branch-migrations')).toHaveText('code ahead: 1');
+    await expect(row(page, 'main').getByTestId('branch-migrations')).toHaveAttribute(
+      'title',
+      'main: code ahead of the database: 1_order_numbers.sql not applied',
+    );
+    await expect(row(page, 'main')).toHaveAttribute('aria-label', /main: code ahead of the database: 1_order_numbers\.sql not applied/);
+    await expect(check).toHaveText('Check migrations');
+    await expect(check).toBeEnabled();
+    await expect(page.getByTestId('branch-migrations-error')).toHaveCount(0);
+  });
+
+  await test.step('deleting a pair clears the answer, which may be stale', async () => {
+    await merged.click();
+    // Let its schema diff finish first: a delete that stops the database mid-diff is another test.
+    await expect(page.getByTestId('branch-diff-empty')).toHaveText('No schema changes against main', SLOW);
+    await page.getByTestId('branch-delete').click();
+    await page.getByTestId('branch-confirm-submit').click();
+    await expect(page.getByTestId('branch-delete-dialog')).toHaveCount(0, SLOW);
+    await expect(merged).toHaveCount(0);
+    await expect(page.getByTestId('branch-migrations')).toHaveCount(0);
+    await expect(notMerged.getByTestId('branch-merged')).toHaveText('not merged into main');
+  });
 });

@@ -1,6 +1,8 @@
 /**
  * A Baton project ready for database branches, made as a person makes one: `git init`, a first
- * commit, `baton init` (branchProvider pglite, the default), committed. Its branch data lives in
+ * commit, `baton init` (branchProvider pglite, the default), committed. It has a plain SQL
+ * migrations folder (which `baton init` finds) with one migration that makes no table, so a new
+ * pair is migrated and its schema diff against the tier stays empty. Its branch data lives in
  * a data folder of its own (BATON_DATA_DIR), for `baton serve` (see served.ts) and for the CLI
  * calls the spec makes, and removed with the project.
  */
@@ -34,6 +36,8 @@ export function makeBranchProject(scratch: string): BranchProject {
   git('config', 'user.name', 'Ana Silva');
   git('config', 'user.email', 'ana@example.com');
   writeFileSync(join(dir, 'README.md'), '# shop\n');
+  mkdirSync(join(dir, 'migrations'));
+  writeFileSync(join(dir, 'migrations', '1_order_numbers.sql'), 'CREATE SEQUENCE order_numbers START 1000;\n');
   baton('init', dir);
   const settingsFile = join(dir, '.baton', 'project.json');
   const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;

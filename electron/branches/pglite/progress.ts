@@ -24,6 +24,9 @@ export const localUrl = (port: number): string => `postgresql://postgres@127.0.0
 /** A connected `pg` client; a refused or dropped connection becomes a `busy` error naming the limit. */
 export async function connectClient(url: string, branch: string, maxConnections: number): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  // A server stopped under it (a delete or reset while a schema diff reads) fails the query in hand;
+  // without a listener the client's 'error' event would end the whole host process.
+  client.on('error', () => undefined);
   try {
     await client.connect();
     return client;

@@ -212,6 +212,8 @@ export class PostgresProvider implements BranchProvider {
     await this.connectionUrl(parent, options);
     options.onProgress?.({ kind: 'branch.step', op: 'diff', name: branch, step: 'reading both schemas' });
     const clients = [branch, parent].map((db) => new pg.Client({ connectionString: this.admin.urlFor(db), application_name: 'baton-diff' }));
+    // A delete or reset that ends these sessions fails the query in hand; unheard, the 'error' event would end the host.
+    for (const client of clients) client.on('error', () => undefined);
     try {
       await Promise.all(clients.map((client) => client.connect()));
       const [a, b] = clients.map(asQueryable) as [Queryable, Queryable];

@@ -1,13 +1,18 @@
-/** One pair in the tree: git half (branch, worktree) beside the database half (name, provider), then depth, age, size, markers. */
-import { PROVIDER_LABELS, type ProviderKind } from '../../../shared/branches';
+/**
+ * One pair in the tree: git half (branch, worktree) beside the database half (name, provider),
+ * then depth, age, size, markers, whether it is merged into its parent, and the last migration check.
+ */
+import { PROVIDER_LABELS, type MigrationState, type ProviderKind } from '../../../shared/branches';
 import { Icon, type IconName } from '../components/icon';
-import { humanSize, markersOf, pairLabel, type MarkerKey, type TreeRow } from '../lib/branch-tree';
+import { humanSize, markersOf, mergeFact, migrationFact, pairLabel, type MarkerKey, type TreeRow } from '../lib/branch-tree';
 import { friendlyTime, relativeTime } from '../lib/format';
 
 interface Props {
   readonly row: TreeRow;
   /** The list's provider, for a half not made yet. */
   readonly provider: ProviderKind;
+  /** What the last "Check migrations" said of this pair, or null when it said nothing. */
+  readonly migrations: MigrationState | null;
   readonly selected: boolean;
   readonly tabbable: boolean;
   readonly itemRef: (el: HTMLLIElement | null) => void;
@@ -18,7 +23,7 @@ interface Props {
 
 const MARKER_ICON: Record<MarkerKey, IconName> = { tier: 'shield', masked: 'eye', orphan: 'warning', active: 'progress', expires: 'clock' };
 
-export function BranchRow({ row, provider, selected, tabbable, itemRef, onFocus, onOpen, onToggle }: Props) {
+export function BranchRow({ row, provider, migrations, selected, tabbable, itemRef, onFocus, onOpen, onToggle }: Props) {
   const { pair, level } = row;
   // The default branch's database is made when the first pair forks from it; until then it is not an orphan.
   const pendingRoot = pair.database === null && pair.orphan === null;
@@ -26,11 +31,15 @@ export function BranchRow({ row, provider, selected, tabbable, itemRef, onFocus,
   const created = pair.createdAt ? friendlyTime(pair.createdAt) : null;
   const depth = pair.database?.depth ?? level - 1;
   const label = pairLabel(pair);
+  const merge = mergeFact(pair, row.parentLabel);
+  const migrated = migrations ? migrationFact(label, migrations) : null;
   const spoken = [
     label,
     pair.kind,
     pair.database ? `database ${pair.database.name} (${PROVIDER_LABELS[pair.database.provider]})` : pendingRoot ? 'database made with the first pair' : null,
     ...markers.map((m) => m.word),
+    merge?.word,
+    migrated?.title,
   ]
     .filter(Boolean)
     .join(', ');
@@ -116,6 +125,18 @@ export function BranchRow({ row, provider, selected, tabbable, itemRef, onFocus,
               <span>{m.word}</span>
             </span>
           ))}
+          {merge && (
+            <span className={`badge tone-${merge.tone}`} title={merge.title} data-testid="branch-merged" data-merged={pair.merged}>
+              <Icon name="branch" />
+              <span>{merge.word}</span>
+            </span>
+          )}
+          {migrated && migrations && (
+            <span className={`badge tone-${migrated.tone}`} title={migrated.title} data-testid="branch-migrations" data-state={migrations.state}>
+              <Icon name={migrated.tone === 'warning' ? 'warning' : 'database'} />
+              <span>{migrated.word}</span>
+            </span>
+          )}
         </span>
       </div>
     </li>

@@ -5,19 +5,21 @@
  * One row is in the tab order at a time (roving tabindex).
  */
 import { useRef, useState, type KeyboardEvent } from 'react';
-import type { ProviderKind } from '../../../shared/branches';
+import type { PairMigrations, ProviderKind } from '../../../shared/branches';
 import type { TreeRow } from '../lib/branch-tree';
 import { BranchRow } from './branch-row';
 
 interface Props {
   readonly rows: readonly TreeRow[];
   readonly provider: ProviderKind;
+  /** The last migration check by pair name, or null when none is shown. */
+  readonly migrations: ReadonlyMap<string, PairMigrations> | null;
   readonly selected: string | null;
   readonly onOpen: (name: string) => void;
   readonly onToggle: (name: string, collapsed: boolean) => void;
 }
 
-export function BranchTreeView({ rows, provider, selected, onOpen, onToggle }: Props) {
+export function BranchTreeView({ rows, provider, migrations, selected, onOpen, onToggle }: Props) {
   const [focused, setFocused] = useState<string | null>(null);
   const items = useRef(new Map<string, HTMLLIElement>());
   // The row in the tab order: the focused one while it is visible, else the opened one, else the first.
@@ -79,6 +81,7 @@ export function BranchTreeView({ rows, provider, selected, onOpen, onToggle }: P
           key={row.pair.name}
           row={row}
           provider={provider}
+          migrations={migrations?.get(row.pair.name)?.migrations ?? null}
           selected={row.pair.name === selected}
           tabbable={row.pair.name === tabStop}
           itemRef={(el) => {

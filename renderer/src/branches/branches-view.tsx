@@ -12,6 +12,7 @@ import { useStore } from '../store/store';
 import { BranchTreeView } from './branch-tree-view';
 import { ConfirmBranchDialog, type ConfirmAction } from './confirm-dialog';
 import { CreateBranchDialog } from './create-dialog';
+import { MigrationsCheck } from './migrations-check';
 import { SchemaDiffPanel } from './schema-diff-panel';
 
 type Open = { readonly kind: 'create' } | { readonly kind: ConfirmAction; readonly pair: BranchPairView } | null;
@@ -23,6 +24,7 @@ export function BranchesView() {
   const loading = useStore((s) => s.branchListLoading);
   const selectedName = useStore((s) => s.branchSelected);
   const collapsed = useStore((s) => s.branchCollapsed);
+  const migrations = useStore((s) => s.branchMigrations);
   const select = useStore((s) => s.selectBranch);
   const toggle = useStore((s) => s.toggleBranchCollapsed);
   const provider = useStore((s) => s.branchStatus?.provider ?? null);
@@ -109,6 +111,7 @@ export function BranchesView() {
         >
           Delete…
         </button>
+        <MigrationsCheck />
         <button type="button" className="button button-quiet" data-testid="branch-refresh" onClick={() => void refreshBranches()} disabled={loading}>
           {loading ? 'Refreshing…' : 'Refresh'}
         </button>
@@ -127,7 +130,9 @@ export function BranchesView() {
             <span>Size</span>
             <span>Markers</span>
           </div>
-          {rows.length > 0 && <BranchTreeView rows={rows} provider={list.provider} selected={selectedName} onOpen={select} onToggle={toggle} />}
+          {rows.length > 0 && (
+            <BranchTreeView rows={rows} provider={list.provider} migrations={migrations} selected={selectedName} onOpen={select} onToggle={toggle} />
+          )}
           {onlyTiers(pairs) && (
             <div className="empty-state" data-testid="branches-empty">
               <div className="empty-stack">

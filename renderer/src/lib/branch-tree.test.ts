@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BranchPairView } from '../../../shared/branches';
-import { blockedReason, buildForest, humanSize, markersOf, onlyTiers, visibleRows } from './branch-tree';
+import type { BranchPairView, MigrationState } from '../../../shared/branches';
+import { blockedReason, buildForest, humanSize, markersOf, mergeFact, migrationFact, onlyTiers, visibleRows } from './branch-tree';
 
 function pair(name: string, patch: Partial<BranchPairView> = {}): BranchPairView {
   return {
@@ -32,7 +32,8 @@ describe('the Branch tree', () => {
   it('puts tiers first, children under their parents, siblings by git branch', () => {
     const rows = visibleRows(buildForest([spike, login, staging, audit, main]), new Set());
     expect(shape(rows)).toEqual(['main 1/2', '  feature-audit 1/2', '  feature-login 2/2', '    login-spike 1/1', 'staging 2/2']);
-    expect(rows.find((r) => r.pair.name === 'login-spike')).toMatchObject({ level: 3, parentName: 'feature-login' });
+    expect(rows.find((r) => r.pair.name === 'login-spike')).toMatchObject({ level: 3, parentName: 'feature-login', parentLabel: 'feature/login' });
+    expect(rows[0]).toMatchObject({ parentName: null, parentLabel: null });
   });
 
   it('hides the descendants of a collapsed row', () => {
@@ -78,5 +79,33 @@ describe('row words', () => {
     expect(blockedReason(pair('x', { database: null, parent: 'main' }), 'delete')).toBeNull();
     expect(blockedReason(login, 'reset')).toBeNull();
     expect(blockedReason(null, 'delete')).toMatch(/Select a branch/);
+  });
+});
+
+describe('merge and migration words', () => {
+  it('says whether a pair is merged into its parent, and nothing when that means nothing', () => {
+    expect(mergeFact(pair('x', { parent: 'feature-login', merged: true }), 'feature/login')).toMatchObject({ word: 'merged into feature/login', tone: 'info' });
+    expect(mergeFact(pair('x', { parent: 'main', merged: false }), 'main')?.word).toBe('not merged into main');
+    // A parent not in the tree (a loop shown flat) is named by its pair name.
+    expect(mergeFact(pair('x', { parent: 'main', merged: false }), null)?.word).toBe('not merged into main');
+    expect(mergeFact(pair('x', { parent: 'main', merged: null }), 'main')).toBeNull();
+    expect(mergeFact(main, null)).toBeNull();
+  });
+
+  it('puts each migration state in a few words, the full words in the tooltip, and warns when the database is ahead', () => {
+    const state = (s: MigrationState['state'], patch: Partial<MigrationState> = {}): MigrationState => ({
+      state: s,
+      codeAhead: [],
+      databaseAhead: [],
+      changed: [],
+      ...patch,
+    });
+    expect(migrationFact('feature/login', state('current'))).toEqual({ word: 'migrated', title: 'feature/login: migrated to the code', tone: 'success' });
+    const ahead = migrationFact('main', state('code-ahead', { codeAhead: ['1_init.sql', '2_orders.sql'] }));
+    expect(ahead).toMatchObject({ word: 'code ahead: 2', tone: 'info' });
+    expect(ahead.title).toBe('main: code ahead of the database: 1_init.sql, 2_orders.sql not applied');
+    expect(migrationFact('x', state('database-ahead', { databaseAhead: ['9_old.sql'] }))).toMatchObject({ word: 'database ahead: 1', tone: 'warning' });
+    expect(migrationFact('x', state('diverged', { codeAhead: ['a'], databaseAhead: ['b'] }))).toMatchObject({ word: 'diverged', tone: 'warning' });
+    expect(migrationFact('x', state('unknown'))).toMatchObject({ word: 'migrations: unknown', tone: 'muted' });
   });
 });

@@ -3,7 +3,7 @@
  * is visible given the collapsed rows, with the words the markers show. Pure, so it is tested
  * without a DOM.
  */
-import type { BranchPairView } from '../../../shared/branches';
+import { describeMigrationState, type BranchPairView, type MigrationState } from '../../../shared/branches';
 
 export interface TreeNode {
   readonly pair: BranchPairView;
@@ -15,6 +15,8 @@ export interface TreeRow {
   /** 1 for a root (aria-level). */
   readonly level: number;
   readonly parentName: string | null;
+  /** The parent's label (pairLabel), or null for a root. */
+  readonly parentLabel: string | null;
   readonly hasChildren: boolean;
   readonly expanded: boolean;
   /** Position among siblings, 1-based, and how many siblings (aria-posinset, aria-setsize). */
@@ -67,19 +69,20 @@ function reachesItself(pair: BranchPairView, byName: ReadonlyMap<string, BranchP
 /** The rows a person sees: every root, and the children of every row not collapsed. */
 export function visibleRows(forest: readonly TreeNode[], collapsed: ReadonlySet<string>): TreeRow[] {
   const rows: TreeRow[] = [];
-  const walk = (nodes: readonly TreeNode[], level: number, parentName: string | null) => {
+  const walk = (nodes: readonly TreeNode[], level: number, parent: BranchPairView | null) => {
     nodes.forEach((node, index) => {
       const expanded = node.children.length > 0 && !collapsed.has(node.pair.name);
       rows.push({
         pair: node.pair,
         level,
-        parentName,
+        parentName: parent?.name ?? null,
+        parentLabel: parent ? pairLabel(parent) : null,
         hasChildren: node.children.length > 0,
         expanded,
         position: index + 1,
         siblings: nodes.length,
       });
-      if (expanded) walk(node.children, level + 1, node.pair.name);
+      if (expanded) walk(node.children, level + 1, node.pair);
     });
   };
   walk(forest, 1, null);
@@ -113,7 +116,7 @@ export interface Marker {
   readonly word: string;
   /** What the marker means, for the tooltip and screen readers. */
   readonly title: string;
-  readonly tone: 'info' | 'warning' | 'muted' | 'danger';
+  readonly tone: 'info' | 'warning' | 'muted' | 'danger' | 'success';
 }
 
 export function markersOf(pair: BranchPairView, relative: (iso: string) => string): Marker[] {
@@ -145,6 +148,42 @@ export function markersOf(pair: BranchPairView, relative: (iso: string) => strin
     markers.push({ key: 'expires', word: `expires ${when}`, title: `Past ${pair.expiresAt}, \`baton branch gc\` may remove this pair.`, tone: 'muted' });
   }
   return markers;
+}
+
+/** A word on a row beyond the markers: what it says, what it means (tooltip), its tone. */
+export interface RowFact {
+  readonly word: string;
+  readonly title: string;
+  readonly tone: Marker['tone'];
+}
+
+/** Whether the pair's git branch is merged into its parent's (`parentLabel`), or null when that means nothing (a root, an orphan, an older host). */
+export function mergeFact(pair: BranchPairView, parentLabel: string | null): RowFact | null {
+  if (pair.merged === null || pair.merged === undefined) return null;
+  const parent = parentLabel ?? pair.parent ?? 'its parent';
+  return pair.merged
+    ? { word: `merged into ${parent}`, title: `Every commit of ${pairLabel(pair)} is in ${parent}.`, tone: 'info' }
+    : { word: `not merged into ${parent}`, title: `${pairLabel(pair)} has commits that ${parent} does not have yet.`, tone: 'muted' };
+}
+
+const MIGRATION_TONE: Readonly<Record<MigrationState['state'], RowFact['tone']>> = {
+  current: 'success',
+  'code-ahead': 'info',
+  'database-ahead': 'warning',
+  diverged: 'warning',
+  unknown: 'muted',
+};
+
+/** A pair's database against its code's migrations, in a few words; the full words (describeMigrationState) for the tooltip. */
+export function migrationFact(label: string, migrations: MigrationState): RowFact {
+  const word = {
+    current: 'migrated',
+    'code-ahead': `code ahead: ${migrations.codeAhead.length}`,
+    'database-ahead': `database ahead: ${migrations.databaseAhead.length}`,
+    diverged: 'diverged',
+    unknown: 'migrations: unknown',
+  }[migrations.state];
+  return { word, title: describeMigrationState(label, migrations), tone: MIGRATION_TONE[migrations.state] };
 }
 
 /** Why Reset or Delete cannot act on a pair, or null when it can. */

@@ -2,7 +2,7 @@
  * Branch intents. Long operations carry a fresh opId so their progress (`branches:progressed`)
  * and a Cancel can find them; each returns the Result so the dialog shows its error inline.
  */
-import type { BranchCreated, BranchPairView, SchemaDiff } from '../../../shared/branches';
+import type { BranchCreated, BranchPairView, PairMigrations, SchemaDiff } from '../../../shared/branches';
 import type { Result } from '../../../shared/result';
 import { api } from '../../client';
 import { useStore } from './store';
@@ -53,10 +53,19 @@ export function forgetProgress(opId: string): void {
   useStore.getState().clearBranchProgress(opId);
 }
 
+/** Bumped by every create, delete and reset: a migration check that overlapped one may be stale. */
+let changes = 0;
+
 async function tracked<T>(opId: string, call: () => Promise<Result<T>>, refresh: boolean): Promise<Result<T>> {
   ownOps.add(opId);
+  if (refresh) changes += 1;
   const result = await call();
-  if (refresh) void refreshBranches();
+  if (refresh) {
+    changes += 1;
+    // The pairs changed: the last migration check may no longer hold.
+    useStore.getState().setBranchMigrations(null);
+    void refreshBranches();
+  }
   return result;
 }
 
@@ -70,5 +79,18 @@ export const resetBranch = (opId: string, name: string): Promise<Result<BranchPa
   tracked(opId, () => api.invoke('branches:reset', { opId, name }), true);
 
 export const diffBranch = (opId: string, name: string): Promise<Result<SchemaDiff>> => tracked(opId, () => api.invoke('branches:diff', { opId, name }), false);
+
+/**
+ * Every pair's database against its code's migrations (asked for, never polled: it connects to
+ * every database). A success replaces the shown answer; a failure keeps it. An answer overtaken by
+ * a create, delete or reset, or by another project, is not shown.
+ */
+export async function checkMigrations(opId: string): Promise<Result<readonly PairMigrations[]>> {
+  const root = currentRoot();
+  const before = changes;
+  const result = await tracked(opId, () => api.invoke('branches:migrations', { opId }), false);
+  if (result.ok && before === changes && root === currentRoot()) useStore.getState().setBranchMigrations(result.value);
+  return result;
+}
 
 export const cancelBranchOp = (opId: string) => api.invoke('branches:cancel', { opId });

@@ -1,8 +1,9 @@
 /**
  * The Branch tree's mirror of main: the provider's status, the last list (or why it failed), the
- * opened row, the collapsed rows, and the progress of running operations by opId.
+ * opened row, the collapsed rows, the progress of running operations by opId, and the last
+ * migration check (asked for, never polled).
  */
-import type { BranchListView, BranchProgress } from '../../../shared/branches';
+import type { BranchListView, BranchProgress, PairMigrations } from '../../../shared/branches';
 import type { BranchStatusView } from '../../../shared/contract';
 import type { AppError } from '../../../shared/result';
 import type { SliceCreator } from './store';
@@ -17,6 +18,8 @@ export interface BranchesSlice {
   readonly branchSelected: string | null;
   readonly branchCollapsed: ReadonlySet<string>;
   readonly branchProgress: Readonly<Record<string, readonly BranchProgress[]>>;
+  /** The last "Check migrations" answer, by pair name; null before one, and after a create, delete or reset (it may be stale). */
+  readonly branchMigrations: ReadonlyMap<string, PairMigrations> | null;
   setBranchStatus(status: BranchStatusView | null): void;
   setBranchListLoading(loading: boolean): void;
   setBranchList(result: { list: BranchListView } | { error: AppError }): void;
@@ -24,6 +27,7 @@ export interface BranchesSlice {
   toggleBranchCollapsed(name: string, collapsed: boolean): void;
   addBranchProgress(opId: string, event: BranchProgress): void;
   clearBranchProgress(opId: string): void;
+  setBranchMigrations(migrations: readonly PairMigrations[] | null): void;
 }
 
 /** The state of a project whose branches were never asked for (fresh objects each time). */
@@ -35,6 +39,7 @@ export const BRANCHES_INITIAL = () => ({
   branchSelected: null,
   branchCollapsed: new Set<string>(),
   branchProgress: {},
+  branchMigrations: null,
 });
 
 export const createBranchesSlice: SliceCreator<BranchesSlice> = (set) => ({
@@ -63,4 +68,5 @@ export const createBranchesSlice: SliceCreator<BranchesSlice> = (set) => ({
       delete next[opId];
       return { branchProgress: next };
     }),
+  setBranchMigrations: (migrations) => set({ branchMigrations: migrations ? new Map(migrations.map((m) => [m.name, m])) : null }),
 });
