@@ -25,7 +25,7 @@ import type { Workbench } from './workbench';
 import { deployProject, promoteProject, type DeployedFeature, type ShipOptions } from '../engine/ship-run';
 import type { PromoteOutcome } from '../engine/promote';
 
-export type { BenchOptions, BenchResult, DeployedFeature, FeatureStatus, InitOutcome, InspectReport, PreparedDemo, PromoteOutcome };
+export type { BenchOptions, BenchResult, DeployedFeature, FeatureStatus, ShipOptions, InitOutcome, InspectReport, PreparedDemo, PromoteOutcome };
 export { CI_KINDS, DEFAULT_POSTGRES_URL_ENV };
 export type { CiKind };
 export { DEMO_APPROVER } from '../engine/prepare-demo';

@@ -10,36 +10,19 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { deployEvidenceProblem, type DeployEvidence } from '../../shared/deploy-evidence';
 import { RECORD_TYPES } from '../../shared/records';
 import { applyMigrations, planMigrations } from '../branches/migrations';
-import type { BranchService } from '../branches/service-api';
-import type { Ledger } from '../ledger';
-import { childEnv } from '../platform/child-env';
-import { openSandbox } from '../process/sandbox';
 import { runCommand, type CommandResult } from '../process/run-command';
-import type { ProjectSettings } from '../project/settings';
 import { checkoutTree } from '../runner/run-tree';
 import { git } from './git';
+import { shipSandbox, type ShipRequest } from './ship-request';
 import { THROWAWAY_PREFIX } from './test-run';
 
-export interface DeployRequest {
-  readonly root: string;
-  readonly settings: ProjectSettings;
-  readonly feature: string;
-  readonly ledger: Ledger;
-  readonly branches: BranchService;
-  /** The project's data folder: the deploy's clean checkout and scratch live under it. */
-  readonly dataDir: string;
-  /** Folders the app and the verify run must not see (Baton's config and data folders, its installation). */
-  readonly hide: readonly string[];
-  readonly signal?: AbortSignal;
-  /** The app's and the verify run's output, a line at a time (secrets scrubbed). */
-  readonly onOutput?: (text: string) => void;
-}
+export type DeployRequest = ShipRequest;
 
 export interface DeployOutcome {
   readonly evidence: DeployEvidence;
@@ -106,14 +89,8 @@ export async function deployFeature(request: DeployRequest): Promise<DeployOutco
   let ran = { command: deploy.start, exit_code: 1, stopped_by_baton: false };
   let verify: DeployEvidence['verify'] = { passed: false, command: deploy.verify, report_sha256: sha256(''), summary: 'did not run' };
   try {
-    const env = childEnv({
-      home,
-      pass: settings.passEnv ?? [],
-      extra: { DATABASE_URL: await provider.connectionUrl(database, signal ? { signal } : {}), PGSSLMODE: 'disable', PORT: String(port), BASE_URL: url },
-    });
-    const readOnly = [await realpath(modules).catch(() => null)].filter((p): p is string => p !== null);
-    // The app and its verify run are agent-written code: sandboxed like a test run, but with the network (Baton must reach the app).
-    const sandbox = await openSandbox(settings.sandbox, [site, home], { hide: request.hide, readOnly, network: 'shared' });
+    const databaseUrl = await provider.connectionUrl(database, signal ? { signal } : {});
+    const { sandbox, env } = await shipSandbox(request, site, home, { DATABASE_URL: databaseUrl, PORT: String(port), BASE_URL: url });
     say(logs.app)(`${sandbox.note}\n`);
     if (migrationError !== null) {
       say(logs.app)(`[baton] the migrations failed, so the app was not started: ${migrationError}\n`);

@@ -17,7 +17,7 @@
  * `dryRun` stops after the plan and says exactly what would happen.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, realpath } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { RECORD_TYPES } from '../../shared/records';
@@ -25,30 +25,17 @@ import { applyMigrations, migrationState, planMigrations, type MigrationPlan } f
 import { deleteGitBranch, gitBranchExists } from '../branches/git-pair';
 import { plainDatabaseName } from '../branches/names';
 import { putEntry, removeEntry } from '../branches/registry';
-import type { BranchService } from '../branches/service-api';
-import type { Ledger } from '../ledger';
-import { childEnv } from '../platform/child-env';
-import { openSandbox } from '../process/sandbox';
 import { runCommand } from '../process/run-command';
-import type { ProjectSettings } from '../project/settings';
 import { checkoutTree } from '../runner/run-tree';
 import { featureBranch } from './deploy';
 import { git } from './git';
+import { shipSandbox, type ShipRequest } from './ship-request';
 
 const exec = promisify(execFile);
 const DEFAULT_SNAPSHOT_HOURS = 168;
 const DEFAULT_VERIFY_S = 600;
 
-export interface PromoteRequest {
-  readonly root: string;
-  readonly settings: ProjectSettings;
-  readonly feature: string;
-  readonly ledger: Ledger;
-  readonly branches: BranchService;
-  readonly dataDir: string;
-  readonly hide: readonly string[];
-  readonly signal?: AbortSignal;
-  readonly onOutput?: (text: string) => void;
+export interface PromoteRequest extends ShipRequest {
   readonly now?: () => Date;
 }
 
@@ -240,18 +227,12 @@ export async function promoteFeature(request: PromoteRequest & { readonly dryRun
       actor,
       subject: { feature: plan.feature },
       data: {
-        feature: plan.feature,
-        tier: plan.tier,
-        tierCommit: plan.tierCommit,
-        featureCommit: plan.featureCommit,
-        mergeCommit,
+        ...facts(plan, mergeCommit, applied, started),
         failedAt,
         error,
         snapshot: plan.snapshot.database,
         mergeUndone: undone,
         databaseRestored: restored,
-        applied,
-        ms: Math.round(performance.now() - started),
       },
       ...(verifyOutput ? { blobs: [{ name: 'verify-output', content: verifyOutput }] } : {}),
     });
@@ -262,18 +243,11 @@ export async function promoteFeature(request: PromoteRequest & { readonly dryRun
     actor,
     subject: { feature: plan.feature },
     data: {
-      feature: plan.feature,
-      tier: plan.tier,
-      tierCommit: plan.tierCommit,
-      featureCommit: plan.featureCommit,
-      mergeCommit,
+      ...facts(plan, mergeCommit, applied, started),
       tierDatabase: plan.tierDatabase,
-      snapshot: plan.snapshot.database,
       snapshotBranch: plan.snapshot.gitBranch,
-      applied,
       migrationHashes: hashes,
       verify: plan.verify,
-      ms: Math.round(performance.now() - started),
     },
     ...(verifyOutput ? { blobs: [{ name: 'verify-output', content: verifyOutput }] } : {}),
   });
@@ -286,6 +260,18 @@ const BATON_AUTHOR = {
   GIT_COMMITTER_NAME: 'Baton',
   GIT_COMMITTER_EMAIL: 'orchestrator@baton.invalid',
 };
+
+/** What both promote records say: which feature, which tier from which commit, the merge, the snapshot, what was applied, how long. */
+const facts = <M extends string | null>(plan: PromotePlan, mergeCommit: M, applied: readonly string[], started: number) => ({
+  feature: plan.feature,
+  tier: plan.tier,
+  tierCommit: plan.tierCommit,
+  featureCommit: plan.featureCommit,
+  mergeCommit,
+  snapshot: plan.snapshot.database,
+  applied,
+  ms: Math.round(performance.now() - started),
+});
 
 const mergeMessage = (plan: PromotePlan): string =>
   `Promote ${plan.feature}: merge ${plan.featureBranch} into ${plan.tier}\n\nBaton-Feature: ${plan.feature}\nBaton-Snapshot: ${plan.snapshot.database}`;
@@ -320,9 +306,7 @@ async function migrationsPlan(request: PromoteRequest, tree: string, tierDatabas
 async function runVerify(request: PromoteRequest, command: string, site: string, scratch: string, url: string): Promise<string> {
   const home = join(scratch, 'home');
   await mkdir(home, { recursive: true });
-  const env = childEnv({ home, pass: request.settings.passEnv ?? [], extra: { DATABASE_URL: url, PGSSLMODE: 'disable' } });
-  const readOnly = [await realpath(join(request.root, 'node_modules')).catch(() => null)].filter((p): p is string => p !== null);
-  const sandbox = await openSandbox(request.settings.sandbox, [site, home], { hide: request.hide, readOnly, network: 'shared' });
+  const { sandbox, env } = await shipSandbox(request, site, home, { DATABASE_URL: url });
   const result = await runCommand(command, {
     cwd: site,
     ...sandbox.spawnOptions(site, env),

@@ -7,17 +7,16 @@ import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProviderKind } from '../../shared/branches';
 import { openBranchService } from '../branches/service';
-import type { BranchService } from '../branches/service-api';
 import { Ledger } from '../ledger';
 import { defaultConfigDir } from '../platform/config-dir';
 import { defaultDataDir, projectDataDir } from '../platform/data-dir';
 import { packageRoot } from '../platform/package-root';
 import { readProject } from '../project';
-import type { ProjectSettings } from '../project/settings';
 import { deployFeature, type DeployOutcome } from './deploy';
 import { promoteFeature, type PromoteOutcome } from './promote';
 import { loadSettings } from './run-feature';
 import { takeRunLock } from './run-housekeeping';
+import type { ShipRequest } from './ship-request';
 
 export interface ShipOptions {
   readonly root: string;
@@ -26,18 +25,6 @@ export interface ShipOptions {
   readonly provider?: ProviderKind;
   readonly postgresUrl?: string;
   readonly dataDir?: string;
-  readonly signal?: AbortSignal;
-  readonly onOutput?: (text: string) => void;
-}
-
-interface ShipContext {
-  readonly root: string;
-  readonly settings: ProjectSettings;
-  readonly feature: string;
-  readonly ledger: Ledger;
-  readonly branches: BranchService;
-  readonly dataDir: string;
-  readonly hide: readonly string[];
   readonly signal?: AbortSignal;
   readonly onOutput?: (text: string) => void;
 }
@@ -54,7 +41,7 @@ export async function promoteProject(options: ShipOptions & { readonly dryRun?: 
   return withShipContext(options, 'promote', (ctx) => promoteFeature({ ...ctx, dryRun: options.dryRun === true }));
 }
 
-async function withShipContext<T>(options: ShipOptions, what: string, work: (ctx: ShipContext) => Promise<T>): Promise<T> {
+async function withShipContext<T>(options: ShipOptions, what: string, work: (ctx: ShipRequest) => Promise<T>): Promise<T> {
   const { root } = options;
   const settings = await loadSettings(root);
   const read = await readProject(root);

@@ -4,35 +4,44 @@
  * verify run, the app stopped — and the deploy evidence Baton writes and records. Exit 1 when the
  * deploy gate would refuse that evidence (a failed deploy is recorded all the same).
  */
-import { deployOpenProject } from '../../core/project-tools';
-import { flag, JSON_OPTION, onePath, text, type Command } from '../command';
+import { deployOpenProject, type ShipOptions } from '../../core/project-tools';
+import { flag, JSON_OPTION, onePath, text, type Command, type Values } from '../command';
 import { EXIT } from '../exit-codes';
-import { printJson } from '../io';
+import { printJson, type Io } from '../io';
 import { failed, withProject } from '../open-project';
 import { parseProvider } from './run';
+
+/** The options `deploy` and `promote` share: which feature, which provider and admin URL. */
+export const SHIP_OPTIONS = { ...JSON_OPTION, feature: { type: 'string' }, provider: { type: 'string' }, url: { type: 'string' } } as const;
+
+/** Those options as the core functions take them, with the commands' output streamed to stderr. */
+export function shipOptions(values: Values, io: Io): Omit<ShipOptions, 'root'> {
+  const feature = text(values, 'feature');
+  const provider = parseProvider(text(values, 'provider'));
+  const postgresUrl = text(values, 'url');
+  return {
+    ...(feature ? { feature } : {}),
+    ...(provider ? { provider } : {}),
+    ...(postgresUrl ? { postgresUrl } : {}),
+    onOutput: (line) => io.err(line.replace(/\n$/, '')),
+  };
+}
 
 export const deployCommand: Command = {
   name: 'deploy',
   synopsis: 'deploy <dir> [--feature F] [--provider P] [--url ADMIN_URL] [--json]',
   summary: "Deploy a feature's branch as project.json's deploy says, verify it, and record the deploy evidence",
-  options: { ...JSON_OPTION, feature: { type: 'string' }, provider: { type: 'string' }, url: { type: 'string' } },
+  options: SHIP_OPTIONS,
   async run(positionals, values, io) {
     const json = flag(values, 'json');
     const root = onePath(positionals, this.synopsis);
-    const feature = text(values, 'feature');
-    const provider = parseProvider(text(values, 'provider'));
-    const postgresUrl = text(values, 'url');
+    const options = shipOptions(values, io);
     return withProject(
       root,
       json,
       io,
       async (session) => {
-        const deployed = await deployOpenProject(session.workbench, {
-          ...(feature ? { feature } : {}),
-          ...(provider ? { provider } : {}),
-          ...(postgresUrl ? { postgresUrl } : {}),
-          onOutput: (line) => io.err(line.replace(/\n$/, '')),
-        });
+        const deployed = await deployOpenProject(session.workbench, options);
         if (!deployed.ok) return failed(io, deployed.error, json);
         const { evidence, problem } = deployed.value;
         if (json)
