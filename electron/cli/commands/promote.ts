@@ -4,42 +4,28 @@
  * back as they were and the rollback recorded. `--dry-run` prints exactly what would happen.
  */
 import { promoteOpenProject, type PromoteOutcome } from '../../core/project-tools';
-import { flag, JSON_OPTION, onePath, text, type Command } from '../command';
+import { flag, onePath, type Command } from '../command';
 import { EXIT } from '../exit-codes';
 import { printJson, type Io } from '../io';
 import { failed, withProject } from '../open-project';
-import { parseProvider } from './run';
+import { SHIP_OPTIONS, shipOptions } from './deploy';
 
 export const promoteCommand: Command = {
   name: 'promote',
   synopsis: 'promote <dir> [--feature F] [--dry-run] [--provider P] [--url ADMIN_URL] [--json]',
   summary: "Merge a feature into the default branch and migrate the tier's database, atomically (rolled back on any failure); --dry-run shows the plan",
-  options: {
-    ...JSON_OPTION,
-    feature: { type: 'string' },
-    'dry-run': { type: 'boolean', default: false },
-    provider: { type: 'string' },
-    url: { type: 'string' },
-  },
+  options: { ...SHIP_OPTIONS, 'dry-run': { type: 'boolean', default: false } },
   async run(positionals, values, io) {
     const json = flag(values, 'json');
     const root = onePath(positionals, this.synopsis);
-    const feature = text(values, 'feature');
-    const provider = parseProvider(text(values, 'provider'));
-    const postgresUrl = text(values, 'url');
     const dryRun = flag(values, 'dry-run');
+    const options = shipOptions(values, io);
     return withProject(
       root,
       json,
       io,
       async (session) => {
-        const promoted = await promoteOpenProject(session.workbench, {
-          ...(feature ? { feature } : {}),
-          ...(provider ? { provider } : {}),
-          ...(postgresUrl ? { postgresUrl } : {}),
-          dryRun,
-          onOutput: (line) => io.err(line.replace(/\n$/, '')),
-        });
+        const promoted = await promoteOpenProject(session.workbench, { ...options, dryRun });
         if (!promoted.ok) return failed(io, promoted.error, json);
         const outcome = promoted.value;
         if (json) printJson(io, outcome);
