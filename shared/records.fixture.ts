@@ -13,6 +13,7 @@ const run = { ...turn, cases: [], totals: { passed: 0, failed: 0, errored: 0, sk
 export const SAMPLE_DATA: { readonly [T in RecordType]: RecordData<T> } = {
   [RECORD_TYPES.gateApproved]: { gate: 'spec', approver: 'Ada <ada@example.com>', artifacts: { 'feature.json': { sha256: SHA, algorithm: 'jcs-sha256' } } },
   [RECORD_TYPES.gateRejected]: { gate: 'spec', approver: 'Ada <ada@example.com>', reason: 'not yet', artifacts: {} },
+  [RECORD_TYPES.gateRevising]: { gate: 'acceptance', rejection: SHA, by: 'Ada <ada@example.com>', note: 'the total is wrong', items: ['T1'] },
   [RECORD_TYPES.gateWithdrawn]: { gate: 'spec', approver: 'Ada <ada@example.com>', reason: 'changed my mind' },
   [RECORD_TYPES.gateRestored]: { gate: 'spec', approver: 'Ada <ada@example.com>', approval: 1, restored: [], removed: [] },
   [RECORD_TYPES.ledgerRepaired]: { droppedBytes: 3, droppedSha256: SHA, offset: 0, line: 1, reason: 'an incomplete final line was dropped' },

@@ -18,6 +18,8 @@ export const RECORD_TYPES = {
   gateWithdrawn: 'gate.withdrawn',
   /** A person put a drifted gate's approved files back from their frozen blobs. */
   gateRestored: 'gate.restored',
+  /** The orchestrator took up a rejection: the work it sent back is being redone and the gate waits for a new decision. */
+  gateRevising: 'gate.revising',
   ledgerRepaired: 'ledger.repaired',
   /** The cycle (issue 5): each step's verdict, the lock, violations, the item's status, the end. */
   cyclePlanned: 'cycle.planned',
@@ -129,6 +131,15 @@ export const RECORD_DATA = {
     ...decisionTiming,
   }),
   [RECORD_TYPES.gateWithdrawn]: z.looseObject({ gate: text.optional(), approver: text, reason: text, reopened: list(text).optional() }),
+  [RECORD_TYPES.gateRevising]: z.looseObject({
+    gate: text,
+    /** The rejection taken up (its record's hash), its approver and note. */
+    rejection: hash,
+    by: text,
+    note: z.string().nullable(),
+    /** For a story's acceptance: the items that run a new round with the note as guidance. */
+    items: list(text),
+  }),
   [RECORD_TYPES.gateRestored]: z.looseObject({
     gate: text.optional(),
     approver: text,

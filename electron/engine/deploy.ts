@@ -190,12 +190,17 @@ export async function deployFeature(request: DeployRequest): Promise<DeployOutco
 
 /**
  * The run's deploy, once acceptance is approved: once per commit of the feature branch (a build
- * that goes back and changes the code deploys again); null when this commit was deployed already.
+ * that goes back and changes the code deploys again, and so does a deploy gate sent back); null
+ * when this commit was deployed already.
  */
 export async function deployIfNew(request: DeployRequest): Promise<DeployOutcome | null> {
   const head = await git(request.root, ['rev-parse', `refs/heads/${featureBranch(request.feature)}`]).catch(() => null);
   const records = (await request.ledger.read()).records;
-  const done = records.some((r) => r.type === RECORD_TYPES.deployRan && r.data['feature'] === request.feature && r.data['commit'] === head);
+  // A deploy gate sent back (gate.revising) asks for a new deploy even of the same commit.
+  const sentBack = records.filter((r) => r.type === RECORD_TYPES.gateRevising && r.subject.feature === request.feature && r.subject.gate === 'deploy').at(-1);
+  const done = records.some(
+    (r) => r.type === RECORD_TYPES.deployRan && r.data['feature'] === request.feature && r.data['commit'] === head && r.seq > (sentBack?.seq ?? -1),
+  );
   return done ? null : deployFeature(request);
 }
 

@@ -6,6 +6,7 @@
  * the validator's words; a second refusal is recorded and escalates the lifecycle to a person.
  * A feature written by hand (no intake request) has no design turns: the steps leave it as it is.
  */
+import type { GateName } from '../../shared/ledger';
 import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -17,6 +18,7 @@ import { featureFolder } from '../gates/locate';
 import type { Ledger } from '../ledger';
 import { readProject } from '../project';
 import { judgeArtifact } from './design-checks';
+import { takeUpRejections } from './revise';
 import { currentDesignFiles, filesFor, GATE_OF, writeDesignFiles } from './design-files';
 import { readJsonObject } from '../gates/conformance';
 import { designPrompt } from './design-prompt';
@@ -47,8 +49,12 @@ export const ROLE_NAME: Readonly<Record<DesignRole, string>> = {
 
 export class DesignEscalation extends Error {}
 
+const STEP_GATE: Readonly<Record<DesignStepName, GateName>> = { specify: 'spec', design: 'design', listTests: 'test_list' };
+
 /** Runs the step's roles in order; the design step adds the DBA and UX Designer only where the feature needs them. */
 export async function designStep(deps: DesignDeps, step: DesignStepName, feedback: string | null): Promise<void> {
+  // Redoing work a rejection sent back: the gate waits for a decision on the new round, not the old rejection.
+  await takeUpRejections(deps.ledger, { feature: deps.feature, gates: [STEP_GATE[step]] });
   const featureDir = await featureFolder(path.join(deps.root, '.baton'), deps.feature);
   if (featureDir === null) return;
   const request = await readFile(path.join(featureDir, REQUEST_FILE), 'utf8').catch(() => null);

@@ -25,7 +25,8 @@ import { packageRoot } from '../platform/package-root';
 import type { TestItem } from '../../shared/model';
 import { escalationsOf, foldEscalations } from '../gates/escalations';
 import { buildItems } from './build';
-import { decidedGate, DESIGN_STATE, GATE_STATE, REBUILT_FROM, waitForGate } from './run-resume';
+import { decidedGate, DESIGN_STATE, GATE_STATE, REBUILT_FROM, storiesOf, waitForGate } from './run-resume';
+import { takeUpRejections } from './revise';
 import { amendmentToRerun } from '../gates/amendments';
 import { designStep, type DesignStepName } from './design-steps';
 import type { CycleDeps, ExperimentPair } from './cycle-deps';
@@ -233,7 +234,15 @@ async function driveLifecycle(
       listTests: designWork('listTests'),
       promote: fromPromise<void, WorkInput>(() => ship.promote()),
       build: fromPromise(async () => {
-        const built = await buildItems(deps, store, await items(), settings.repairBudget);
+        const list = await items();
+        // A story sent back at acceptance runs its items again with the note; a sent-back deploy gate waits for a new deploy.
+        await takeUpRejections(ledger, {
+          feature: deps.feature,
+          gates: ['acceptance', 'deploy'],
+          items: list,
+          stories: await storiesOf(deps.root, deps.feature),
+        });
+        const built = await buildItems(deps, store, list, settings.repairBudget);
         // A test amendment approved during the build: acceptance sends the build back at once (waitForGate), so `until` does not stop there.
         rerun = amendmentToRerun((await ledger.read()).records, deps.feature) !== null;
         return { escalated: built.escalated };

@@ -7,6 +7,7 @@ import type { GateDecision, GateWait } from '../orchestrator/lifecycle-machine';
 import type { CycleDeps } from './cycle-deps';
 import { amendmentToRerun } from '../gates/amendments';
 import { readProject } from '../project';
+import { revisingError } from '../gates/revising';
 
 /** The lifecycle state each gate is reached in (`--until` stops there). */
 export const GATE_STATE: Readonly<Record<GateName, LifecycleStateName>> = {
@@ -36,7 +37,7 @@ export const REBUILT_FROM: ReadonlySet<string> = new Set(['acceptance', 'deployG
 export const DESIGN_STATE: Readonly<Record<string, LifecycleStateName>> = { specify: 'specifying', design: 'designing', listTests: 'testListing' };
 
 /** The feature's story ids, as its folder has them now. */
-async function storiesOf(root: string, feature: string): Promise<string[]> {
+export async function storiesOf(root: string, feature: string): Promise<string[]> {
   const read = await readProject(root);
   return read.ok ? (read.value.features.find((f) => f.id === feature)?.stories.map((s) => s.id) ?? []) : [];
 }
@@ -53,6 +54,10 @@ export async function waitForGate(ledger: Ledger, wait: GateWait, pollMs: number
         decision: 'rejected',
         reason: `The test amendment of ${rerun.record.subject.item} was approved: it runs RED and GREEN again against the amended test.`,
       };
+    // Sent back and taken up, but the revision is not built yet (a run stopped in between): build it first.
+    const refs = wait.gate === 'acceptance' ? (await storiesOf(deps.root, wait.feature)).map((story) => ({ ...wait, story })) : [wait];
+    const unbuilt = refs.map((ref) => revisingError(ref, records)).find((problem) => problem !== null);
+    if (unbuilt) return { decision: 'rejected', reason: unbuilt.message };
     const fold = foldGates(records);
     // Story gates (acceptance) are decided per story: every story of the feature must agree, and
     // a story nobody has decided yet keeps the gate waiting.

@@ -10,6 +10,7 @@ import { artifactError, currentHashes, describeRef, type ArtifactSnapshot, type 
 import { gateKey, type GateFold } from './state';
 import { conformanceError, gateConformance } from './conformance';
 import { amendmentError } from './amendments';
+import { revisingError } from './revising';
 import type { LedgerRecord } from '../../shared/ledger';
 import type { Layout } from '../../shared/model';
 
@@ -75,6 +76,7 @@ export const approvalBlocker = async (
   artifactError(snapshots, ref) ??
   conformanceError(ref, await gateConformance(located, ref.gate, layout)) ??
   amendmentError(ref, records) ??
+  revisingError(ref, records) ??
   (await stateError(located, ref, folds.get(gateKey(ref)), currentHashes(snapshots)));
 
 /** `expect` must name exactly the current artifacts with exactly their current hashes. */

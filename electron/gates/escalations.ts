@@ -3,7 +3,8 @@
  * for a person, who decides with an `escalation.decided` record: `retry` (the item's next round
  * starts again from PLAN, with the person's note in the agents' prompts), `skip` (the item is set
  * aside and the feature goes on without it) or `abandon` (the feature stops). An approved test
- * amendment (amendments.ts) counts as a `retry` of the round whose lock it amends. Folded from the
+ * amendment (amendments.ts) counts as a `retry` of the round whose lock it amends, and so does a
+ * story sent back at acceptance (`gate.revising`) for each of its items. Folded from the
  * ledger alone, so the CLI, the inbox and the orchestrator all agree.
  */
 import { type LedgerRecord } from '../../shared/ledger';
@@ -50,6 +51,17 @@ export function foldEscalations(records: readonly LedgerRecord[]): Map<string, I
   const decisions = new Map<string, EscalationDecisionRecord[]>();
   for (const r of records) {
     const { feature, item } = r.subject;
+    // A story sent back at acceptance: each of its items runs its next round with the note (engine/revise.ts).
+    const revising = recordOf(r, RECORD_TYPES.gateRevising);
+    if (revising && feature) {
+      for (const revised of revising.data.items) {
+        const list = decisions.get(key(feature, revised)) ?? [];
+        const round = 1 + list.filter((d) => d.decision === 'retry').length;
+        list.push({ round, decision: 'retry', note: revising.data.note, by: revising.data.by, record: r.hash, amendment: null });
+        decisions.set(key(feature, revised), list);
+      }
+      continue;
+    }
     if (!feature || !item) continue;
     const finished = recordOf(r, RECORD_TYPES.cycleFinished);
     if (finished?.data.status === 'escalated') {

@@ -73,10 +73,11 @@ const batonEvidence = async (view: ProjectView, ledger: Ledger | null, ref: Gate
   const fold = folds.get(gateKey(ref));
   const last = fold?.lastApproval ?? null;
   const snapshots = await snapshotArtifacts(fresh.value, located.value);
+  // Rejected, or sent back and being revised: the revision is compared with what was sent back.
   const rejection =
-    fold?.status === 'rejected'
+    fold?.rejection && (fold.status === 'rejected' || fold.status === 'open')
       ? recordOf(
-          records.find((r) => r.seq === fold.seq),
+          records.find((r) => r.hash === fold.rejection),
           RECORD_TYPES.gateRejected,
         )
       : null;

@@ -40,6 +40,20 @@ describe('foldGates', () => {
     expect(statusOf(unlisted, 'acceptance', 'S-2')).toBe('open');
   });
 
+  it('reopens a rejected gate once the orchestrator takes that rejection up, and not for an older one', () => {
+    const rejection = (hash: string) => ({ ...record('gate.rejected', { feature: 'F-1', gate: 'design' }, { reason: 'no' }), hash });
+    const revising = (of: string) => record('gate.revising', { feature: 'F-1', gate: 'design' }, { gate: 'design', rejection: of, note: 'no', items: [] });
+    const first = rejection('1'.repeat(64));
+    const second = rejection('2'.repeat(64));
+    expect(statusOf([first, revising(first.hash)], 'design')).toBe('open');
+    expect(foldGates([first, revising(first.hash)]).get(gateKey({ feature: 'F-1', gate: 'design' }))?.note).toBe('sent back: no; revising');
+    // A second rejection after the first was taken up stands until it is taken up in turn.
+    expect(statusOf([first, revising(first.hash), second], 'design')).toBe('rejected');
+    expect(statusOf([first, second, revising(first.hash)], 'design')).toBe('rejected');
+    // Taking up a rejection never reopens an approval.
+    expect(statusOf([first, approval('design'), revising(first.hash)], 'design')).toBe('approved');
+  });
+
   it('keeps the last approval after a withdrawal and remembers what was withdrawn', () => {
     const folds = foldGates([approval('spec'), record('gate.withdrawn', { feature: 'F-1', gate: 'spec' }, { reason: 'scope', reopened: [] })]);
     const spec = folds.get(gateKey({ feature: 'F-1', gate: 'spec' }))!;

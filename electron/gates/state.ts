@@ -34,6 +34,8 @@ export interface GateFold {
   readonly note: string | null;
   /** seq of the record that set the current status; null for a gate reopened before any decision. */
   readonly seq: number | null;
+  /** The hash of the rejection in force (status rejected), or of the latest one. */
+  readonly rejection?: string;
 }
 
 export interface GateRefKey {
@@ -68,7 +70,12 @@ export const foldGates = (records: readonly LedgerRecord[]): Map<string, GateFol
     const approved = recordOf(record, RECORD_TYPES.gateApproved);
     const rejected = record.type === RECORD_TYPES.gateRejected ? { data: recordOf(record, RECORD_TYPES.gateRejected)?.data } : null;
     const withdrawn = record.type === RECORD_TYPES.gateWithdrawn ? { data: recordOf(record, RECORD_TYPES.gateWithdrawn)?.data } : null;
+    const revising = recordOf(record, RECORD_TYPES.gateRevising);
     const { feature } = record.subject;
+    if (revising) {
+      reviseFold(folds, record, revising.data);
+      continue;
+    }
     const gate = record.subject.gate ?? (approved ?? rejected ?? withdrawn)?.data?.gate;
     if (!(approved || rejected || withdrawn) || typeof feature !== 'string' || gate === undefined || !isGateName(gate)) continue;
     const story = record.subject.story ?? null;
@@ -86,7 +93,15 @@ export const foldGates = (records: readonly LedgerRecord[]): Map<string, GateFol
       };
       folds.set(key, { ...before, status: 'approved', approval, lastApproval: approval, withdrawn: null, note: approval.comment, seq: record.seq });
     } else if (rejected) {
-      folds.set(key, { ...before, status: 'rejected', approval: null, withdrawn: null, note: text(rejected.data?.reason), seq: record.seq });
+      folds.set(key, {
+        ...before,
+        status: 'rejected',
+        approval: null,
+        withdrawn: null,
+        note: text(rejected.data?.reason),
+        seq: record.seq,
+        rejection: record.hash,
+      });
     } else {
       const reason = text(withdrawn?.data?.reason);
       folds.set(key, { ...before, status: 'withdrawn', approval: null, withdrawn: before.approval ?? before.withdrawn, note: reason, seq: record.seq });
@@ -94,6 +109,19 @@ export const foldGates = (records: readonly LedgerRecord[]): Map<string, GateFol
     }
   }
   return folds;
+};
+
+/**
+ * The orchestrator took up the rejection it names: the gate is open again (waiting for a decision
+ * on the revised work). A revising record for any other state (a later decision came first) changes nothing.
+ */
+const reviseFold = (folds: Map<string, GateFold>, record: LedgerRecord, data: { gate: string; rejection: string; note: string | null }): void => {
+  const { feature } = record.subject;
+  if (typeof feature !== 'string' || !isGateName(data.gate)) return;
+  const key = gateKey({ feature, story: record.subject.story ?? null, gate: data.gate });
+  const before = folds.get(key);
+  if (before?.status !== 'rejected' || before.rejection !== data.rejection) return;
+  folds.set(key, { ...before, status: 'open', note: `sent back${data.note ? `: ${data.note}` : ''}; revising`, seq: record.seq });
 };
 
 /**
