@@ -43,6 +43,8 @@ export const RECORD_TYPES = {
   branchCollected: 'branch.collected',
   branchAdopted: 'branch.adopted',
   branchMigrated: 'branch.migrated',
+  /** Once acceptance is approved: a story's experiment branch merged into the feature branch (its pair then removed). */
+  storyMerged: 'story.merged',
   deployRan: 'deploy.ran',
   promoteDone: 'promote.done',
   promoteRolledBack: 'promote.rolledback',
@@ -228,6 +230,7 @@ export const RECORD_DATA = {
   [RECORD_TYPES.branchReset]: z.looseObject({ name: text, parent: text, provider: text, masked: z.boolean(), migrations: list(text) }),
   [RECORD_TYPES.branchDeleted]: z.looseObject({ name: text, provider: text }),
   [RECORD_TYPES.branchCollected]: z.looseObject({ provider: text, removed: list(z.unknown()), kept: list(z.unknown()) }),
+  [RECORD_TYPES.storyMerged]: z.looseObject({ story: text, experiment: text, into: text, commit: text, merge: text }),
   [RECORD_TYPES.deployRan]: z.looseObject({ feature: text, commit: text, target: text, healthy: z.boolean(), verifyPassed: z.boolean(), exitCode: z.number() }),
   [RECORD_TYPES.promoteDone]: z.looseObject({
     feature: text,

@@ -46,9 +46,22 @@ describe('npx baton demo --ship --json', () => {
 
     // The last mile: deployed by the orchestrator (healthy, smoke test passed), then promoted to main with main's database migrated.
     const records = (await Ledger.forArtifactRoot(join(demo.project, '.baton')).read()).records;
-    // T7's GREEN commit adds a migration: the feature's own database is migrated with it at once.
+    // Each story is built on its own experiment pair (S-2's stacked on S-1's). T7's GREEN commit adds a
+    // migration: S-2's database is migrated with it at once, and the feature's when acceptance merges S-2.
+    const planned = new Set(recordsOf(records, RECORD_TYPES.cyclePlanned).map((r) => r.data.experiment));
+    expect(planned).toEqual(new Set(['baton/f-inventory--s-1', 'baton/f-inventory--s-2']));
+    const merged = recordsOf(records, RECORD_TYPES.storyMerged);
+    expect(merged.map((r) => [r.data.story, r.data.experiment, r.data.into])).toEqual([
+      ['S-1', 'baton/f-inventory--s-1', 'baton/f-inventory'],
+      ['S-2', 'baton/f-inventory--s-2', 'baton/f-inventory'],
+    ]);
     const migrated = recordsOf(records, RECORD_TYPES.branchMigrated);
-    expect(migrated.map((r) => [r.data.gitBranch, r.data.applied, r.data.error])).toEqual([['baton/f-inventory', ['002_reorder_level.sql'], null]]);
+    expect(migrated.map((r) => [r.data.gitBranch, r.data.applied, r.data.error])).toEqual([
+      ['baton/f-inventory--s-2', ['002_reorder_level.sql'], null],
+      ['baton/f-inventory', ['002_reorder_level.sql'], null],
+    ]);
+    const { stdout: branchesLeft } = await exec('git', ['-C', demo.project, 'branch', '--list', 'baton/f-inventory--*']);
+    expect(branchesLeft.trim()).toBe('');
     const deployed = recordsOf(records, RECORD_TYPES.deployRan);
     expect(deployed.map((r) => [r.data.healthy, r.data.verifyPassed, r.data.problem])).toEqual([[true, true, null]]);
     const promoted = recordsOf(records, RECORD_TYPES.promoteDone);

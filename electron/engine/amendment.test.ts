@@ -114,7 +114,7 @@ describe('test amendments: proposed in REVIEW, approved, re-run (real runs)', ()
     );
     expect(events.join('')).toContain('the Navigator proposed an amendment of test/T1.test.js');
     // The reviewer's write was reverted: the branch keeps the locked test.
-    expect((await exec('git', ['show', 'baton/f-1:test/T1.test.js'], { cwd: project.root })).stdout).toBe(WEAK);
+    expect((await exec('git', ['show', 'baton/f-1--s-1:test/T1.test.js'], { cwd: project.root })).stdout).toBe(WEAK);
     const refused = await approveAcceptance();
     expect(refused.ok ? null : refused.error).toMatchObject({ code: 'amendment-open', message: expect.stringContaining('waits for a decision') });
   }, 240_000);
@@ -126,7 +126,7 @@ describe('test amendments: proposed in REVIEW, approved, re-run (real runs)', ()
       baton(['amend', 'propose', project.root, '--feature', 'F-1', '--item', item, '--path', path, '--from', from, '--reason', 'why', '--approver', PERSON]);
     expect((await propose('T1', 'test/T1.test.js')).json.error.code).toBe('amendment-open');
     expect((await propose('T2', 'test/T1.test.js')).json.error).toMatchObject({ code: 'not-locked', message: expect.stringContaining('test/T2.test.js') });
-    await exec('git', ['show', 'baton/f-1:test/T2.test.js'], { cwd: project.root }).then(({ stdout }) =>
+    await exec('git', ['show', 'baton/f-1--s-1:test/T2.test.js'], { cwd: project.root }).then(({ stdout }) =>
       exec('sh', ['-c', `printf '%s' "$1" > "$2"`, 'sh', stdout, file]),
     );
     expect((await propose('T2', 'test/T2.test.js')).json.error.code).toBe('unchanged');
@@ -159,7 +159,7 @@ describe('test amendments: proposed in REVIEW, approved, re-run (real runs)', ()
     expect(view).toMatchObject({ rerun: 'green', rerunCycle: 'F-1/T1#2' });
     expect(view.usedBy.every((u) => all.find((r) => r.hash === u.hash)?.subject.cycle === 'F-1/T1')).toBe(true);
     // Exactly the amended test is on the experiment branch; T2 did not run again.
-    expect((await exec('git', ['show', 'baton/f-1:test/T1.test.js'], { cwd: project.root })).stdout).toBe(AMENDED);
+    expect((await exec('git', ['show', 'baton/f-1--s-1:test/T1.test.js'], { cwd: project.root })).stdout).toBe(AMENDED);
     expect(new Set(all.filter((r) => r.type === RECORD_TYPES.cyclePlanned && r.subject.item === 'T2').map((r) => r.subject.cycle))).toEqual(
       new Set(['F-1/T2']),
     );

@@ -66,7 +66,7 @@ describe('enforcement with scripted cheating agents (one real run)', () => {
   it('the honest item goes green and is committed by the orchestrator with the evidence trailer', async () => {
     const green = of('T1', 'cycle.green').find((r) => r.data.verdict === 'green')!;
     expect(green).toBeDefined();
-    const log = (await exec('git', ['log', 'baton/f-1', '--format=%an|%B'], { cwd: project.root })).stdout;
+    const log = (await exec('git', ['log', 'baton/f-1--s-1', '--format=%an|%B'], { cwd: project.root })).stdout;
     expect(log).toContain(`Baton-Evidence: ${green.hash}`);
     expect(log).toMatch(/^Baton\|feat\(T1\): GREEN/m);
   });
@@ -100,13 +100,15 @@ describe('enforcement with scripted cheating agents (one real run)', () => {
   });
 
   it("git holds the locked tests as locked; an escalated item's tests are parked off the branch", async () => {
-    expect(String(of('T5', 'cycle.planned')[0]!.data.experiment)).toBe('baton/f-1');
+    expect(String(of('T5', 'cycle.planned')[0]!.data.experiment)).toBe('baton/f-1--s-1');
     const git = async (...args: string[]) => (await exec('git', args, { cwd: project.root })).stdout;
-    const lockCommit = (await git('log', 'baton/f-1', '--format=%H', '--fixed-strings', `--grep=Baton-Evidence: ${of('T5', 'cycle.locked')[0]!.hash}`)).trim();
+    const lockCommit = (
+      await git('log', 'baton/f-1--s-1', '--format=%H', '--fixed-strings', `--grep=Baton-Evidence: ${of('T5', 'cycle.locked')[0]!.hash}`)
+    ).trim();
     expect(await git('show', `${lockCommit}:test/T5.test.js`)).not.toContain('test.skip');
-    await expect(git('show', 'baton/f-1:test/T5.test.js')).rejects.toThrow();
-    expect(await git('show', 'baton/f-1:test/T1.test.js')).toContain('T1 adds');
-    expect(await git('show', 'baton/f-1:package.json')).toContain('node --test');
+    await expect(git('show', 'baton/f-1--s-1:test/T5.test.js')).rejects.toThrow();
+    expect(await git('show', 'baton/f-1--s-1:test/T1.test.js')).toContain('T1 adds');
+    expect(await git('show', 'baton/f-1--s-1:package.json')).toContain('node --test');
     expect(await readFile(join(project.root, 'package.json'), 'utf8')).toContain('node --test');
   });
 

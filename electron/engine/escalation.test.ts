@@ -103,7 +103,7 @@ describe('escalations decided by a person, acted on by the next run (real runs)'
     expect(all.find((r) => r.subject.cycle === 'F-1/T3#2' && r.type === 'cycle.finished')?.data).toMatchObject({ status: 'escalated', round: 2 });
     // The retried item's GREEN is committed by the orchestrator with its evidence.
     const green = round2.find((r) => r.type === 'cycle.green')!;
-    expect((await exec('git', ['log', 'baton/f-1', '--format=%B'], { cwd: project.root })).stdout).toContain(`Baton-Evidence: ${green.hash}`);
+    expect((await exec('git', ['log', 'baton/f-1--s-1', '--format=%B'], { cwd: project.root })).stdout).toContain(`Baton-Evidence: ${green.hash}`);
   }, 240_000);
 
   it('abandon ends the feature on the next run; the ledger stays intact', async () => {

@@ -2,7 +2,8 @@
  * A story sent back at acceptance, on a real project: the next run takes the rejection up once
  * (`gate.revising`), runs the story's items a new round with the Product Owner's note, and then
  * waits at acceptance for a decision on the revised work — it does not send the same work back
- * again and again. While the revision is unbuilt, approving the story is refused.
+ * again and again. While the revision is unbuilt, approving the story is refused. The story is built
+ * on its own experiment pair, merged into the feature branch once accepted, and the pair removed.
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -110,6 +111,15 @@ describe('a story sent back at acceptance (real runs)', () => {
     const prompt = await ledger().readBlob(red.blobs.find((b) => b.name.endsWith('prompt.md'))!.sha256);
     expect(prompt?.toString()).toContain(NOTE);
     expect(await status()).toBe('approved');
+    // Built on the story's experiment pair, merged into the feature branch on acceptance, the pair removed.
+    expect(new Set(all.filter((r) => r.type === RECORD_TYPES.cyclePlanned).map((r) => r.data.experiment))).toEqual(new Set(['baton/f-1--s-1']));
+    const merged = all.filter((r) => r.type === RECORD_TYPES.storyMerged);
+    expect(merged.map((r) => [r.subject.story, r.data.experiment, r.data.into])).toEqual([['S-1', 'baton/f-1--s-1', 'baton/f-1']]);
+    expect((await exec('git', ['log', '-1', '--format=%s%n%P', 'baton/f-1'], { cwd: project.root })).stdout).toMatch(
+      new RegExp(`^Baton: story S-1 accepted.*\\n\\w+ ${merged[0]!.data.commit}`),
+    );
+    await expect(exec('git', ['rev-parse', '--verify', 'refs/heads/baton/f-1--s-1'], { cwd: project.root })).rejects.toThrow();
+    expect(all.some((r) => r.type === RECORD_TYPES.branchDeleted && r.data.gitBranch === 'baton/f-1--s-1')).toBe(true);
     // The revised code is on the feature branch.
     expect((await exec('git', ['show', 'baton/f-1:src/calc.js'], { cwd: project.root })).stdout).toContain('export const sT1');
   }, 300_000);

@@ -11,7 +11,6 @@ import type { ProviderKind } from '../../shared/branches';
 import type { RunBlocked, RunEvent, RunSummary, LifecycleStateName } from '../../shared/run';
 import { agentsFor } from './run-agents';
 import { openBranchService } from '../branches/service';
-import type { BranchService } from '../branches/service-api';
 import { blockMessage, GATES_BEFORE, recordBlock, unfrozenGates } from '../gates/frozen';
 import { Ledger } from '../ledger';
 import { LIFECYCLE_VERSION, lifecycleMachine, type GateDecision, type GateWait, type WorkInput } from '../orchestrator/lifecycle-machine';
@@ -29,7 +28,7 @@ import { decidedGate, DESIGN_STATE, GATE_STATE, REBUILT_FROM, storiesOf, waitFor
 import { takeUpRejections } from './revise';
 import { amendmentToRerun } from '../gates/amendments';
 import { designStep, type DesignStepName } from './design-steps';
-import type { CycleDeps, ExperimentPair } from './cycle-deps';
+import type { CycleDeps } from './cycle-deps';
 import { excludeFromCommits } from './git';
 import { readSnapshot, runPersisted } from './persisted-machine';
 import { cleanTurns, takeRunLock } from './run-housekeeping';
@@ -38,6 +37,7 @@ import { summarize } from './summary';
 import { removeLeftoverThrowaways } from './test-run';
 import { shipSteps, type ShipSteps } from './ship-steps';
 import { alignFeatureDatabase } from './feature-db';
+import { mergeStoryExperiments, storyExperiments } from './story-experiments';
 
 export interface RunOptions {
   readonly root: string;
@@ -133,7 +133,7 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
       feature: feature.id,
       ledger,
       provider: branches.provider,
-      experiment: experimentPairs(branches, feature.id, settings.defaultBranch),
+      experiment: storyExperiments(branches, feature.id, settings.defaultBranch, async () => storyOrder(await items())),
       agent: (role) => {
         const agent = agents.get(role);
         if (!agent) throw new Error(`No agent for the ${role} role: set agents.${role} in .baton/project.json.`);
@@ -154,8 +154,11 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
       const now = await readProject(root);
       return (now.ok ? now.value.features.find((f) => f.id === feature.id)?.testList : undefined) ?? feature.testList;
     };
+    const accepted = async () => {
+      await mergeStoryExperiments(deps, branches, storyOrder(await items()));
+    };
     const ship = shipSteps({ root, settings, feature: feature.id, ledger, branches, dataDir, hide, signal }, emit);
-    const phase = await driveLifecycle(deps, store, items, settings, ledger, options, frozen, ship);
+    const phase = await driveLifecycle(deps, store, items, settings, ledger, options, frozen, { ...ship, accepted });
     return await summarize(root, feature.id, phase, ledger, frozen.blocked);
   } finally {
     await branches.close().catch(() => undefined);
@@ -220,7 +223,7 @@ async function driveLifecycle(
   ledger: Ledger,
   options: RunOptions,
   frozen: FrozenGuard,
-  ship: ShipSteps,
+  ship: ShipSteps & { readonly accepted: () => Promise<void> },
 ): Promise<LifecycleStateName> {
   const pollMs = options.gatePollMs ?? 1000;
   let rerun = false;
@@ -251,7 +254,9 @@ async function driveLifecycle(
         const decision = await waitForGate(ledger, input, pollMs, signal, deps);
         // An approval whose files changed since is no approval to build on.
         if (decision.decision === 'approved') await frozen.check(AFTER_GATE[input.gate], `gate:${input.gate}`, null);
-        // Accepted: the orchestrator deploys before the deploy gate opens, so its evidence is there to decide on.
+        // Accepted: the stories' experiments are merged into the feature branch, and the orchestrator
+        // deploys it before the deploy gate opens, so its evidence is there to decide on.
+        if (decision.decision === 'approved' && input.gate === 'acceptance') await ship.accepted();
         if (decision.decision === 'approved' && input.gate === 'acceptance' && ship.deploy) await ship.deploy();
         return decision;
       }),
@@ -299,33 +304,17 @@ async function resumeEscalated(
   else actor.send({ type: 'RESUME' });
 }
 
-/**
- * The experiment pair the feature's cycles commit to: `baton/<feature>`, forked from the default
- * branch. Cycles run one after another, so a later story builds on the code of the earlier ones.
- */
-function experimentPairs(branches: BranchService, feature: string, defaultBranch: string): (story: string) => Promise<ExperimentPair> {
-  const made = new Map<string, Promise<ExperimentPair>>();
-  return () => {
-    const gitBranch = `baton/${feature}`.toLowerCase();
-    let pair = made.get(gitBranch);
-    if (!pair) {
-      pair = (async () => {
-        const existing = (await branches.list()).pairs.find((p) => p.gitBranch === gitBranch && p.database && p.worktree);
-        if (existing) return { gitBranch, worktree: existing.worktree!, database: existing.database!.name };
-        const created = await branches.create(gitBranch, { parent: defaultBranch, ttlHours: null });
-        return { gitBranch, worktree: created.worktree, database: created.database };
-      })();
-      made.set(gitBranch, pair);
-      pair.catch(() => made.delete(gitBranch));
-    }
-    return pair;
+function baselineStore(store: StateStore): CycleDeps['baseline'] {
+  return {
+    // Per story experiment; a story's first RED is judged against the last accepted run of any
+    // story (stories are built in order, each from the one before it: story-experiments.ts).
+    get: async (story) => (await store.read<JudgedReport>(`baseline-${story}`)) ?? (await store.read<JudgedReport>('baseline')) ?? { cases: [] },
+    set: async (story, report) => {
+      await store.write(`baseline-${story}`, report);
+      await store.write('baseline', report);
+    },
   };
 }
 
-function baselineStore(store: StateStore): CycleDeps['baseline'] {
-  return {
-    // One experiment per feature, so one baseline: the last accepted run of the whole suite.
-    get: async () => (await store.read<JudgedReport>('baseline')) ?? { cases: [] },
-    set: (_story, report) => store.write('baseline', report),
-  };
-}
+/** The feature's stories in the order their items are built (items of no story build as `unassigned`). */
+const storyOrder = (items: readonly TestItem[]): string[] => [...new Set(items.map((item) => item.storyId ?? 'unassigned'))];

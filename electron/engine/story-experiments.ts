@@ -1,0 +1,134 @@
+/**
+ * Story experiments: each story is built on its own experiment pair (git branch + database branch),
+ * `baton/<feature>--<story>`, cut from the feature pair `baton/<feature>` — or, when an earlier
+ * story of the feature is still unmerged, from that story's pair, so a later story builds on the
+ * code of the earlier ones (the chain is merged in its order). Once acceptance is approved the
+ * orchestrator merges each story's experiment into the feature branch (a Baton merge commit per
+ * story), migrates the feature database to the merged head, records `story.merged`, and removes the
+ * experiment pair. A merge that conflicts is undone and stops the run with what to do.
+ */
+import type { BranchPairView } from '../../shared/branches';
+import { RECORD_TYPES } from '../../shared/records';
+import type { BranchService } from '../branches/service-api';
+import type { CycleDeps, ExperimentPair } from './cycle-deps';
+import { featureBranch } from './deploy';
+import { keepMigrated } from './feature-db';
+import { git } from './git';
+
+/** The git branch a story of a feature is built on. */
+export const storyBranch = (feature: string, story: string): string => `${featureBranch(feature)}--${story}`.toLowerCase();
+
+const asPair = (p: BranchPairView): ExperimentPair | null =>
+  p.gitBranch && p.database && p.worktree ? { gitBranch: p.gitBranch, worktree: p.worktree, database: p.database.name } : null;
+
+/**
+ * Makes (once) and returns the experiment pair of a story: the feature pair first (from the default
+ * branch) when it does not exist, then the story's, from the nearest earlier story (in `order`) that
+ * still has its pair, else from the feature pair.
+ */
+export function storyExperiments(
+  branches: BranchService,
+  feature: string,
+  defaultBranch: string,
+  order: () => Promise<readonly string[]>,
+): (story: string) => Promise<ExperimentPair> {
+  const made = new Map<string, Promise<ExperimentPair>>();
+  const ensure = (gitBranch: string, parent: () => Promise<string>): Promise<ExperimentPair> => {
+    let pair = made.get(gitBranch);
+    if (!pair) {
+      pair = (async () => {
+        const existing = (await branches.list()).pairs.find((p) => p.gitBranch === gitBranch);
+        const found = existing ? asPair(existing) : null;
+        if (found) return found;
+        const created = await branches.create(gitBranch, { parent: await parent(), ttlHours: null });
+        return { gitBranch, worktree: created.worktree, database: created.database };
+      })();
+      made.set(gitBranch, pair);
+      pair.catch(() => made.delete(gitBranch));
+    }
+    return pair;
+  };
+  const featurePair = () => ensure(featureBranch(feature), async () => defaultBranch);
+  return async (story) => {
+    const base = await featurePair();
+    return ensure(storyBranch(feature, story), async () => {
+      const stories = await order();
+      const earlier = stories.slice(0, Math.max(0, stories.indexOf(story))).reverse();
+      const pairs = (await branches.list()).pairs;
+      const stacked = earlier.map((s) => pairs.find((p) => p.gitBranch === storyBranch(feature, s))).find((p) => p && asPair(p));
+      return stacked?.gitBranch ?? base.gitBranch;
+    });
+  };
+}
+
+export interface MergedStory {
+  readonly story: string;
+  readonly experiment: string;
+  readonly commit: string;
+  readonly merge: string;
+}
+
+/**
+ * Merges every story experiment of the feature into the feature branch, in chain order (parents
+ * first), migrates the feature database, records each merge, and removes the experiment pairs
+ * (children first). Idempotent: an experiment already merged is only removed.
+ */
+export async function mergeStoryExperiments(deps: CycleDeps, branches: BranchService, stories: readonly string[]): Promise<MergedStory[]> {
+  const target = featureBranch(deps.feature);
+  const pairs = (await branches.list()).pairs;
+  const feature = pairs.find((p) => p.gitBranch === target);
+  const featurePair = feature ? asPair(feature) : null;
+  if (!featurePair) return [];
+  const byStory = stories.flatMap((story) => {
+    const pair = pairs.find((p) => p.gitBranch === storyBranch(deps.feature, story));
+    return pair ? [{ story, pair, branch: storyBranch(deps.feature, story) }] : [];
+  });
+  const depth = (p: BranchPairView): number => {
+    const parent = pairs.find((q) => q.name === p.parent);
+    return parent && parent !== feature && parent.gitBranch?.startsWith(`${target}--`) ? 1 + depth(parent) : 0;
+  };
+  const chain = byStory.sort((a, b) => depth(a.pair) - depth(b.pair));
+  const merged: MergedStory[] = [];
+  for (const { story, branch } of chain) {
+    const commit = await git(deps.root, ['rev-parse', `refs/heads/${branch}`]);
+    const before = await git(deps.root, ['rev-parse', `refs/heads/${target}`]);
+    const contained = await git(deps.root, ['merge-base', '--is-ancestor', commit, before]).then(
+      () => true,
+      () => false,
+    );
+    if (!contained) {
+      try {
+        await git(featurePair.worktree, [
+          '-c',
+          'user.name=Baton',
+          '-c',
+          'user.email=orchestrator@baton.invalid',
+          'merge',
+          '--no-ff',
+          '--no-verify',
+          '-q',
+          '-m',
+          `Baton: story ${story} accepted — merge ${branch} into ${target}`,
+          branch,
+        ]);
+      } catch (error) {
+        await git(featurePair.worktree, ['merge', '--abort']).catch(() => undefined);
+        throw new Error(
+          `merging story ${story} (${branch}) into ${target} conflicts, so nothing was merged: ${(error as Error).message.split('\n')[0]}. Send the story back at acceptance (its items run again on top of the others), or merge it by hand in ${featurePair.worktree} and run again.`,
+        );
+      }
+      const after = await git(deps.root, ['rev-parse', `refs/heads/${target}`]);
+      await keepMigrated(deps, featurePair, before, after);
+      const record = await deps.ledger.append({
+        type: RECORD_TYPES.storyMerged,
+        actor: { kind: 'orchestrator', id: 'baton' },
+        subject: { feature: deps.feature, story },
+        data: { story, experiment: branch, into: target, commit, merge: after },
+      });
+      deps.emit({ kind: 'recorded', type: RECORD_TYPES.storyMerged, hash: record.hash, item: null });
+      merged.push({ story, experiment: branch, commit, merge: after });
+    }
+  }
+  for (const { pair } of [...chain].reverse()) await branches.delete(pair.name);
+  return merged;
+}
