@@ -51,7 +51,8 @@ export interface BranchPairView {
   readonly active: boolean;
   /**
    * Whether the pair's git branch is merged into its parent's (every commit of it is there); null
-   * for a root, an orphan, or a parent without a git branch. Absent from older hosts.
+   * for a root, an orphan, a parent without a git branch, or a branch with nothing of its own yet
+   * (its head is on the parent's first-parent line). Absent from older hosts.
    */
   readonly merged?: boolean | null;
 }
@@ -231,3 +232,9 @@ export function changeRefusal(pair: BranchPairView, verb: 'deleted' | 'reset', p
   }
   return null;
 }
+
+/** The git branch a feature's accepted stories are merged into: `baton/<feature>`, lower-cased. */
+export const featureBranch = (feature: string): string => `baton/${feature}`.toLowerCase();
+
+/** The experiment branch a story of a feature is built on: `baton/<feature>--<story>`, lower-cased. */
+export const storyBranch = (feature: string, story: string): string => `${featureBranch(feature)}--${story}`.toLowerCase();

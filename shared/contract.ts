@@ -102,7 +102,11 @@ export const channels = {
     request: z.object({ ...gateRef, approver, expect: z.record(z.string().min(1), sha256Hex), comment: z.string().max(4000).optional(), viewedMs }).strict(),
     response: returns<LedgerRecord>(),
   },
-  'gates:reject': { request: z.object({ ...gateRef, approver, reason, viewedMs }).strict(), response: returns<LedgerRecord>() },
+  /** `discard` (a story's acceptance only): drop the story instead of revising it. */
+  'gates:reject': {
+    request: z.object({ ...gateRef, approver, reason, viewedMs, discard: z.boolean().optional() }).strict(),
+    response: returns<LedgerRecord>(),
+  },
   /** Withdraw an approval (cascades: withdrawing spec reopens design and test_list). */
   'gates:withdraw': { request: z.object({ ...gateRef, approver, reason }).strict(), response: returns<LedgerRecord>() },
   /**

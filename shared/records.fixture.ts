@@ -63,6 +63,7 @@ export const SAMPLE_DATA: { readonly [T in RecordType]: RecordData<T> } = {
   [RECORD_TYPES.branchReset]: { name: 'exp', parent: 'main', provider: 'pglite', masked: false, migrations: [] },
   [RECORD_TYPES.branchDeleted]: { name: 'exp', provider: 'pglite' },
   [RECORD_TYPES.branchCollected]: { provider: 'pglite', removed: [], kept: [] },
+  [RECORD_TYPES.storyDiscarded]: { story: 'S-2', rejection: SHA, by: 'Ada <ada@example.com>', note: 'not this release', items: ['T2'] },
   [RECORD_TYPES.storyMerged]: { story: 'S-1', experiment: 'baton/f-1--s-1', into: 'baton/f-1', commit: COMMIT, merge: COMMIT },
   [RECORD_TYPES.deployRan]: { feature: 'F-1', commit: 'a'.repeat(40), target: 'local', healthy: true, verifyPassed: true, exitCode: 0 },
   [RECORD_TYPES.promoteDone]: {

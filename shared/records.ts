@@ -45,6 +45,8 @@ export const RECORD_TYPES = {
   branchMigrated: 'branch.migrated',
   /** Once acceptance is approved: a story's experiment branch merged into the feature branch (its pair then removed). */
   storyMerged: 'story.merged',
+  /** A story dropped at acceptance (the PO's discard, taken up by the orchestrator): its items set aside, its experiment pair removed. */
+  storyDiscarded: 'story.discarded',
   deployRan: 'deploy.ran',
   promoteDone: 'promote.done',
   promoteRolledBack: 'promote.rolledback',
@@ -130,6 +132,8 @@ export const RECORD_DATA = {
     approver: text,
     reason: text,
     artifacts: z.record(text, artifactHash).optional(),
+    /** A story's acceptance rejected to drop the story, not to revise it. */
+    discard: z.boolean().optional(),
     ...decisionTiming,
   }),
   [RECORD_TYPES.gateWithdrawn]: z.looseObject({ gate: text.optional(), approver: text, reason: text, reopened: list(text).optional() }),
@@ -230,6 +234,7 @@ export const RECORD_DATA = {
   [RECORD_TYPES.branchReset]: z.looseObject({ name: text, parent: text, provider: text, masked: z.boolean(), migrations: list(text) }),
   [RECORD_TYPES.branchDeleted]: z.looseObject({ name: text, provider: text }),
   [RECORD_TYPES.branchCollected]: z.looseObject({ provider: text, removed: list(z.unknown()), kept: list(z.unknown()) }),
+  [RECORD_TYPES.storyDiscarded]: z.looseObject({ story: text, rejection: hash, by: text, note: z.string().nullable(), items: list(text) }),
   [RECORD_TYPES.storyMerged]: z.looseObject({ story: text, experiment: text, into: text, commit: text, merge: text }),
   [RECORD_TYPES.deployRan]: z.looseObject({ feature: text, commit: text, target: text, healthy: z.boolean(), verifyPassed: z.boolean(), exitCode: z.number() }),
   [RECORD_TYPES.promoteDone]: z.looseObject({

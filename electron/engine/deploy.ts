@@ -8,6 +8,7 @@
  * the app's output and the verify output as blobs. A deploy that fails is evidence too: of a
  * failure, which the deploy gate refuses.
  */
+import { featureBranch } from '../../shared/branches';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -39,7 +40,7 @@ const DEFAULT_VERIFY_S = 600;
 const MAX_LOG = 256 * 1024;
 
 /** The feature's own git branch (run-feature.ts experimentPairs makes it). */
-export const featureBranch = (feature: string): string => `baton/${feature}`.toLowerCase();
+export { featureBranch };
 
 export async function deployFeature(request: DeployRequest): Promise<DeployOutcome> {
   const { settings, feature, branches, signal } = request;

@@ -37,7 +37,7 @@ import { summarize } from './summary';
 import { removeLeftoverThrowaways } from './test-run';
 import { shipSteps, type ShipSteps } from './ship-steps';
 import { alignFeatureDatabase } from './feature-db';
-import { mergeStoryExperiments, storyExperiments } from './story-experiments';
+import { dropStoryExperiment, mergeStoryExperiments, storyExperiments } from './story-experiments';
 
 export interface RunOptions {
   readonly root: string;
@@ -157,8 +157,9 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
     const accepted = async () => {
       await mergeStoryExperiments(deps, branches, storyOrder(await items()));
     };
+    const drop = (story: string) => dropStoryExperiment(branches, feature.id, story);
     const ship = shipSteps({ root, settings, feature: feature.id, ledger, branches, dataDir, hide, signal }, emit);
-    const phase = await driveLifecycle(deps, store, items, settings, ledger, options, frozen, { ...ship, accepted });
+    const phase = await driveLifecycle(deps, store, items, settings, ledger, options, frozen, { ...ship, accepted, drop });
     return await summarize(root, feature.id, phase, ledger, frozen.blocked);
   } finally {
     await branches.close().catch(() => undefined);
@@ -223,7 +224,7 @@ async function driveLifecycle(
   ledger: Ledger,
   options: RunOptions,
   frozen: FrozenGuard,
-  ship: ShipSteps & { readonly accepted: () => Promise<void> },
+  ship: ShipSteps & { readonly accepted: () => Promise<void>; readonly drop: (story: string) => Promise<void> },
 ): Promise<LifecycleStateName> {
   const pollMs = options.gatePollMs ?? 1000;
   let rerun = false;
@@ -244,6 +245,7 @@ async function driveLifecycle(
           gates: ['acceptance', 'deploy'],
           items: list,
           stories: await storiesOf(deps.root, deps.feature),
+          drop: ship.drop,
         });
         const built = await buildItems(deps, store, list, settings.repairBudget);
         // A test amendment approved during the build: acceptance sends the build back at once (waitForGate), so `until` does not stop there.

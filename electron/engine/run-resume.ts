@@ -8,6 +8,7 @@ import type { CycleDeps } from './cycle-deps';
 import { amendmentToRerun } from '../gates/amendments';
 import { readProject } from '../project';
 import { revisingError } from '../gates/revising';
+import { discardedStories } from '../gates/discard';
 
 /** The lifecycle state each gate is reached in (`--until` stops there). */
 export const GATE_STATE: Readonly<Record<GateName, LifecycleStateName>> = {
@@ -61,7 +62,8 @@ export async function waitForGate(ledger: Ledger, wait: GateWait, pollMs: number
     const fold = foldGates(records);
     // Story gates (acceptance) are decided per story: every story of the feature must agree, and
     // a story nobody has decided yet keeps the gate waiting.
-    const stories = wait.gate === 'acceptance' ? await storiesOf(deps.root, wait.feature) : [];
+    const dropped = discardedStories(records, wait.feature);
+    const stories = wait.gate === 'acceptance' ? (await storiesOf(deps.root, wait.feature)).filter((story) => !dropped.has(story)) : [];
     const direct = fold.get(gateKey({ feature: wait.feature, gate: wait.gate }));
     const decided = direct ? [direct] : stories.map((story) => fold.get(gateKey({ feature: wait.feature, gate: wait.gate, story })));
     if (decided.length && decided.every((f) => f?.status === 'approved')) return { decision: 'approved', reason: null };

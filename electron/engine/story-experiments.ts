@@ -7,16 +7,12 @@
  * story), migrates the feature database to the merged head, records `story.merged`, and removes the
  * experiment pair. A merge that conflicts is undone and stops the run with what to do.
  */
-import type { BranchPairView } from '../../shared/branches';
+import { featureBranch, storyBranch, type BranchPairView } from '../../shared/branches';
 import { RECORD_TYPES } from '../../shared/records';
 import type { BranchService } from '../branches/service-api';
 import type { CycleDeps, ExperimentPair } from './cycle-deps';
-import { featureBranch } from './deploy';
 import { keepMigrated } from './feature-db';
 import { git } from './git';
-
-/** The git branch a story of a feature is built on. */
-export const storyBranch = (feature: string, story: string): string => `${featureBranch(feature)}--${story}`.toLowerCase();
 
 const asPair = (p: BranchPairView): ExperimentPair | null =>
   p.gitBranch && p.database && p.worktree ? { gitBranch: p.gitBranch, worktree: p.worktree, database: p.database.name } : null;
@@ -131,4 +127,10 @@ export async function mergeStoryExperiments(deps: CycleDeps, branches: BranchSer
   }
   for (const { pair } of [...chain].reverse()) await branches.delete(pair.name);
   return merged;
+}
+
+/** A discarded story's experiment pair is removed (nothing of it is merged); no pair, nothing to do. */
+export async function dropStoryExperiment(branches: BranchService, feature: string, story: string): Promise<void> {
+  const pair = (await branches.list()).pairs.find((p) => p.gitBranch === storyBranch(feature, story));
+  if (pair) await branches.delete(pair.name);
 }

@@ -3,6 +3,7 @@
  * re-folded, the disk re-read and re-hashed, the rules checked and the record appended, so two
  * people approving the same gate at once produce one approval and one refusal.
  */
+import { discardRefusal } from './discard';
 import { type GateName, type HashAlgorithm, type LedgerRecord } from '../../shared/ledger';
 import { RECORD_TYPES } from '../../shared/records';
 import type { ProjectView } from '../../shared/model';
@@ -30,6 +31,8 @@ export interface ReasonedRequest extends GateRef {
   readonly approver: string;
   readonly reason: string;
   readonly viewedMs?: number | undefined;
+  /** Reject only: drop the story (a story's acceptance) instead of revising it. */
+  readonly discard?: boolean | undefined;
 }
 
 /**
@@ -144,6 +147,8 @@ export const rejectGate = (view: ProjectView, ledger: Ledger, req: ReasonedReque
   decideOnDisk(view, ledger, req, async (tx, located, current) => {
     const noReason = reasonError(req, 'reject');
     if (noReason) return noReason;
+    const cannotDiscard = req.discard ? await discardRefusal(view.root, req) : null;
+    if (cannotDiscard) return cannotDiscard;
     const fold = foldGates(tx.records).get(gateKey(req));
     if (fold?.status === 'approved' && fold.approval) {
       const { site, names } = located;
@@ -160,7 +165,14 @@ export const rejectGate = (view: ProjectView, ledger: Ledger, req: ReasonedReque
         type: RECORD_TYPES.gateRejected,
         actor: { kind: 'person', id: approver },
         subject: subjectOf(req),
-        data: { gate: req.gate, approver, reason: req.reason.trim(), artifacts, ...timing(tx.records, req, req.viewedMs) },
+        data: {
+          gate: req.gate,
+          approver,
+          reason: req.reason.trim(),
+          artifacts,
+          ...(req.discard ? { discard: true } : {}),
+          ...timing(tx.records, req, req.viewedMs),
+        },
         // What was sent back, so the revised version can be compared with it.
         blobs: snapshots.flatMap((s) => (s.file.state === 'ok' ? [{ name: s.name, content: s.file.bytes }] : [])),
       }),

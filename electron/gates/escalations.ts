@@ -52,6 +52,16 @@ export function foldEscalations(records: readonly LedgerRecord[]): Map<string, I
   for (const r of records) {
     const { feature, item } = r.subject;
     // A story sent back at acceptance: each of its items runs its next round with the note (engine/revise.ts).
+    const discarded = recordOf(r, RECORD_TYPES.storyDiscarded);
+    if (discarded && feature) {
+      for (const dropped of discarded.data.items) {
+        const list = decisions.get(key(feature, dropped)) ?? [];
+        const round = 1 + list.filter((d) => d.decision === 'retry').length;
+        list.push({ round, decision: 'skip', note: discarded.data.note, by: discarded.data.by, record: r.hash, amendment: null });
+        decisions.set(key(feature, dropped), list);
+      }
+      continue;
+    }
     const revising = recordOf(r, RECORD_TYPES.gateRevising);
     if (revising && feature) {
       for (const revised of revising.data.items) {

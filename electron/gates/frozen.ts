@@ -5,6 +5,7 @@
  * stops the run before any agent turn, with a `run.blocked` record naming the gate and the files.
  * The Inbox shows the block until the files are restored or the gate is approved again.
  */
+import { discardedStories } from './discard';
 import { type GateName, type LedgerRecord } from '../../shared/ledger';
 import { RECORD_TYPES, recordOf, recordsOf, type TypedRecord } from '../../shared/records';
 import type { Feature, Gate, ProjectView, RunBlockGate, RunBlockView } from '../../shared/model';
@@ -59,7 +60,11 @@ export async function unfrozenGates(root: string, feature: string, names: readon
   if (!found) throw new Error(`Feature ${feature} is gone from ${read.value.artifactRoot}/features: its gates cannot be checked, so nothing runs.`);
   const site = await (await featureSites(view))(feature);
   // A gate never decided is absent from the fold but listed (open) by the view: both are "not approved".
-  return found.gates.filter((g) => (names as readonly string[]).includes(g.name) && !intact(g)).map((g) => blockGate(root, site.featureDir, g));
+  // A story discarded at acceptance is gone, not waiting: its rejected acceptance blocks nothing.
+  const dropped = discardedStories(records, feature);
+  return found.gates
+    .filter((g) => (names as readonly string[]).includes(g.name) && !intact(g) && !(g.story !== null && dropped.has(g.story)))
+    .map((g) => blockGate(root, site.featureDir, g));
 }
 
 const gateWords = (g: RunBlockGate, feature: string): string => {

@@ -95,17 +95,18 @@ export const approveCommand: Command = {
 };
 
 function reasonedDecision(name: 'reject' | 'withdraw', summary: string, done: string): Command {
+  const discard = name === 'reject';
   return {
     name,
-    synopsis: `${name} <dir> --feature F [--story S] --gate G --reason TEXT [--approver "Name <email>"] [--json]`,
+    synopsis: `${name} <dir> --feature F [--story S] --gate G --reason TEXT${discard ? ' [--discard]' : ''} [--approver "Name <email>"] [--json]`,
     summary,
-    options: { ...GATE_OPTIONS, reason: { type: 'string' } },
+    options: { ...GATE_OPTIONS, reason: { type: 'string' }, ...(discard ? { discard: { type: 'boolean' as const, default: false } } : {}) },
     async run(positionals, values, io) {
       const json = flag(values, 'json');
       const ref = gateRef(values, this.synopsis);
       const reason = given(values, 'reason', this.synopsis);
       return withProject(onePath(positionals, this.synopsis), json, io, async (session) => {
-        const request = { ...ref, approver: await approverOf(values, session), reason };
+        const request = { ...ref, approver: await approverOf(values, session), reason, ...(discard && flag(values, 'discard') ? { discard: true } : {}) };
         const result = await session.call(name === 'reject' ? 'gates:reject' : 'gates:withdraw', request);
         return report(io, json, result, `${done} ${ref.gate}`);
       });
