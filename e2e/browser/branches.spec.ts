@@ -181,21 +181,31 @@ test('an invalid name is refused with what to do, and nothing is created', async
 test('each row says whether it is merged into its parent, and Check migrations says where its database stands', async ({ servedPage: page, project }) => {
   await openBranches(page);
   const create = (gitBranch: string) => JSON.parse(project.baton('branch', 'create', gitBranch, '--json', '--project', project.dir)) as { worktree: string };
-  create('feature/merged');
+  const done = create('feature/merged');
   const ahead = create('feature/ahead');
-  // A commit only the pair's branch has: it is no longer merged into main.
-  writeFileSync(join(ahead.worktree, 'NOTES.md'), 'work in progress\n');
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-C', ahead.worktree, '-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { stdio: 'pipe' });
-  git('add', 'NOTES.md');
-  git('commit', '-m', 'notes');
+  create('feature/fresh');
+  const git = (dir: string, ...args: string[]) =>
+    execFileSync('git', ['-C', dir, '-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { stdio: 'pipe' });
+  // A commit only the pair's branch has: not merged into main. The same, merged into main with a merge commit: merged.
+  for (const [pair, file] of [
+    [ahead, 'NOTES.md'],
+    [done, 'DONE.md'],
+  ] as const) {
+    writeFileSync(join(pair.worktree, file), 'work\n');
+    git(pair.worktree, 'add', file);
+    git(pair.worktree, 'commit', '-m', file);
+  }
+  git(project.dir, 'merge', '--no-ff', '-m', 'merge feature/merged', 'feature/merged');
   await page.getByTestId('branch-refresh').click();
 
   const merged = row(page, 'feature-merged');
   const notMerged = row(page, 'feature-ahead');
-  await test.step('a pair with no commit of its own is merged into main; one with a commit is not', async () => {
+  await test.step('a pair merged with a merge commit is merged into main; one with a commit of its own is not; one with nothing of its own says nothing', async () => {
     await expect(merged.getByTestId('branch-merged')).toHaveText('merged into main', SLOW);
     await expect(notMerged.getByTestId('branch-merged')).toHaveText('not merged into main');
+    // "merged" would read as shipped: a pair cut from main with no commit yet has no merge badge.
+    await expect(row(page, 'feature-fresh')).toBeVisible();
+    await expect(row(page, 'feature-fresh').getByTestId('branch-merged')).toHaveCount(0);
     await expect(row(page, 'main').getByTestId('branch-merged')).toHaveCount(0);
     await expect(merged).toHaveAttribute('aria-label', /, merged into main/);
     await expect(notMerged).toHaveAttribute('aria-label', /not merged into main/);

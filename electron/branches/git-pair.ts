@@ -96,11 +96,18 @@ export async function listWorktrees(root: string): Promise<Worktree[]> {
 }
 
 /** Whether every commit of `branch` is in `into` (it is merged); null when git cannot tell (a branch is missing). */
-export function isMerged(root: string, branch: string, into: string): Promise<boolean | null> {
-  return new Promise((resolve) => {
-    execFile('git', ['-C', root, 'merge-base', '--is-ancestor', `refs/heads/${branch}`, `refs/heads/${into}`], (error) => {
-      // Exit 1 is git's "not an ancestor"; anything else (a missing ref) says nothing.
-      resolve(error ? ((error as { code?: unknown }).code === 1 ? false : null) : true);
-    });
-  });
+export async function isMerged(root: string, branch: string, into: string): Promise<boolean | null> {
+  const run = (args: string[]) =>
+    new Promise<{ code: unknown; stdout: string }>((resolve) =>
+      execFile('git', ['-C', root, ...args], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout) =>
+        resolve({ code: error ? ((error as { code?: unknown }).code ?? -1) : 0, stdout }),
+      ),
+    );
+  const contained = await run(['merge-base', '--is-ancestor', `refs/heads/${branch}`, `refs/heads/${into}`]);
+  // Exit 1 is git's "not an ancestor"; anything else (a missing ref) says nothing.
+  if (contained.code !== 0) return contained.code === 1 ? false : null;
+  // A branch whose head lies on its parent's own line (the commit it was cut from, or one before)
+  // has nothing of its own to merge: "merged" would read as shipped. Baton merges with a merge commit.
+  const [head, line] = await Promise.all([run(['rev-parse', `refs/heads/${branch}`]), run(['rev-list', '--first-parent', `refs/heads/${into}`])]);
+  return line.code === 0 && line.stdout.split('\n').includes(head.stdout.trim()) ? null : true;
 }

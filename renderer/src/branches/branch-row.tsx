@@ -6,6 +6,7 @@ import { PROVIDER_LABELS, type MigrationState, type ProviderKind } from '../../.
 import { Icon, type IconName } from '../components/icon';
 import { humanSize, markersOf, mergeFact, migrationFact, pairLabel, type MarkerKey, type TreeRow } from '../lib/branch-tree';
 import { friendlyTime, relativeTime } from '../lib/format';
+import { MergeBadge, MigrationBadge } from './fact-badge';
 
 interface Props {
   readonly row: TreeRow;
@@ -125,18 +126,8 @@ export function BranchRow({ row, provider, migrations, selected, tabbable, itemR
               <span>{m.word}</span>
             </span>
           ))}
-          {merge && (
-            <span className={`badge tone-${merge.tone}`} title={merge.title} data-testid="branch-merged" data-merged={pair.merged}>
-              <Icon name="branch" />
-              <span>{merge.word}</span>
-            </span>
-          )}
-          {migrated && migrations && (
-            <span className={`badge tone-${migrated.tone}`} title={migrated.title} data-testid="branch-migrations" data-state={migrations.state}>
-              <Icon name={migrated.tone === 'warning' ? 'warning' : 'database'} />
-              <span>{migrated.word}</span>
-            </span>
-          )}
+          <MergeBadge pair={pair} parentLabel={row.parentLabel} testId="branch-merged" />
+          {migrations && <MigrationBadge label={label} migrations={migrations} testId="branch-migrations" />}
         </span>
       </div>
     </li>

@@ -1,24 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { pairView } from './branch-pair.fixture';
 import type { BranchPairView, MigrationState } from '../../../shared/branches';
 import { blockedReason, buildForest, humanSize, markersOf, mergeFact, migrationFact, onlyTiers, visibleRows } from './branch-tree';
 
-function pair(name: string, patch: Partial<BranchPairView> = {}): BranchPairView {
-  return {
-    name,
-    gitBranch: name,
-    worktree: `/wt/${name}`,
-    database: { name, provider: 'pglite', parent: patch.parent ?? null, createdAt: null, sizeBytes: null, depth: 0 },
-    parent: null,
-    tier: null,
-    kind: 'feature',
-    masked: false,
-    orphan: null,
-    createdAt: null,
-    expiresAt: null,
-    active: false,
-    ...patch,
-  };
-}
+const pair = (name: string, patch: Partial<BranchPairView> = {}): BranchPairView => pairView(name, patch);
 
 const main = pair('main', { kind: 'tier', tier: 'production', worktree: null });
 const staging = pair('staging', { kind: 'tier', tier: 'staging', worktree: null });

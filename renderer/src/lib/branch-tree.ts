@@ -157,7 +157,7 @@ export interface RowFact {
   readonly tone: Marker['tone'];
 }
 
-/** Whether the pair's git branch is merged into its parent's (`parentLabel`), or null when that means nothing (a root, an orphan, an older host). */
+/** Whether the pair's git branch is merged into its parent's (`parentLabel`), or null when that means nothing (a root, an orphan, a branch with nothing of its own yet, an older host). */
 export function mergeFact(pair: BranchPairView, parentLabel: string | null): RowFact | null {
   if (pair.merged === null || pair.merged === undefined) return null;
   const parent = parentLabel ?? pair.parent ?? 'its parent';

@@ -1,6 +1,7 @@
 /**
  * The bottom panel: the live run. The feature's lifecycle and the current item's cycle as strips
- * of their states, and the agent's transcript and the runner's output streaming side by side.
+ * of their states, the Path of the feature's branches up to the tier, and the agent's transcript
+ * and the runner's output streaming side by side.
  */
 import { readOnlyReason } from '../../../shared/read-only';
 import { LIFECYCLE_STATE_NAMES } from '../../../shared/run';
@@ -11,6 +12,7 @@ import { CycleView } from './cycle-view';
 import { LogPane } from './log-pane';
 import { MachineStrip } from './machine-strip';
 import { RunOutcome } from './run-outcome';
+import { RunPath } from './run-path';
 import { CONDITION, conditionOf } from './run-words';
 
 const LIFECYCLE_PATH = LIFECYCLE_STATE_NAMES.filter((s) => s !== 'abandoned' && s !== 'escalated');
@@ -45,6 +47,7 @@ function RunBody() {
           <CycleView items={run.items} current={run.currentItem} />
         </div>
       )}
+      {run.feature && (ran || run.lifecycle) && <RunPath feature={run.feature} />}
       {ran && (
         <div className="run-panes">
           <LogPane

@@ -40,6 +40,20 @@ export async function refreshBranches(): Promise<void> {
   void refreshBranchStatus();
 }
 
+/**
+ * Re-reads the tree for the run panel's Path. A run makes and removes pairs in main, outside this
+ * page's create, delete and reset: when the pairs found are not the ones the last migration check
+ * answered for (every pair with both halves), that answer is let go, as after a create or delete.
+ */
+export async function refreshBranchesForRun(): Promise<void> {
+  await refreshBranches();
+  const { branchList, branchMigrations, setBranchMigrations } = useStore.getState();
+  if (!branchList || !branchMigrations) return;
+  const checkable = branchList.pairs.filter((p) => p.database && p.gitBranch).map((p) => p.name);
+  const same = checkable.length === branchMigrations.size && checkable.every((name) => branchMigrations.has(name));
+  if (!same) setBranchMigrations(null);
+}
+
 /** Keeps this page's progress events in the store; call once at boot. */
 export function listenBranchProgress(): () => void {
   return api.on('branches:progressed', ({ opId, event }) => {
