@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerRecord } from '../../shared/ledger';
 import { RECORD_TYPES } from '../../shared/records';
 import { main } from '../cli/main';
-import { approveGate, gateEvidence } from '../gates';
+import { annotateGates, approveGate, gateEvidence } from '../gates';
 import { Ledger } from '../ledger';
 import { readProject } from '../project';
 import { removeDir } from '../project/temp-project.fixture';
@@ -113,6 +113,12 @@ describe('a story discarded at acceptance (real runs)', () => {
     expect(records.filter((r) => r.type === RECORD_TYPES.storyMerged).map((r) => r.subject.story)).toEqual(['S-1']);
     expect(records.some((r) => r.type === RECORD_TYPES.branchDeleted && r.data.gitBranch === 'baton/f-1--s-2')).toBe(true);
     expect(await git('branch', '--list', 'baton/f-1--*')).toBe('');
+    // What screens show: the story is discarded, not a rejection waiting for someone.
+    const read = await readProject(project.root);
+    if (!read.ok) throw new Error(read.error.message);
+    const shown = (await annotateGates(read.value, records)).features[0]!.stories.map((s) => [s.id, s.status]);
+    expect(shown).toContainEqual(['S-2', 'discarded']);
+    expect(shown).not.toContainEqual(['S-1', 'discarded']);
     // The feature branch has S-1's test and not S-2's.
     expect(await git('show', 'baton/f-1:test/T1.test.js')).toContain('T1 adds');
     await expect(git('show', 'baton/f-1:test/T2.test.js')).rejects.toThrow();

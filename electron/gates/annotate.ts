@@ -5,6 +5,7 @@
  * drifted artifact, an approval that binds nothing) joins the view's problems, so Problems and
  * verify never disagree. Nothing is written, whatever the layout.
  */
+import { discardedStories } from './discard';
 import type { LedgerRecord } from '../../shared/ledger';
 import type { Feature, Problem, ProjectView } from '../../shared/model';
 import { naturalCompare } from '../project/fields';
@@ -19,7 +20,12 @@ const sameProblem = (a: Problem, b: Problem): boolean => a.file === b.file && a.
 export const annotateGates = async (view: ProjectView, records: readonly LedgerRecord[] | null): Promise<ProjectView> => {
   const judged = await judgeGates(view, records);
   const gatesOf = new Map(judged.filter((j) => j.shown).map((j) => [j.feature, j.gates]));
-  const features = view.features.map((feature): Feature => ({ ...feature, gates: gatesOf.get(feature.id) ?? feature.gates }));
+  const features = view.features.map((feature): Feature => {
+    // A story discarded at acceptance (and taken up) is gone: it says so, and its rejection waits for nobody.
+    const dropped = view.layout === 'baton' && records ? discardedStories(records, feature.id) : new Set<string>();
+    const stories = dropped.size ? feature.stories.map((s) => (dropped.has(s.id) ? { ...s, status: 'discarded' as const } : s)) : feature.stories;
+    return { ...feature, stories, gates: gatesOf.get(feature.id) ?? feature.gates };
+  });
   const problems = [...view.problems];
   for (const problem of gateReport(judged).problems) {
     const entry = { file: problem.file, message: problem.message };

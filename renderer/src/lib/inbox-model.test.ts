@@ -87,6 +87,15 @@ describe('gateEntries', () => {
     const entries = gateEntries(view([feature('F-1', [gate('plan', 'open', null), gate('deploy', 'open', null, null, readOnly)])], 'consort'));
     expect(entries.map((e) => [e.ref.gate, e.group])).toEqual([['deploy', 'read-only']]);
   });
+
+  it('leaves out the acceptance of a story discarded at acceptance (it waits for nobody), and keeps the others', () => {
+    const stories = [
+      { ...story, id: 'S-1', status: 'discarded' as const },
+      { ...story, id: 'S-2' },
+    ];
+    const gates = [gate('acceptance', 'rejected', '2025-01-01T00:00:00Z', 'S-1'), gate('acceptance', 'open', '2025-01-02T00:00:00Z', 'S-2')];
+    expect(gateEntries(view([feature('F-1', gates, { stories })])).map((e) => e.ref.story)).toEqual(['S-2']);
+  });
 });
 
 const item = (id: string, description: string, acId = 'AC-1', storyId: string | null = 'S-1'): TestItem => ({

@@ -130,8 +130,11 @@ export function gateEntries(view: ProjectView | null): GateEntry[] {
   if (!view) return [];
   const entries: GateEntry[] = [];
   for (const feature of view.features) {
+    const discarded = new Set(feature.stories.filter((s) => s.status === 'discarded').map((s) => s.id));
     for (const gate of feature.gates) {
       if (!PENDING_STATUSES.includes(gate.status)) continue;
+      // A discarded story's acceptance waits for nobody.
+      if (gate.story !== null && discarded.has(gate.story)) continue;
       const ref = refOf(feature.id, gate);
       if (!ref) continue;
       const group = groupOf(gate);
