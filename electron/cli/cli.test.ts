@@ -184,7 +184,7 @@ describe('baton init', () => {
     expect(made.code, made.err).toBe(0);
     const workflow = await readFile(join(fresh, '.github', 'workflows', 'baton.yml'), 'utf8');
     expect(workflow).toContain('on:\n  pull_request:\n  push:\n    branches: ["trunk"]');
-    expect(workflow).toContain('run: npx --no-install baton verify .');
+    expect(workflow).toContain('run: npx --no-install baton verify . --rerun');
     expect(workflow).not.toMatch(/\t/);
 
     const existing = await gitRepo();

@@ -1,7 +1,8 @@
 /**
  * `baton init --ci github`: a GitHub Actions workflow that runs `baton verify` on every pull
- * request (and push to the default branch), so a broken hash chain, a drifted gate, or a tier
- * migration the code no longer has (a database ahead of its code) fails the check.
+ * request (and push to the default branch), so a broken hash chain, a drifted gate, a tier
+ * migration the code no longer has (a database ahead of its code), or a GREEN that does not
+ * reproduce (`--rerun`: the tests each GREEN in the commit made pass, run again) fails the check.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -14,8 +15,9 @@ export const GITHUB_WORKFLOW = '.github/workflows/baton.yml';
 
 export function githubWorkflow(defaultBranch: string): string {
   return `# Written by \`baton init --ci github\`. Fails a pull request whose Baton evidence does not hold:
-# a broken hash chain or a missing blob, an approved gate whose files changed (drift), or a
-# migration a promotion applied to a tier database that the code no longer has as it was.
+# a broken hash chain or a missing blob, an approved gate whose files changed (drift), a
+# migration a promotion applied to a tier database that the code no longer has as it was, or a
+# GREEN that does not reproduce (its tests, run again on this commit, no longer pass).
 name: baton
 on:
   pull_request:
@@ -37,8 +39,11 @@ jobs:
         run: npm install --no-save --no-package-lock "\${BATON_PACKAGE:-baton}"
         env:
           BATON_PACKAGE: \${{ vars.BATON_PACKAGE }}
+      # The project's own dependencies, for the re-run of its tests.
+      - name: Install the project
+        run: if [ -f package-lock.json ]; then npm ci; elif [ -f package.json ]; then npm install; fi
       - name: Verify the evidence
-        run: npx --no-install baton verify .
+        run: npx --no-install baton verify . --rerun
 `;
 }
 

@@ -1,6 +1,7 @@
 /** `baton verify <dir|bundle> [--json] [--repair-tail]`: is the evidence intact? */
 import type { VerifyReport } from '../../../shared/ledger';
 import { repairLedgerTail } from '../../core/project-tools';
+import { rerunGreens, type RerunReport } from '../../core/rerun-green';
 import { flag, JSON_OPTION, onePath, type Command } from '../command';
 import { EXIT } from '../exit-codes';
 import { printJson, type Io } from '../io';
@@ -8,9 +9,10 @@ import { failed, withProject } from '../open-project';
 
 export const verifyCommand: Command = {
   name: 'verify',
-  synopsis: 'verify <dir|bundle> [--json] [--repair-tail]',
-  summary: 'Check the hash chain, every blob, the signature and every approved gate against the disk',
-  options: { ...JSON_OPTION, 'repair-tail': { type: 'boolean', default: false } },
+  synopsis: 'verify <dir|bundle> [--json] [--repair-tail] [--rerun]',
+  summary:
+    'Check the hash chain, every blob, the signature and every approved gate against the disk; --rerun runs again the tests each GREEN in the checked-out commit recorded as passing',
+  options: { ...JSON_OPTION, 'repair-tail': { type: 'boolean', default: false }, rerun: { type: 'boolean', default: false } },
   async run(positionals, values, io) {
     const json = flag(values, 'json');
     const path = onePath(positionals, this.synopsis);
@@ -32,9 +34,25 @@ export const verifyCommand: Command = {
       }
       const result = await session.call('ledger:verify', {});
       if (!result.ok) return failed(io, result.error, json);
-      if (json) printJson(io, result.value);
-      else printReport(io, result.value, view.layout === 'baton' ? null : view.layout);
-      return result.value.ok ? EXIT.ok : EXIT.problems;
+      let report: VerifyReport & { rerun?: RerunReport } = result.value;
+      if (flag(values, 'rerun')) {
+        if (view.layout !== 'baton' || view.bundle)
+          return failed(
+            io,
+            { code: 'unsupported', message: `--rerun needs a Baton project folder with its git repository (${path} is not one): run it in the checkout.` },
+            json,
+          );
+        if (!json) io.err('baton verify: re-running the tests each GREEN in this commit recorded as passing (twice, on a fresh embedded database)…');
+        const rerun = await rerunGreens(view.root, view.artifactRoot);
+        report = { ...report, ok: report.ok && rerun.problems.length === 0, problems: [...report.problems, ...rerun.problems], rerun };
+        if (!json)
+          io.out(
+            `Re-ran ${rerun.tests} test${rerun.tests === 1 ? '' : 's'} of ${rerun.items} GREEN item${rerun.items === 1 ? '' : 's'} at ${rerun.commit.slice(0, 12)}.`,
+          );
+      }
+      if (json) printJson(io, report);
+      else printReport(io, report, view.layout === 'baton' ? null : view.layout);
+      return report.ok ? EXIT.ok : EXIT.problems;
     });
   },
 };
