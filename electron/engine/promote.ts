@@ -28,6 +28,7 @@ import { putEntry, removeEntry } from '../branches/registry';
 import { runCommand } from '../process/run-command';
 import { checkoutTree } from '../runner/run-tree';
 import { featureBranch } from './deploy';
+import { mergeLocally, mergeMessage, mergePullRequest, openPullRequest, promoteRoute, undoMerge, waitForChecks } from './promote-merge';
 import { git } from './git';
 import { shipSandbox, type ShipRequest } from './ship-request';
 
@@ -57,8 +58,9 @@ export interface PromotePlan {
   readonly snapshot: { readonly database: string; readonly gitBranch: string; readonly keepHours: number };
   readonly migrations: { readonly tool: MigrationPlan['tool']; readonly pending: readonly string[] | null; readonly command: string | null };
   readonly verify: string | null;
-  /** Local merge: `gh` pull requests are not made yet. */
-  readonly mode: 'local';
+  /** A Baton merge commit made here, or a pull request on `remote` merged by gh once its checks pass (promote-pr.ts). */
+  readonly mode: 'local' | 'pull-request';
+  readonly remote: string | null;
   /** Why it cannot go ahead (conflicts, already promoted, local changes); null when it can. */
   readonly refusal: string | null;
   /** What would happen, step by step, in words. */
@@ -115,6 +117,7 @@ export async function planPromote(request: PromoteRequest): Promise<PromotePlan>
   };
   const migrations = merged.tree ? await migrationsPlan(request, merged.tree, tierDatabase) : { tool: 'none' as const, pending: [], command: null };
   const verify = settings.promote?.verify ?? null;
+  const route = await promoteRoute(root, settings.promote?.via);
   const refusal = alreadyPromoted
     ? `${branch} (${featureCommit.slice(0, 12)}) is already in ${tier}: there is nothing to promote.`
     : merged.conflicts.length
@@ -125,10 +128,17 @@ export async function planPromote(request: PromoteRequest): Promise<PromotePlan>
   const pending = migrations.pending === null ? `run \`${migrations.command}\`` : migrations.pending.length ? migrations.pending.join(', ') : 'nothing pending';
   const steps = [
     `snapshot the ${tier} database ${tierDatabase} as ${snapshot.database} (git branch ${snapshot.gitBranch} at ${tierCommit.slice(0, 12)}), kept ${snapshot.keepHours} h`,
-    `merge ${branch} (${featureCommit.slice(0, 12)}) into ${tier} (${tierCommit.slice(0, 12)}) with a merge commit made by Baton${checkoutOnTier ? '; the main checkout follows (fast-forward)' : ''}`,
+    ...(route
+      ? [`push ${branch} to ${route.remote} and open a pull request into ${tier} (or reuse the open one); wait for its checks`]
+      : [
+          `merge ${branch} (${featureCommit.slice(0, 12)}) into ${tier} (${tierCommit.slice(0, 12)}) with a merge commit made by Baton${checkoutOnTier ? '; the main checkout follows (fast-forward)' : ''}`,
+        ]),
     `apply the merged tree's migrations to ${tierDatabase}: ${pending}`,
     verify ? `run \`${verify}\` against ${tierDatabase}` : `check that ${tierDatabase} has no migration left pending`,
-    `on any failure: move ${tier} back to ${tierCommit.slice(0, 12)} and restore ${tierDatabase} from ${snapshot.database}`,
+    ...(route ? [`merge the pull request (gh pr merge --merge) and bring ${tier} to ${route.remote}'s`] : []),
+    route
+      ? `on any failure: leave the pull request unmerged and restore ${tierDatabase} from ${snapshot.database}`
+      : `on any failure: move ${tier} back to ${tierCommit.slice(0, 12)} and restore ${tierDatabase} from ${snapshot.database}`,
   ];
   return {
     feature,
@@ -145,7 +155,8 @@ export async function planPromote(request: PromoteRequest): Promise<PromotePlan>
     snapshot,
     migrations,
     verify,
-    mode: 'local',
+    mode: route ? 'pull-request' : 'local',
+    remote: route?.remote ?? null,
     refusal,
     steps,
   };
@@ -184,15 +195,26 @@ export async function promoteFeature(request: PromoteRequest & { readonly dryRun
 
   let failedAt = 'merging';
   let mergeCommit: string | null = null;
+  const route = plan.remote ? { remote: plan.remote } : null;
+  let pullRequest: { url: string; checks: 'pending' | 'passed' | 'none' } | null = null;
   let applied: string[] = [];
   let verifyOutput = '';
   /** The SQL files the tier now has applied, by version: `baton verify` checks the code still has them as they were. */
   let hashes: Record<string, string> = {};
   try {
-    mergeCommit = await git(root, ['commit-tree', plan.mergeTree!, '-p', plan.tierCommit, '-p', plan.featureCommit, '-m', mergeMessage(plan)], BATON_AUTHOR);
-    say(`merge ${plan.featureBranch} into ${plan.tier}: ${mergeCommit.slice(0, 12)}`);
-    if (plan.checkoutOnTier) await git(root, ['merge', '--ff-only', '--quiet', mergeCommit]);
-    else await git(root, ['update-ref', `refs/heads/${plan.tier}`, mergeCommit, plan.tierCommit]);
+    if (route) {
+      failedAt = 'opening the pull request';
+      const url = await openPullRequest(root, route, plan, mergeMessage(plan));
+      pullRequest = { url, checks: 'pending' };
+      say(`pull request ${url}; waiting for its checks`);
+      failedAt = 'waiting for the pull request checks';
+      const checked = await waitForChecks(root, url, request.settings.promote?.checksTimeoutMinutes, request.signal);
+      pullRequest = { url, checks: checked.checks };
+      say(checked.checks === 'none' ? `no checks reported on ${url}` : `the checks of ${url} passed`);
+    } else {
+      mergeCommit = await mergeLocally(root, plan);
+      say(`merge ${plan.featureBranch} into ${plan.tier}: ${mergeCommit.slice(0, 12)}`);
+    }
 
     failedAt = 'migrating the tier database';
     const site = join(request.dataDir, 'promote', 'tree');
@@ -214,10 +236,16 @@ export async function promoteFeature(request: PromoteRequest & { readonly dryRun
     if (plan.verify) verifyOutput = await runVerify(request, plan.verify, site, scratch, url);
     const left = await migrationsPlan(request, plan.mergeTree!, plan.tierDatabase);
     if (left.pending && left.pending.length) throw new Error(`${plan.tierDatabase} still has migrations pending after promoting: ${left.pending.join(', ')}.`);
+    if (route && pullRequest) {
+      // Merged last: until here nothing reached the tier's branch, so a failure leaves the pull request open.
+      failedAt = 'merging the pull request';
+      mergeCommit = await mergePullRequest(root, route, pullRequest.url, plan);
+      say(`merged ${pullRequest.url}: ${plan.tier} is at ${mergeCommit.slice(0, 12)}`);
+    }
   } catch (cause) {
     const error = cause instanceof Error ? cause.message : String(cause);
     say(`${failedAt} failed: ${error}`);
-    const undone = mergeCommit ? await undoMerge(root, plan, mergeCommit) : true;
+    const undone = mergeCommit && !route ? await undoMerge(root, plan, mergeCommit) : true;
     const restored = await provider
       .reset(plan.tierDatabase, { from: plan.snapshot.database })
       .then(() => true)
@@ -233,6 +261,7 @@ export async function promoteFeature(request: PromoteRequest & { readonly dryRun
         snapshot: plan.snapshot.database,
         mergeUndone: undone,
         databaseRestored: restored,
+        ...(pullRequest ? { pullRequest: pullRequest.url } : {}),
       },
       ...(verifyOutput ? { blobs: [{ name: 'verify-output', content: verifyOutput }] } : {}),
     });
@@ -243,23 +272,17 @@ export async function promoteFeature(request: PromoteRequest & { readonly dryRun
     actor,
     subject: { feature: plan.feature },
     data: {
-      ...facts(plan, mergeCommit, applied, started),
+      ...facts(plan, mergeCommit!, applied, started),
       tierDatabase: plan.tierDatabase,
       snapshotBranch: plan.snapshot.gitBranch,
       migrationHashes: hashes,
       verify: plan.verify,
+      ...(pullRequest ? { pullRequest: pullRequest.url, checks: pullRequest.checks } : {}),
     },
     ...(verifyOutput ? { blobs: [{ name: 'verify-output', content: verifyOutput }] } : {}),
   });
   return { plan, outcome: 'promoted', mergeCommit, applied, record: record.hash, error: null };
 }
-
-const BATON_AUTHOR = {
-  GIT_AUTHOR_NAME: 'Baton',
-  GIT_AUTHOR_EMAIL: 'orchestrator@baton.invalid',
-  GIT_COMMITTER_NAME: 'Baton',
-  GIT_COMMITTER_EMAIL: 'orchestrator@baton.invalid',
-};
 
 /** What both promote records say: which feature, which tier from which commit, the merge, the snapshot, what was applied, how long. */
 const facts = <M extends string | null>(plan: PromotePlan, mergeCommit: M, applied: readonly string[], started: number) => ({
@@ -272,22 +295,6 @@ const facts = <M extends string | null>(plan: PromotePlan, mergeCommit: M, appli
   applied,
   ms: Math.round(performance.now() - started),
 });
-
-const mergeMessage = (plan: PromotePlan): string =>
-  `Promote ${plan.feature}: merge ${plan.featureBranch} into ${plan.tier}\n\nBaton-Feature: ${plan.feature}\nBaton-Snapshot: ${plan.snapshot.database}`;
-
-/** The tier's branch back where it was (only if nobody moved it since); the checkout too when it is on the tier. */
-async function undoMerge(root: string, plan: PromotePlan, mergeCommit: string): Promise<boolean> {
-  try {
-    const now = await git(root, ['rev-parse', `refs/heads/${plan.tier}`]);
-    if (now !== mergeCommit) return now === plan.tierCommit;
-    if (plan.checkoutOnTier) await git(root, ['reset', '--keep', '--quiet', plan.tierCommit]);
-    else await git(root, ['update-ref', `refs/heads/${plan.tier}`, plan.tierCommit, mergeCommit]);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The merged tree's migrations and which of them the tier has not applied (null: a command tool decides). */
 async function migrationsPlan(request: PromoteRequest, tree: string, tierDatabase: string): Promise<PromotePlan['migrations']> {

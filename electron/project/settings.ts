@@ -104,10 +104,14 @@ export const projectSettingsSchema = z
       .optional(),
     /**
      * Promote (electron/engine/promote.ts): `verify` (optional) runs against the tier database after
-     * its migrations; the tier's snapshot is kept `snapshotHours` (default 168).
+     * its migrations; the tier's snapshot is kept `snapshotHours` (default 168). `via`: `auto`
+     * (a pull request when gh and a remote are there, else a local merge), `local`, `pull-request`;
+     * the pull request's checks are waited for up to `checksTimeoutMinutes` (default 60).
      */
     promote: z
       .strictObject({
+        via: z.enum(['auto', 'local', 'pull-request']).optional(),
+        checksTimeoutMinutes: z.number().int().min(1).max(1440).optional(),
         verify: z.string().min(1).optional(),
         verifyTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
         snapshotHours: z.number().positive().optional(),

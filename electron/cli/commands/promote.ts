@@ -40,7 +40,7 @@ export const promoteCommand: Command = {
 
 function printOutcome(io: Io, { plan, outcome, mergeCommit, applied, record, error }: PromoteOutcome): void {
   if (outcome === 'planned') {
-    io.out(`Promoting ${plan.feature} (${plan.mode} merge) would:`);
+    io.out(`Promoting ${plan.feature} (${plan.mode === 'local' ? 'local merge' : `pull request on ${plan.remote}`}) would:`);
     plan.steps.forEach((step, i) => io.out(`  ${i + 1}. ${step}`));
     io.out(plan.refusal ? `It cannot go ahead now: ${plan.refusal}` : 'Nothing was changed. Run without --dry-run to do it.');
     return;
