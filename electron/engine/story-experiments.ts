@@ -2,7 +2,8 @@
  * Story experiments: each story is built on its own experiment pair (git branch + database branch),
  * `baton/<feature>--<story>`, cut from the feature pair `baton/<feature>` — or, when an earlier
  * story of the feature is still unmerged, from that story's pair, so a later story builds on the
- * code of the earlier ones (the chain is merged in its order). Once acceptance is approved the
+ * code of the earlier ones (the chain is merged in its order). A later round of an earlier story's
+ * item (a revision, an amendment) builds at the tip of the chain, on the newest code. Once acceptance is approved the
  * orchestrator merges each story's experiment into the feature branch (a Baton merge commit per
  * story), migrates the feature database to the merged head, records `story.merged`, and removes the
  * experiment pair. A merge that conflicts is undone and stops the run with what to do.
@@ -45,15 +46,30 @@ export function storyExperiments(
     return pair;
   };
   const featurePair = () => ensure(featureBranch(feature), async () => defaultBranch);
+  const chained = `${featureBranch(feature)}--`;
   return async (story) => {
     const base = await featurePair();
-    return ensure(storyBranch(feature, story), async () => {
-      const stories = await order();
-      const earlier = stories.slice(0, Math.max(0, stories.indexOf(story))).reverse();
-      const pairs = (await branches.list()).pairs;
-      const stacked = earlier.map((s) => pairs.find((p) => p.gitBranch === storyBranch(feature, s))).find((p) => p && asPair(p));
-      return stacked?.gitBranch ?? base.gitBranch;
-    });
+    const gitBranch = storyBranch(feature, story);
+    const pairs = (await branches.list()).pairs;
+    const tip = pairs.find((p) => p.gitBranch === gitBranch && asPair(p));
+    if (!tip) {
+      // Not there (never made, or merged and removed since): made now, from the chain as it stands.
+      made.delete(gitBranch);
+      return ensure(gitBranch, async () => {
+        const stories = await order();
+        const earlier = stories.slice(0, Math.max(0, stories.indexOf(story))).reverse();
+        const stacked = earlier.map((s) => pairs.find((p) => p.gitBranch === storyBranch(feature, s))).find((p) => p && asPair(p));
+        return stacked?.gitBranch ?? base.gitBranch;
+      });
+    }
+    // A later story is stacked on this one: a later round of this story's items (a revision, an
+    // amendment) builds at the tip of the chain, so no story is built on code the chain has moved past.
+    let top: BranchPairView = tip;
+    for (;;) {
+      const child = pairs.find((p) => p.parent === top.name && p.gitBranch?.startsWith(chained) && asPair(p));
+      if (!child) return asPair(top)!;
+      top = child;
+    }
   };
 }
 
