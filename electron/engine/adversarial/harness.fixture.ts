@@ -19,7 +19,7 @@ import { Ledger } from '../../ledger';
 import { git } from '../../platform/git';
 import { DEMO_SOURCE, prepareDemo } from '../prepare-demo';
 import { runFeature } from '../run-feature';
-import { HONEST_CODE, honestTest, srcPath, testPath, type CheckContext, type Strategy, type StrategyEnv } from './strategies.fixture';
+import { EXPERIMENT_BRANCH, HONEST_CODE, honestTest, srcPath, testPath, type CheckContext, type Strategy, type StrategyEnv } from './strategies.fixture';
 
 export interface StrategyResult {
   readonly id: string;
@@ -102,7 +102,7 @@ export async function runGroup(strategies: readonly Strategy[]): Promise<GroupRe
   if (!records.some((r) => r.type === RECORD_TYPES.cycleGreened && r.subject.item === HONEST))
     problems.push('the honest item H1 did not go green: the harness itself is broken');
 
-  const branch = 'baton/f-inventory';
+  const branch = EXPERIMENT_BRANCH;
   const results: StrategyResult[] = [];
   for (const strategy of strategies) {
     const mine = records.filter((r) => r.subject.item === strategy.id);

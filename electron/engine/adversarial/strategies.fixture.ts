@@ -6,6 +6,7 @@
  * (a test keeps them the same). Strategies run in groups, one real run per group
  * (harness.fixture.ts), after an honest first item so there is an earlier lock to attack.
  */
+import { storyBranch } from '../../../shared/branches';
 import { type LedgerRecord } from '../../../shared/ledger';
 import { RECORD_TYPES, type RecordType } from '../../../shared/records';
 import type { ScriptedTurn } from '../../agents/scenario';
@@ -213,10 +214,13 @@ const secretNotInLedger: Check = async (ctx) => {
   return events.includes(ctx.env.secret) ? 'a ledger record holds the secret' : null;
 };
 
+/** The experiment branch the harness's one story (S-1) is built on. */
+export const EXPERIMENT_BRANCH = storyBranch('F-inventory', 'S-1');
+
 const earlierTestIntact =
   (earlier: string): Check =>
   async (ctx) => {
-    const head = await ctx.show('baton/f-inventory', testPath(earlier));
+    const head = await ctx.show(EXPERIMENT_BRANCH, testPath(earlier));
     return head === honestTest(earlier) ? null : `${testPath(earlier)} on the experiment branch is not the locked test any more`;
   };
 
@@ -225,7 +229,7 @@ const branchHolds =
   (path: PathOf, content: string): Check =>
   async (ctx) => {
     const want = pathOf(path, ctx.item);
-    return (await ctx.show('baton/f-inventory', want)) === content ? null : `${want} on the experiment branch is not what the honest GREEN committed`;
+    return (await ctx.show(EXPERIMENT_BRANCH, want)) === content ? null : `${want} on the experiment branch is not what the honest GREEN committed`;
   };
 
 const refactorReverted: Check = (ctx) =>
@@ -712,7 +716,7 @@ export const STRATEGIES: readonly Strategy[] = [
       noGreen,
       compromised(/locked file package\.json was changed while the tests ran/),
       async (ctx) =>
-        (await ctx.show('baton/f-inventory', 'package.json'))?.includes('node --test') ? null : "the experiment branch's package.json lost its test script",
+        (await ctx.show(EXPERIMENT_BRANCH, 'package.json'))?.includes('node --test') ? null : "the experiment branch's package.json lost its test script",
     ],
   },
   {
