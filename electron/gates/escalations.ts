@@ -51,24 +51,16 @@ export function foldEscalations(records: readonly LedgerRecord[]): Map<string, I
   const decisions = new Map<string, EscalationDecisionRecord[]>();
   for (const r of records) {
     const { feature, item } = r.subject;
-    // A story sent back at acceptance: each of its items runs its next round with the note (engine/revise.ts).
-    const discarded = recordOf(r, RECORD_TYPES.storyDiscarded);
-    if (discarded && feature) {
-      for (const dropped of discarded.data.items) {
-        const list = decisions.get(key(feature, dropped)) ?? [];
+    // A story sent back at acceptance (each of its items runs its next round with the note) or
+    // discarded there (its items set aside): one decision per item, made by the orchestrator (engine/revise.ts).
+    const story = recordOf(r, RECORD_TYPES.gateRevising) ?? recordOf(r, RECORD_TYPES.storyDiscarded);
+    if (story && feature) {
+      const decision = r.type === RECORD_TYPES.gateRevising ? 'retry' : 'skip';
+      for (const each of story.data.items) {
+        const list = decisions.get(key(feature, each)) ?? [];
         const round = 1 + list.filter((d) => d.decision === 'retry').length;
-        list.push({ round, decision: 'skip', note: discarded.data.note, by: discarded.data.by, record: r.hash, amendment: null });
-        decisions.set(key(feature, dropped), list);
-      }
-      continue;
-    }
-    const revising = recordOf(r, RECORD_TYPES.gateRevising);
-    if (revising && feature) {
-      for (const revised of revising.data.items) {
-        const list = decisions.get(key(feature, revised)) ?? [];
-        const round = 1 + list.filter((d) => d.decision === 'retry').length;
-        list.push({ round, decision: 'retry', note: revising.data.note, by: revising.data.by, record: r.hash, amendment: null });
-        decisions.set(key(feature, revised), list);
+        list.push({ round, decision, note: story.data.note, by: story.data.by, record: r.hash, amendment: null });
+        decisions.set(key(feature, each), list);
       }
       continue;
     }

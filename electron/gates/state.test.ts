@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RECORD_TYPES } from '../../shared/records';
 import { withSample } from '../../shared/records.fixture';
 import type { LedgerRecord } from '../../shared/ledger';
 import { foldGates, gateKey } from './state';
@@ -41,8 +42,9 @@ describe('foldGates', () => {
   });
 
   it('reopens a rejected gate once the orchestrator takes that rejection up, and not for an older one', () => {
-    const rejection = (hash: string) => ({ ...record('gate.rejected', { feature: 'F-1', gate: 'design' }, { reason: 'no' }), hash });
-    const revising = (of: string) => record('gate.revising', { feature: 'F-1', gate: 'design' }, { gate: 'design', rejection: of, note: 'no', items: [] });
+    const rejection = (hash: string) => ({ ...record(RECORD_TYPES.gateRejected, { feature: 'F-1', gate: 'design' }, { reason: 'no' }), hash });
+    const revising = (of: string) =>
+      record(RECORD_TYPES.gateRevising, { feature: 'F-1', gate: 'design' }, { gate: 'design', rejection: of, note: 'no', items: [] });
     const first = rejection('1'.repeat(64));
     const second = rejection('2'.repeat(64));
     expect(statusOf([first, revising(first.hash)], 'design')).toBe('open');
