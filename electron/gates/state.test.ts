@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { RECORD_TYPES } from '../../shared/records';
 import { withSample } from '../../shared/records.fixture';
 import type { LedgerRecord } from '../../shared/ledger';
+import { recordHash } from '../ledger';
 import { foldGates, gateKey } from './state';
 
 const H = 'c'.repeat(64);
 let seq = 0;
 const record = (type: string, subject: LedgerRecord['subject'], data: Record<string, unknown>): LedgerRecord => {
   seq += 1;
-  return {
+  const body = {
     seq,
     at: `2025-01-01T00:00:0${seq % 10}Z`,
     type,
@@ -17,8 +18,8 @@ const record = (type: string, subject: LedgerRecord['subject'], data: Record<str
     data: withSample(type, data),
     blobs: [],
     prev: H,
-    hash: H,
   };
+  return { ...body, hash: recordHash(body) };
 };
 const approval = (gate: string, story?: string) =>
   record(
@@ -29,6 +30,16 @@ const approval = (gate: string, story?: string) =>
 const statusOf = (records: LedgerRecord[], gate: string, story?: string) => foldGates(records).get(gateKey({ feature: 'F-1', gate, story }))?.status;
 
 describe('foldGates', () => {
+  it('shows no decision from an approval whose record no longer hashes to its hash (an edited approver)', () => {
+    const genuine = approval('spec');
+    expect(statusOf([genuine], 'spec')).toBe('approved');
+    const forged = { ...genuine, data: { ...genuine.data, approver: 'Mallory' } };
+    expect(statusOf([forged], 'spec')).toBeUndefined();
+    // An intact earlier approval stays in force; the forged one after it changes nothing.
+    const folded = foldGates([genuine, { ...forged, seq: genuine.seq + 1 }]).get(gateKey({ feature: 'F-1', gate: 'spec' }));
+    expect(folded?.approval?.approver).toBe('po');
+  });
+
   it('reopens what data.reopened names, in every story, and falls back to the downstream gates without it', () => {
     const base = [approval('spec'), approval('design'), approval('test_list'), approval('acceptance', 'S-1'), approval('acceptance', 'S-2')];
     const listed = [...base, record('gate.withdrawn', { feature: 'F-1', gate: 'design' }, { reason: 'r', reopened: ['test_list'] })];

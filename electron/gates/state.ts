@@ -4,6 +4,7 @@
  */
 import { type BlobRef, type GateName, type LedgerRecord } from '../../shared/ledger';
 import { RECORD_TYPES, recordOf } from '../../shared/records';
+import { recordHash } from '../ledger';
 import { downstreamOf, isGateName } from './definitions';
 import type { ApprovedArtifact } from './drift';
 
@@ -61,13 +62,24 @@ const blank = (feature: string, story: string | null, gate: GateName): GateFold 
   seq: null,
 });
 
+/** The record still hashes to its own `hash`: an edited one must not decide anything (verify names it). */
+const intact = (record: LedgerRecord): boolean => {
+  try {
+    return recordHash(record) === record.hash;
+  } catch {
+    return false;
+  }
+};
+
 /** Key → fold for every gate any gate.* record names. Gates never decided are simply absent (open). */
 export const foldGates = (records: readonly LedgerRecord[]): Map<string, GateFold> => {
   const folds = new Map<string, GateFold>();
   for (const record of records) {
     // Fail closed: a rejection or withdrawal takes the approval back even when its data is malformed
-    // (verify names it; only its words are lost). A malformed approval approves nothing.
-    const approved = recordOf(record, RECORD_TYPES.gateApproved);
+    // (verify names it; only its words are lost). A malformed approval, or one whose record no longer
+    // hashes to its own hash (edited after it was written), approves nothing.
+    const candidate = recordOf(record, RECORD_TYPES.gateApproved);
+    const approved = candidate && intact(record) ? candidate : null;
     const rejected = record.type === RECORD_TYPES.gateRejected ? { data: recordOf(record, RECORD_TYPES.gateRejected)?.data } : null;
     const withdrawn = record.type === RECORD_TYPES.gateWithdrawn ? { data: recordOf(record, RECORD_TYPES.gateWithdrawn)?.data } : null;
     const revising = recordOf(record, RECORD_TYPES.gateRevising);
