@@ -1,23 +1,19 @@
 /**
  * Binds the contract to Electron IPC. The only main-side code that touches ipcMain.
- * Every handler checks that the sender is our own top-level renderer page before dispatching.
+ * Every handler checks that the sender is our own top-level renderer page before dispatching
+ * (guardedIpcHandler, tested in guards.test.ts).
  */
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { CHANNELS } from '../../shared/contract';
-import { err } from '../../shared/result';
 import { dispatch } from '../core/dispatch';
 import type { Handlers } from '../core/handlers';
 import type { Workbench } from '../core/workbench';
+import { guardedIpcHandler } from './guards';
 
-export function bindContract(handlers: Handlers, isTrustedUrl: (url: string) => boolean): void {
+export function bindContract(handlers: Handlers, isTrustedUrl: (url: unknown) => boolean): void {
   for (const channel of CHANNELS) {
-    ipcMain.handle(channel, (event: IpcMainInvokeEvent, payload: unknown) => {
-      const frame = event.senderFrame;
-      if (!frame || frame.parent !== null || !isTrustedUrl(frame.url)) {
-        return err('forbidden-sender', 'Refused: this request did not come from the Baton window.');
-      }
-      return dispatch(handlers, channel, payload);
-    });
+    const handle = guardedIpcHandler(isTrustedUrl, (payload) => dispatch(handlers, channel, payload));
+    ipcMain.handle(channel, (event: IpcMainInvokeEvent, payload: unknown) => handle(event, payload));
   }
 }
 

@@ -1,37 +1,28 @@
 /**
  * The Electron shell: one window, the contract over IPC, everything else refused
- * (navigation, new windows, permission requests).
+ * (navigation, new windows, webviews, permission requests): the guards are in guards.ts.
  */
 import { app, BrowserWindow, dialog, session, shell } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { hostSession } from '../core/host-session';
+import { guardContents, guardSession, rendererUrlCheck } from './guards';
 import { bindContract, forwardEvents } from './ipc';
 import { windowOptions } from './window-options';
 
 // Bundled to dist/electron/main.cjs; the renderer build sits beside it in dist/renderer.
 const rendererIndex = join(__dirname, '..', 'renderer', 'index.html');
-const rendererUrl = pathToFileURL(rendererIndex).href;
-const isTrustedUrl = (url: string) => url === rendererUrl || url.startsWith(`${rendererUrl}#`) || url.startsWith(`${rendererUrl}?`);
+const isTrustedUrl = rendererUrlCheck(pathToFileURL(rendererIndex).href);
 
 app.enableSandbox();
 
-app.on('web-contents-created', (_event, contents) => {
-  contents.setWindowOpenHandler(({ url }) => {
-    // Links to the web open in the person's browser; nothing opens inside Baton.
-    if (url.startsWith('https://')) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-  contents.on('will-navigate', (event, url) => {
-    if (!isTrustedUrl(url)) event.preventDefault();
-  });
-  contents.on('will-attach-webview', (event) => event.preventDefault());
-});
+// Every web contents, the window's and any other: links to the web open in the person's browser;
+// nothing opens, navigates, redirects or attaches inside Baton.
+app.on('web-contents-created', (_event, contents) => guardContents(contents, { isTrustedUrl, openExternal: (url) => shell.openExternal(url) }));
 
 async function start(): Promise<void> {
   await app.whenReady();
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  guardSession(session.defaultSession);
 
   let window: BrowserWindow | null = null;
   const core = hostSession({
