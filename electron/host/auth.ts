@@ -17,8 +17,22 @@ export function sameToken(expected: string, given: string | null | undefined): b
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/**
+ * The request's path and query, or null when the target is not a path (`//`, `http://[`, `*`):
+ * the caller answers 400. Read as origin-form, so `//evil.example/ws` is a path, never a host.
+ */
+export function requestTarget(request: IncomingMessage): URL | null {
+  const target = request.url ?? '';
+  if (!target.startsWith('/')) return null;
+  try {
+    return new URL(`http://127.0.0.1${target}`);
+  } catch {
+    return null;
+  }
+}
+
 export function tokenFromQuery(request: IncomingMessage): string | null {
-  return new URL(request.url ?? '/', 'http://127.0.0.1').searchParams.get(TOKEN_PARAM);
+  return requestTarget(request)?.searchParams.get(TOKEN_PARAM) ?? null;
 }
 
 export function tokenFromCookie(request: IncomingMessage): string | null {

@@ -18,6 +18,8 @@ let staticDir: string;
 let project: string;
 let host: RunningHost;
 let extraHost: RunningHost | undefined;
+/** What the host reported about refused clients (instead of console.warn). */
+const warnings: string[] = [];
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'baton-'));
@@ -31,7 +33,7 @@ beforeAll(async () => {
   await mkdir(join(project, '.consort', 'features', 'F1'), { recursive: true });
   await writeFile(join(project, '.consort', 'features', 'F1', 'test-list.json'), JSON.stringify([{ id: 'T1', status: 'red' }]));
   const workbench = new Workbench({ host: 'browser', version: '7.7.7', configDir: join(base, 'config') });
-  host = await startHost({ workbench, handlers: createHandlers(workbench), staticDir, port: 0 });
+  host = await startHost({ workbench, handlers: createHandlers(workbench), staticDir, port: 0, warn: (line) => warnings.push(line) });
 });
 
 afterAll(async () => {
@@ -283,7 +285,12 @@ describe('browser host: WebSocket', () => {
   ])('closes the socket with 1008 on %s', async (_label, text) => {
     const ws = await open();
     const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    warnings.length = 0;
     ws.send(text);
     expect(await closed).toBe(1008);
+    // One line naming the code; never the payload or the token.
+    expect(warnings).toEqual([expect.stringContaining('closed a WebSocket client with 1008 (malformed frame')]);
+    expect(warnings[0]).not.toContain(text);
+    expect(warnings[0]).not.toContain(host.token);
   });
 });

@@ -1,17 +1,20 @@
 /**
  * `baton serve`: the same core as the desktop app, over HTTP + WebSocket on 127.0.0.1 only.
  * Every HTTP request needs the per-run token (query or cookie); the WebSocket also checks Origin.
+ * A client holding the token is still not trusted with the process: messages, connections and
+ * requests in flight are bounded, and a malformed frame or URL closes or refuses that client only.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CONTENT_SECURITY_POLICY } from '../../shared/csp';
+import { err, type Result } from '../../shared/result';
 import { clientFrameSchema, TOKEN_PARAM, WS_PATH, type ServerFrame } from '../../shared/wire';
 import { dispatch } from '../core/dispatch';
 import type { Handlers } from '../core/handlers';
 import type { Workbench } from '../core/workbench';
-import { COOKIE_NAME, hostAllowed, newToken, originAllowed, sameToken, tokenFromCookie, tokenFromQuery } from './auth';
+import { COOKIE_NAME, hostAllowed, newToken, originAllowed, requestTarget, sameToken, tokenFromCookie } from './auth';
 import { send, serveStatic } from './static-files';
 
 export interface HostOptions {
@@ -22,6 +25,8 @@ export interface HostOptions {
   /** 0 picks a free port. */
   readonly port: number;
   readonly token?: string;
+  /** Where refusals of hostile clients are reported, one line each; default console.warn. Never given a payload or the token. */
+  readonly warn?: (line: string) => void;
 }
 
 export interface RunningHost {
@@ -39,12 +44,38 @@ const SECURITY_HEADERS = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
+/**
+ * Largest WebSocket message, in bytes, after its fragments are joined. The contract's largest request
+ * is features:new (shared/contract.ts): ten attachments the renderer caps at 1,000,000 UTF-8 bytes each
+ * (renderer/src/intake/read-attachments.ts), an 8000-character request and a title: about 10 MB of text.
+ * JSON doubles each newline, tab, quote and backslash, so 16 MiB still holds that request when two thirds
+ * of its bytes need such an escape; the 1 MiB the issue suggested would refuse a single full attachment.
+ * With MAX_CONNECTIONS it bounds what clients can make the host buffer at 512 MiB.
+ */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** Concurrent WebSocket connections (a browser tab holds one); the next upgrade is refused with 503. */
+export const MAX_CONNECTIONS = 32;
+/** Requests one socket may have in dispatch at once; the next is answered `busy` straight away. */
+export const MAX_IN_FLIGHT = 64;
+
+/** The close code ws sends with each receiver error (ws/lib/receiver.js); the rest are protocol errors. */
+const CLOSE_CODES: Readonly<Record<string, number>> = {
+  WS_ERR_UNSUPPORTED_MESSAGE_LENGTH: 1009,
+  WS_ERR_UNSUPPORTED_DATA_PAYLOAD_LENGTH: 1009,
+  WS_ERR_INVALID_UTF8: 1007,
+  WS_ERR_TOO_MANY_BUFFERED_PARTS: 1008,
+};
+
 const REFUSED = 'Refused: this request has no valid Baton token. Open the exact URL that `baton serve` printed (it ends in ?token=...).';
+const BAD_TARGET = 'Bad request: the request target is not a path.';
+const FULL = `Refused: Baton already serves ${MAX_CONNECTIONS} WebSocket connections, its limit. Close a Baton tab, then reload this one.`;
 
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const token = options.token ?? newToken();
-  // The largest request the contract allows (features:new: ten 1 MB attachments and a request) with JSON's overhead.
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+  const warn = options.warn ?? ((line: string) => console.warn(line));
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
+  // Only reached in noServer mode if ws itself fails; never let it become an uncaught 'error'.
+  sockets.on('error', (cause) => warn(`baton serve: WebSocket server error: ${cause.message}`));
   let port = 0;
 
   const server = createServer((request, response) => {
@@ -55,7 +86,9 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   async function handleHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (!hostAllowed(request, port)) return send(response, 403, 'Refused: unexpected Host header.');
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, 'Method not allowed.');
-    const fromQuery = tokenFromQuery(request);
+    const target = requestTarget(request);
+    if (!target) return send(response, 400, BAD_TARGET);
+    const fromQuery = target.searchParams.get(TOKEN_PARAM);
     if (!sameToken(token, fromQuery) && !sameToken(token, tokenFromCookie(request))) {
       return send(response, 401, REFUSED);
     }
@@ -63,24 +96,36 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       // The page's own asset requests carry no query string; the cookie lets them through.
       response.setHeader('Set-Cookie', `${COOKIE_NAME}=${token}; HttpOnly; SameSite=Strict; Path=/`);
     }
-    await serveStatic(options.staticDir, new URL(request.url ?? '/', 'http://127.0.0.1').pathname, response);
+    await serveStatic(options.staticDir, target.pathname, response);
+  }
+
+  /** Why an upgrade is refused (status line and body), or null to accept it. */
+  function upgradeRefusal(request: IncomingMessage): [string, string] | null {
+    const target = requestTarget(request);
+    if (!target) return ['400 Bad Request', BAD_TARGET];
+    if (target.pathname !== WS_PATH) return ['404 Not Found', ''];
+    if (!hostAllowed(request, port) || !originAllowed(request, port)) return ['403 Forbidden', ''];
+    if (!sameToken(token, target.searchParams.get(TOKEN_PARAM))) return ['401 Unauthorized', ''];
+    if (sockets.clients.size >= MAX_CONNECTIONS) {
+      warn(`baton serve: refused a WebSocket connection with 503: ${MAX_CONNECTIONS} connections are open`);
+      return ['503 Service Unavailable', FULL];
+    }
+    return null;
   }
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
-    const refusal =
-      path !== WS_PATH
-        ? '404 Not Found'
-        : !hostAllowed(request, port) || !originAllowed(request, port)
-          ? '403 Forbidden'
-          : !sameToken(token, tokenFromQuery(request))
-            ? '401 Unauthorized'
-            : null;
+    // Node hands the raw socket over without an 'error' listener: a reset during the handshake must not throw.
+    socket.on('error', () => socket.destroy());
+    const refusal = upgradeRefusal(request);
     if (refusal) {
-      socket.end(`HTTP/1.1 ${refusal}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      const [status, body] = refusal;
+      const type = body ? 'Content-Type: text/plain; charset=utf-8\r\n' : '';
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n${type}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      // A client that never closes its end does not keep the socket.
+      setTimeout(() => socket.destroy(), 2000).unref();
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => serveSocket(ws, options));
+    sockets.handleUpgrade(request, socket, head, (ws) => serveSocket(ws, options.workbench, options.handlers, warn));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -103,19 +148,65 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   };
 }
 
-function serveSocket(ws: WebSocket, options: HostOptions): void {
-  const post = (frame: ServerFrame) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(frame));
-  const unsubscribe = options.workbench.onEvent((event, payload) => post({ kind: 'event', event, payload }));
+/** One connection: requests in, results and pushed events out; a client that breaks the protocol is closed, never the host. */
+export function serveSocket(ws: WebSocket, workbench: Workbench, handlers: Handlers, warn: (line: string) => void): void {
+  let inFlight = 0;
+  const post = (frame: ServerFrame): void => {
+    if (ws.readyState !== ws.OPEN) return;
+    const text = encode(frame);
+    if (text !== null) ws.send(text);
+    else if (frame.kind === 'result') ws.send(JSON.stringify(resultFrame(frame.id, err('internal', 'The result could not be encoded as JSON.'))));
+  };
+  const unsubscribe = workbench.onEvent((event, payload) => post({ kind: 'event', event, payload }));
+  // A socket that errors also closes; unsubscribing on both is harmless and leaves nothing behind either way.
   ws.on('close', unsubscribe);
+  ws.on('error', (cause: Error & { code?: string }) => {
+    unsubscribe();
+    // ws has already answered with the close code; this names it. The message never holds the payload.
+    const code = cause.code ?? 'error';
+    warn(`baton serve: closed a WebSocket client with ${CLOSE_CODES[code] ?? 1002} (${code}: ${cause.message})`);
+  });
   ws.on('message', (data) => {
-    let frame;
-    try {
-      frame = clientFrameSchema.parse(JSON.parse(String(data)));
-    } catch {
+    const frame = parseFrame(String(data));
+    if (!frame) {
       // Not a frame of ours: a misbehaving client gets disconnected with the policy-violation code.
+      warn('baton serve: closed a WebSocket client with 1008 (malformed frame: not a JSON {id, channel, request} object)');
       ws.close(1008, 'malformed frame');
       return;
     }
-    void dispatch(options.handlers, frame.channel, frame.request).then((result) => post({ kind: 'result', id: frame.id, result }));
+    if (inFlight >= MAX_IN_FLIGHT) {
+      const message = `${MAX_IN_FLIGHT} requests from this connection are still running: wait for their results, then send ${frame.channel} again.`;
+      post(resultFrame(frame.id, err('busy', message)));
+      return;
+    }
+    inFlight += 1;
+    void dispatch(handlers, frame.channel, frame.request)
+      // dispatch turns a handler's throw into a Result; this only guards the socket against a rejection it missed.
+      .catch((cause: unknown) => err('internal', `${frame.channel} failed unexpectedly: ${cause instanceof Error ? cause.message : 'no reason given'}`))
+      .then((result) => {
+        inFlight -= 1;
+        post(resultFrame(frame.id, result));
+      });
   });
+}
+
+type ClientFrame = ReturnType<typeof clientFrameSchema.parse>;
+
+function parseFrame(text: string): ClientFrame | null {
+  try {
+    return clientFrameSchema.parse(JSON.parse(text));
+  } catch {
+    return null;
+  }
+}
+
+const resultFrame = (id: number, result: Result<unknown>): ServerFrame => ({ kind: 'result', id, result });
+
+/** JSON.stringify that answers null instead of throwing (a BigInt or a cycle in a result or an event). */
+function encode(frame: ServerFrame): string | null {
+  try {
+    return JSON.stringify(frame);
+  } catch {
+    return null;
+  }
 }
