@@ -4,6 +4,7 @@
  * gate not named there can be decided by anyone who gives a name. Pure: the backend enforces it
  * on every decision and the Inbox shows it.
  */
+import { hasNameControl, visible } from './text-input';
 
 export interface ApproverPolicy {
   /** Gate name → emails and `@role`s. */
@@ -12,8 +13,12 @@ export interface ApproverPolicy {
   readonly approverRoles?: Readonly<Record<string, readonly string[]>> | undefined;
 }
 
-/** The email in "Name <email>", or the whole text when it is an email; lower-cased. Null when there is none. */
+/**
+ * The email in "Name <email>", or the whole text when it is an email; lower-cased. Null when there is
+ * none, and for any text holding a control character (shared/text-input.ts): such a name names nobody.
+ */
 export function emailOf(approver: string): string | null {
+  if (hasNameControl(approver.trim())) return null;
   const bracketed = /<([^<>\s]+@[^<>\s]+)>/.exec(approver);
   const text = bracketed ? bracketed[1]! : approver.trim();
   return /^[^\s@<>]+@[^\s@<>]+$/.test(text) ? text.toLowerCase() : null;
@@ -33,7 +38,7 @@ export function approverRefusal(policy: ApproverPolicy | undefined, gate: string
   if (allowed === null) return null;
   const email = emailOf(approver);
   if (email !== null && allowed.includes(email)) return null;
-  const who = email ? `${approver.trim()} is not among them` : `"${approver.trim()}" names no email to check`;
+  const who = email ? `${approver.trim()} is not among them` : `"${visible(approver.trim())}" names no email to check`;
   return `Only ${allowed.join(', ') || 'no one'} may decide ${what} (gates.${gate} in .baton/project.json); ${who}. Decide as one of them, or change the policy in project.json.`;
 }
 

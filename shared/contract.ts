@@ -6,12 +6,13 @@
  */
 import { z } from 'zod';
 import type { BranchCreated, BranchListView, BranchPairView, BranchProgress, PairMigrations, ProviderKind, SchemaDiff } from './branches';
-import { GATE_NAMES, type BlobView, type GateEvidence, type LedgerPage, type LedgerRecord, type VerifyReport } from './ledger';
+import { GATE_NAMES, MAX_BLOB_PAGE_BYTES, type BlobView, type GateEvidence, type LedgerPage, type LedgerRecord, type VerifyReport } from './ledger';
 import { AMENDMENT_DECISIONS, ESCALATION_DECISIONS, type AppInfo, type ProjectView, type RecentProject } from './model';
 import type { Result } from './result';
 import type { RunFeedEvent, RunStateView } from './run';
 import { CHANNEL_NAMES, EVENT_NAMES, type Channel, type EventName } from './channel-names';
 import { AGENT_ROLES, agentConfigSchema, type AgentCheck, type AgentSettingsView } from './agents';
+import { textProblem, type TextKind } from './text-input';
 
 export { BRIDGE_KEY, isChannel, isEventName, type Channel, type EventName } from './channel-names';
 
@@ -29,10 +30,27 @@ const pathSchema = z
 
 const id = z.string().min(1, 'is empty').max(200, 'is longer than 200 characters');
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'is not a lowercase hex SHA-256');
-/** Who decides: "Name <email>" or any non-empty name a person confirmed. */
-const approver = z.string().trim().min(1, 'is required: say who approves').max(200);
+/** A person's words as shared/text-input.ts accepts them: no control characters that could steer a terminal, bounded length. */
+const words = (kind: TextKind, what: string) => (value: string, ctx: z.RefinementCtx) => {
+  const problem = textProblem(value, kind, what);
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+};
+/** Who decides: "Name <email>" or any non-empty name a person confirmed; one line, no control characters. */
+const approver = z.string().trim().min(1, 'is required: say who approves').superRefine(words('name', 'The approver name'));
 const gateRef = { feature: id, story: id.optional(), gate: z.enum(GATE_NAMES) };
-const reason = z.string().trim().min(1, 'is required').max(4000);
+const reason = z.string().trim().min(1, 'is required').superRefine(words('note', 'The reason'));
+/** An optional note (an approval's comment, a decision's note): the same rules as a reason. */
+const note = z.string().superRefine(words('note', 'The note')).optional();
+/** Names no artifact can have: refused, never silently dropped (zod leaves a `__proto__` key out of a record). */
+const RESERVED_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
+const noReservedKey = (raw: unknown): boolean =>
+  typeof raw !== 'object' || raw === null || !Reflect.ownKeys(raw).some((key) => typeof key === 'string' && RESERVED_KEYS.includes(key));
+const RESERVED_MESSAGE = 'names __proto__, constructor or prototype, which is no artifact of any gate: name the artifacts the evidence lists';
+const artifactName = z.string().min(1).max(1000);
+/** Artifact name → the hash a person was shown; a prototype key is refused before the record is read. */
+const expectHashes = z.custom<Record<string, string>>(noReservedKey, RESERVED_MESSAGE).pipe(z.record(artifactName, sha256Hex));
+/** Artifact name → its current hash as shown (null: missing), with the same refusal. */
+const expectDrift = z.custom<Record<string, string | null>>(noReservedKey, RESERVED_MESSAGE).pipe(z.record(artifactName, sha256Hex.nullable()));
 /** How long the decider had the evidence open, as their screen measured it (at most 30 days). */
 const viewedMs = z
   .number()
@@ -99,7 +117,7 @@ export const channels = {
   'gates:evidence': { request: z.object(gateRef).strict(), response: returns<GateEvidence>() },
   /** Approve a gate; `expect` carries the hashes the person was shown (fail closed on any difference). */
   'gates:approve': {
-    request: z.object({ ...gateRef, approver, expect: z.record(z.string().min(1), sha256Hex), comment: z.string().max(4000).optional(), viewedMs }).strict(),
+    request: z.object({ ...gateRef, approver, expect: expectHashes, comment: note, viewedMs }).strict(),
     response: returns<LedgerRecord>(),
   },
   /** `discard` (a story's acceptance only): drop the story instead of revising it. */
@@ -114,12 +132,12 @@ export const channels = {
    * shown (artifact → its current hash, null when missing): anything else on disk is refused.
    */
   'gates:restore': {
-    request: z.object({ ...gateRef, approver, expect: z.record(z.string().min(1).max(1000), sha256Hex.nullable()) }).strict(),
+    request: z.object({ ...gateRef, approver, expect: expectDrift }).strict(),
     response: returns<LedgerRecord>(),
   },
   /** Decide an escalated item: `retry` (a new round), `skip` (set it aside) or `abandon` the feature (note required). */
   'escalations:decide': {
-    request: z.object({ feature: id, item: id, decision: z.enum(ESCALATION_DECISIONS), note: z.string().max(4000).optional(), approver }).strict(),
+    request: z.object({ feature: id, item: id, decision: z.enum(ESCALATION_DECISIONS), note, approver }).strict(),
     response: returns<LedgerRecord>(),
   },
   /** Propose new content for locked test files of an item (a person's proposal; the Navigator's come from its REVIEW turn). */
@@ -140,7 +158,7 @@ export const channels = {
   },
   /** Approve (the item re-runs RED/GREEN against the amended tests) or reject (note required; the lock stays) a pending amendment. */
   'amendments:decide': {
-    request: z.object({ feature: id, amendment: sha256Hex, decision: z.enum(AMENDMENT_DECISIONS), note: z.string().max(4000).optional(), approver }).strict(),
+    request: z.object({ feature: id, amendment: sha256Hex, decision: z.enum(AMENDMENT_DECISIONS), note, approver }).strict(),
     response: returns<LedgerRecord>(),
   },
   /** Intake: a new feature from a one-paragraph request and optional text attachments, recorded in the ledger. */
@@ -169,9 +187,19 @@ export const channels = {
     response: returns<LedgerPage>(),
   },
   /** One blob's content (runner output, diff, frozen artifact). */
-  'ledger:blob': { request: z.object({ sha256: sha256Hex }).strict(), response: returns<BlobView>() },
+  'ledger:blob': {
+    // A page of the content: `limit` bytes (default BLOB_PAGE_BYTES, at most MAX_BLOB_PAGE_BYTES) from byte `offset`.
+    request: z
+      .object({ sha256: sha256Hex, offset: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(MAX_BLOB_PAGE_BYTES).optional() })
+      .strict(),
+    response: returns<BlobView>(),
+  },
   /** Verify the chain, the blobs and every gate's approved hashes against the disk. */
-  'ledger:verify': { request: empty, response: returns<VerifyReport>() },
+  'ledger:verify': {
+    // ownTrust: only this user's own keys and trusted-keys.json count, not the folder's project.json.
+    request: z.object({ ownTrust: z.boolean().optional() }).strict(),
+    response: returns<VerifyReport>(),
+  },
   /** Which database provider the project uses and whether it is running; never starts it. */
   'branches:status': { request: empty, response: returns<BranchStatusView>() },
   /** The Branch tree: tiers, feature and experiment pairs, orphans. */

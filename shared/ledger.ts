@@ -76,7 +76,19 @@ export interface VerifyProblem {
   readonly message: string;
 }
 
-export type SignatureState = 'signed' | 'unsigned' | 'invalid';
+/** signed: every checkpoint verifies, by trusted keys; untrusted: valid, but a signer is on no trusted list. */
+export type SignatureState = 'signed' | 'unsigned' | 'invalid' | 'untrusted';
+
+/** The signed checkpoints (electron/ledger/signing.ts) as verify judged them. */
+export interface CheckpointSummary {
+  readonly count: number;
+  /** The newest valid checkpoint's record; null when none. */
+  readonly signedSeq: number | null;
+  /** Records after it, which nobody has signed for. */
+  readonly unsignedTail: number;
+  readonly untrustedKeys: readonly string[];
+  readonly message: string | null;
+}
 
 /** `baton verify --json`. */
 export interface VerifyReport {
@@ -94,6 +106,9 @@ export interface VerifyReport {
     readonly references?: readonly string[];
   }[];
   readonly signature: SignatureState;
+  readonly checkpoints?: CheckpointSummary;
+  /** `--strict`: what made a strict verify fail beyond the problems (no trusted checkpoint, an unsigned tail). */
+  readonly strict?: readonly string[];
   readonly problems: readonly VerifyProblem[];
 }
 
@@ -214,10 +229,25 @@ export interface LedgerPage {
   readonly problems: readonly VerifyProblem[];
 }
 
+/** A blob is read a page at a time (`ledger:blob`): this much unless asked otherwise, never more than the maximum. */
+export const BLOB_PAGE_BYTES = 256 * 1024;
+export const MAX_BLOB_PAGE_BYTES = 1024 * 1024;
+
+/** One page of a blob's content: `length` bytes from byte `offset`. */
 export interface BlobView {
   readonly sha256: string;
+  /** The blob's whole size, as its record states. */
   readonly bytes: number;
-  /** UTF-8 text, or null when the blob is binary. At most 1 MB; `truncated` says when cut. */
+  /** Where this page starts, in bytes of content. */
+  readonly offset: number;
+  /** How many bytes of content the page holds (a text page ends on a whole UTF-8 character). */
+  readonly length: number;
+  /** The content's size as read, when the read reached its end; null when the page stopped before it. */
+  readonly total: number | null;
+  /** The page as UTF-8 text, or null when it is binary. */
   readonly text: string | null;
+  /** Content follows this page: the next one starts at `offset + length`. */
+  readonly more: boolean;
+  /** The page is not the whole content (content comes before it or after it). */
   readonly truncated: boolean;
 }

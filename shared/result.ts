@@ -54,6 +54,7 @@ export const APP_ERROR_CODES = [
   'unavailable',
   'unchanged',
   'unreachable',
+  'unsafe-file',
   'unsupported',
   'withdrawn-unchanged',
 ] as const;

@@ -26,7 +26,7 @@ export interface DatabaseBranch {
 export interface CreateOptions extends CallOptions {
   /**
    * Runs on the new branch before its name is handed to anyone (masking, migrations). Receives a
-   * connection URL with the real password; must not log it.
+   * connection URL with the real password (on the postgres provider, the branch role's); must not log it.
    */
   readonly prepare?: (connectionUrl: string) => Promise<void>;
 }
@@ -62,7 +62,10 @@ export interface BranchProvider {
    * itself. Providers that cannot refuse `from` with `invalid`.
    */
   reset(name: string, options?: ResetOptions): Promise<DatabaseBranch>;
-  /** A URL any Postgres client can use (pglite: starts serving on demand). Contains the password. */
+  /**
+   * A URL any Postgres client can use (pglite: starts serving on demand). Contains the password:
+   * on the postgres provider the branch's own role's, never the admin's (postgres/roles.ts).
+   */
   connectionUrl(name: string, options?: CallOptions): Promise<string>;
   schemaDiff(branch: string, parent: string, options?: CallOptions): Promise<SchemaDiff>;
   /**

@@ -67,7 +67,9 @@ describe.skipIf(adminUrl === null)('baton branch on postgres: secrets', () => {
     const text = await branch('url', `exp/${tag}`);
     expect(text.out).toContain(':***@');
     const shown = await baton('branch', 'url', `exp/${tag}`, '--show-secret', '--project', project.root, '--provider', 'postgres', '--url', adminUrl!);
-    expect(shown.out).toContain(password);
+    // The branch's own role, never the admin: its password is not the server's.
+    expect(shown.out).not.toContain(password);
+    expect(shown.out).toMatch(/postgresql:\/\/baton_[^:]+:[A-Za-z0-9_-]{32}@/);
 
     for (const args of [['list'], ['list', '--json'], ['diff', `exp/${tag}`], ['reset', `exp/${tag}`, '--yes'], ['delete', `exp/${tag}`, '--yes']]) {
       const run = await branch(...args);

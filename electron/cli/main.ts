@@ -20,7 +20,7 @@ import { logCommand } from './commands/log';
 import { serveCommand } from './commands/serve';
 import { verifyCommand } from './commands/verify';
 import { EXIT, UsageError, type ExitCode } from './exit-codes';
-import { processIo, type Io } from './io';
+import { printUnexpected, processIo, type Io } from './io';
 
 const COMMANDS: readonly Command[] = [
   initCommand,
@@ -66,6 +66,12 @@ const GLOBAL = {
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
 
+/** parseArgs's own refusals (unknown option, missing value): a usage error. `throw null` must not fail here. */
+const isParseArgsError = (cause: unknown): boolean => {
+  const code = (cause as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+};
+
 export async function main(argv: string[], io: Io = processIo): Promise<ExitCode> {
   try {
     const name = argv.find((arg) => !arg.startsWith('-'));
@@ -88,10 +94,17 @@ export async function main(argv: string[], io: Io = processIo): Promise<ExitCode
     if (!command) throw new UsageError(`unknown command "${name}".`);
     return await command.run(positionals.slice(1), values, io);
   } catch (cause) {
-    if (cause instanceof UsageError || (cause as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (cause instanceof UsageError || isParseArgsError(cause)) {
       io.err(`baton: ${(cause as Error).message}\nRun \`baton --help\` for usage.`);
       return EXIT.usage;
     }
-    throw cause;
+    // Last resort: whatever went wrong, the caller gets one clear line (and, with --json, one JSON
+    // document), never a stack trace, and a non-zero exit code.
+    try {
+      printUnexpected(io, cause, argv.includes('--json'));
+    } catch {
+      // Even stderr failed: the exit code still says it.
+    }
+    return EXIT.problems;
   }
 }

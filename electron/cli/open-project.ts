@@ -35,7 +35,10 @@ export async function withProject(
     if (writable && !writable.ok) return failed(io, writable.error, json);
     return await fn(session, project);
   } finally {
-    await session.close();
+    // A failure to close must not hide the command's own outcome (or its own error): it is one more line.
+    await session
+      .close()
+      .catch((cause: unknown) => io.err(`baton: warning: closing the project failed: ${cause instanceof Error ? cause.message : String(cause)}`));
   }
 }
 

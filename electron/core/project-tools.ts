@@ -12,7 +12,8 @@ import { benchBranches as runBranchBench, type BenchOptions, type BenchResult } 
 import { DEFAULT_POSTGRES_URL_ENV } from '../branches/providers';
 import { featureStatus as readFeatureStatus, type FeatureStatus } from '../engine/status';
 import { prepareDemo as copyDemo, type PreparedDemo } from '../engine/prepare-demo';
-import { exportBundle, Ledger, signHead, type ExportSummary, type HeadSignature } from '../ledger';
+import { exportBundle, Ledger, loadOrCreateSigningKey, rotateSigningKey, signHead, type ExportSummary, type HeadSignature, type SigningKey } from '../ledger';
+import { readSettings } from '../project/read-settings';
 import { formatInspect, inspectReport, type InspectReport } from '../project';
 import { initProject as writeProjectSettings, type InitOutcome } from '../project/init';
 import { CI_KINDS, type CiKind } from '../project/ci-template';
@@ -68,13 +69,36 @@ export async function exportProject(workbench: Workbench, options: { out: string
   });
 }
 
-/** `baton sign`: the ledger's head signed with this host's key (kept in its config folder). */
-export async function signProject(workbench: Workbench): Promise<Result<HeadSignature>> {
+/**
+ * `baton sign`: a checkpoint of the ledger's head signed with this host's key (kept in its config
+ * folder). `rotate` first retires that key (kept, so its checkpoints still count for this user) and
+ * makes a new one. `trusted` says whether the signing key is on the project's trustedKeys.
+ */
+export async function signProject(
+  workbench: Workbench,
+  options: { rotate?: boolean } = {},
+): Promise<Result<HeadSignature & { retired: string | null; trustedByProject: boolean }>> {
   const view = workbench.project;
   if (!view) return err('no-project', NO_PROJECT);
   const writable = writableProject(view, 'changes');
   if (!writable.ok) return writable;
-  return ok(await signHead(join(view.artifactRoot, 'ledger'), workbench.options.configDir));
+  const { configDir } = workbench.options;
+  let retired: string | null = null;
+  let key: SigningKey;
+  try {
+    if (options.rotate) ({ retired, key } = await rotateSigningKey(configDir));
+    else key = await loadOrCreateSigningKey(configDir);
+  } catch (error) {
+    return err(
+      'invalid',
+      `The signing key in ${configDir} cannot be read (${(error as Error).message}). Move it aside and run \`baton sign\` again to make a new one.`,
+    );
+  }
+  const signed = await signHead(join(view.artifactRoot, 'ledger'), configDir, { key });
+  const settings = await readSettings(view.artifactRoot);
+  const listed = settings.ok ? (settings.value.settings.trustedKeys ?? []) : [];
+  const trustedByProject = listed.some((entry) => (typeof entry === 'string' ? entry : entry.key) === key.publicKeyText);
+  return ok({ ...signed, retired, trustedByProject });
 }
 
 /** `baton verify --repair-tail`: drops an incomplete final ledger line and records that `approver` did; then re-reads the project. */

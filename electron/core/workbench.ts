@@ -16,7 +16,7 @@ import { approveGate, gateEvidence, rejectGate, withdrawGate } from '../gates';
 import { decideEscalation } from '../gates/escalations';
 import { decideAmendment, proposeAmendment } from '../gates/amendments';
 import { evidenceSummary } from '../gates/proof';
-import { Ledger } from '../ledger';
+import { checkpointIfKeyed, Ledger } from '../ledger';
 import { restoreGate } from '../gates/restore';
 import { BranchSession, sessionKey, type BranchHostOptions, type OpenBranchService } from './branches-session';
 import type { Adopted } from '../branches/service-adopt';
@@ -180,12 +180,13 @@ export class Workbench {
     return this.withProject(async (p) => ok(await ledgerPage(p, offset, limit)));
   }
 
-  blob(sha256: string): Promise<Result<BlobView>> {
-    return this.withProject((p) => blobView(p, sha256));
+  /** A page of a blob's content (`ledger:blob`); defaults: from the start, BLOB_PAGE_BYTES long. */
+  blob(sha256: string, offset?: number, limit?: number): Promise<Result<BlobView>> {
+    return this.withProject((p) => blobView(p, sha256, offset, limit));
   }
 
-  verify(): Promise<Result<VerifyReport>> {
-    return this.withProject(async (p) => ok(await verifyProject(p)));
+  verify(request: RequestOf<'ledger:verify'> = {}): Promise<Result<VerifyReport>> {
+    return this.withProject(async (p) => ok(await verifyProject(p, { configDir: this.options.configDir, ownTrust: request.ownTrust ?? false })));
   }
 
   async branchStatus(): Promise<Result<BranchStatusView>> {
@@ -352,6 +353,7 @@ export class Workbench {
     if (!writable.ok) return writable;
     if (!project.ledger) return err('read-only', `${project.view.root} has no ledger to record a decision in.`);
     const result = await fn(project, project.ledger);
+    if (result.ok && action === 'gates') await checkpointIfKeyed(join(project.view.artifactRoot, 'ledger'), this.options.configDir);
     if (result.ok) await this.reload();
     return result;
   }

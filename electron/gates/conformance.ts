@@ -4,18 +4,21 @@
  * list, judged by shared/conformance.ts. Baton's layout only: a Consort project's gates follow
  * Consort's own rules.
  */
-import { readFile } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { conformanceProblems, type ConformanceInput } from '../../shared/conformance';
 import type { GateName } from '../../shared/ledger';
 import type { Feature, Layout } from '../../shared/model';
 import type { AppError } from '../../shared/result';
+import { readRegularFile } from '../platform/safe-read';
+import { MAX_ARTIFACT_BYTES } from '../project';
 import { describeRef, type GateRef, type LocatedGate } from './artifacts';
 
 /** A JSON object from a file; null when it is missing, unreadable, not JSON or not an object. */
 export const readJsonObject = async (file: string): Promise<Record<string, unknown> | null> => {
   try {
-    const value: unknown = JSON.parse(await readFile(file, 'utf8'));
+    // Followed like the reader follows links, but read only as a regular file of artifact size (a FIFO never blocks).
+    const value: unknown = JSON.parse((await readRegularFile(await realpath(file), { maxBytes: MAX_ARTIFACT_BYTES })).toString('utf8'));
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   } catch {
     return null;

@@ -4,6 +4,7 @@
  * `promote_ref`), read, judged and verified as its files say — and tampered with in a copy.
  */
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProjectView } from '../../shared/model';
@@ -91,7 +92,7 @@ describe('the consort-recorded fixture', () => {
     expect(gates.find((g) => g.name === 'promote')!.artifacts).toEqual([
       { name: 'promote_ref', sha256: 'c6ea6966bc4a492e7c324989d9bac150e83c0c0fee867eb3eed741030fbed949', kind: 'reference' },
     ]);
-    const report = await verifyProject(project);
+    const report = await verifyProject(project, { configDir: path.join(os.tmpdir(), 'baton-no-config') });
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
     expect(report.gates.find((g) => g.gate === 'promote')).toMatchObject({ status: 'approved', drift: [], references: ['promote_ref'] });
@@ -112,7 +113,7 @@ describe('the consort-recorded fixture', () => {
       const plan = feature(project.view).gates.find((g) => g.name === 'plan')!;
       expect(plan.status).toBe('drifted');
       expect(plan.drift).toEqual([{ artifact: 'plan.json', expected: expect.any(String), actual: null }]);
-      const report = await verifyProject(project);
+      const report = await verifyProject(project, { configDir: path.join(os.tmpdir(), 'baton-no-config') });
       expect(report.ok).toBe(false);
       // Problems and verify say the same thing.
       expect(project.view.problems.map((p) => p.file)).toEqual([`.consort/features/${F}/plan.json`]);

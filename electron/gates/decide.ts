@@ -9,6 +9,7 @@ import { RECORD_TYPES } from '../../shared/records';
 import type { ProjectView } from '../../shared/model';
 import { err, ok, type AppError, type Result } from '../../shared/result';
 import { writableProject } from '../../shared/read-only';
+import { nameProblem, noteProblem, visible } from '../../shared/text-input';
 import { policyRefusal } from './policy';
 import type { Ledger, LedgerTx } from '../ledger';
 import { readProject } from '../project';
@@ -70,7 +71,24 @@ const preflight = (view: ProjectView, req: GateRef & { approver: string }): Resu
   if (req.approver.trim() === '') {
     return err('no-identity', `A decision on ${describeRef(req)} must say who makes it: give your name and email, e.g. "Ada Lovelace <ada@example.com>".`);
   }
-  return null;
+  // The contract refuses these words already; a caller in main (or a test) meets the same rule here.
+  const badName = nameProblem(req.approver);
+  return badName === null ? null : err('invalid-request', `${badName} Nothing was recorded.`);
+};
+
+/**
+ * The names in `expect` must be artifacts of the gate: a name it does not cover (or a prototype key
+ * such as `__proto__`) is refused, naming what the gate does cover.
+ */
+const unknownExpected = (ref: GateRef, expect: Readonly<Record<string, string>>, names: readonly string[]): Result<never> | null => {
+  const covered = new Set(names);
+  const unknown = Reflect.ownKeys(expect).filter((key) => typeof key !== 'string' || !covered.has(key));
+  if (unknown.length === 0) return null;
+  const listed = unknown.map((key) => `"${visible(String(key))}"`).join(', ');
+  return err(
+    'stale-artifact',
+    `Cannot approve ${describeRef(ref)}: ${listed} ${unknown.length === 1 ? 'is' : 'are'} not among its artifacts, which are ${names.join(', ') || 'none'}. Reload the evidence, review it again and approve what you see.`,
+  );
 };
 
 export const subjectOf = (ref: GateRef) => ({ feature: ref.feature, ...(ref.story ? { story: ref.story } : {}), gate: ref.gate });
@@ -116,18 +134,26 @@ export const approveGate = (view: ProjectView, ledger: Ledger, req: ApproveReque
     const snapshots = await snapshotArtifacts(current, located);
     const blocker = await approvalBlocker(located, req, foldGates(tx.records), snapshots, current.layout, tx.records);
     if (blocker) return refuse(blocker);
-    const stale = staleError(req, req.expect, currentHashes(snapshots));
+    const unknown = unknownExpected(req, req.expect, located.names);
+    if (unknown) return unknown;
+    // A prototype-less copy: a name is looked up as an own key, never found on Object.prototype.
+    const expect: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, req.expect);
+    const stale = staleError(req, expect, currentHashes(snapshots));
     if (stale) return refuse(stale);
     const approver = req.approver.trim();
     const comment = req.comment?.trim();
-    const artifacts: Record<string, { sha256: string; algorithm: HashAlgorithm }> = {};
+    const badNote = comment ? noteProblem(comment, 'The note') : null;
+    if (badNote) return err('invalid-request', `${badNote} Nothing was recorded.`);
+    const entries: [string, { sha256: string; algorithm: HashAlgorithm }][] = [];
     const blobs: { name: string; content: Uint8Array }[] = [];
     for (const s of snapshots) {
       // approvalBlocker has refused every missing or unreadable artifact, so each one has bytes here.
       if (s.hash === null || s.file.state !== 'ok') return err('missing-artifact', `${s.name} could not be read; nothing was approved.`);
-      artifacts[s.name] = { sha256: s.hash.sha256, algorithm: s.hash.algorithm };
+      entries.push([s.name, { sha256: s.hash.sha256, algorithm: s.hash.algorithm }]);
       blobs.push({ name: s.name, content: s.file.bytes });
     }
+    // Own properties whatever the names (fromEntries defines them; it never assigns through a prototype).
+    const artifacts = Object.fromEntries(entries);
     const record = await tx.append({
       type: RECORD_TYPES.gateApproved,
       actor: { kind: 'person', id: approver },
@@ -138,10 +164,12 @@ export const approveGate = (view: ProjectView, ledger: Ledger, req: ApproveReque
     return ok(record);
   });
 
-const reasonError = (req: ReasonedRequest, verb: string): Result<never> | null =>
-  req.reason.trim() === ''
-    ? err('no-reason', `To ${verb} ${describeRef(req)}, say why: the reason is recorded with the decision and shown to the team.`)
-    : null;
+const reasonError = (req: ReasonedRequest, verb: string): Result<never> | null => {
+  if (req.reason.trim() === '')
+    return err('no-reason', `To ${verb} ${describeRef(req)}, say why: the reason is recorded with the decision and shown to the team.`);
+  const bad = noteProblem(req.reason);
+  return bad === null ? null : err('invalid-request', `${bad} Nothing was recorded.`);
+};
 
 export const rejectGate = (view: ProjectView, ledger: Ledger, req: ReasonedRequest): Promise<Result<LedgerRecord>> =>
   decideOnDisk(view, ledger, req, async (tx, located, current) => {

@@ -7,8 +7,10 @@ import path from 'node:path';
 import { GATE_NAMES, PREREQUISITE, type GateName } from '../../shared/ledger';
 
 export { PREREQUISITE };
+import { matchesAny } from '../../shared/glob';
 import { naturalCompare } from '../project/fields';
-import { featureFolder, listEntries, storyFolders } from './locate';
+import { readGateIgnore } from '../project/read-settings';
+import { featureFolder, filesBelow, listEntries, storyFolders } from './locate';
 
 /** Every gate that (transitively) waits for `gate`, in gate order: what a withdrawal reopens. */
 export const downstreamOf = (gate: GateName): GateName[] => {
@@ -34,22 +36,54 @@ export const batonGateName = (name: string): GateName | null => (name === 'plan'
 
 const exists = async (dir: string, name: string): Promise<boolean> => (await listEntries(dir)).some((entry) => entry.name === name && entry.isFile);
 
-/** `stories/<folder>/story.json` (required) and every `acs/*.json` of that story. */
-const storyArtifacts = async (featureDir: string, folder: string): Promise<string[]> => {
-  const acs = (await listEntries(path.join(featureDir, 'stories', folder, 'acs')))
-    .filter((entry) => entry.isFile && entry.name.endsWith('.json'))
-    .map((entry) => `stories/${folder}/acs/${entry.name}`);
-  return [`stories/${folder}/story.json`, ...acs];
+/**
+ * What no gate counts, whatever project.json says: files operating systems leave in folders. Add to
+ * it with `gateIgnore` in project.json (globs on the path inside the feature folder).
+ */
+export const BUILT_IN_GATE_IGNORE: readonly string[] = ['**/.DS_Store', '**/Thumbs.db'];
+
+/** Files Baton itself reads as stories and acceptance criteria: always counted, never ignorable. */
+const READ_BY_BATON = /^stories\/[^/]+\/(?:story\.json|acs\/[^/]+\.json)$/;
+
+/** Where a gate's files are looked for, and which of them an ignore list leaves out. */
+interface Scope {
+  readonly featureDir: string;
+  /** The artifact root: a symlinked folder is followed only inside it. */
+  readonly boundary: string;
+  readonly ignore: readonly string[];
+}
+
+/** A feature folder is always `<artifactRoot>/features/<folder>` (locate.ts), so its settings are two levels up. */
+const scopeOf = async (featureDir: string): Promise<Scope> => {
+  const artifactRoot = path.dirname(path.dirname(featureDir));
+  return { featureDir, boundary: artifactRoot, ignore: [...BUILT_IN_GATE_IGNORE, ...(await readGateIgnore(artifactRoot))] };
 };
 
-const specArtifacts = async (featureDir: string): Promise<string[]> => {
+/**
+ * Every file under `<featureDir>/<folder>` (hidden ones, any extension, any depth), as paths inside
+ * the feature folder, less what the ignore list names. A folder's files are all content a person
+ * approves: what is not counted could change unseen.
+ */
+const everyFile = async (scope: Scope, folder: string): Promise<string[]> =>
+  (await filesBelow(path.join(scope.featureDir, ...folder.split('/')), scope.boundary))
+    .map((name) => `${folder}/${name}`)
+    .filter((name) => READ_BY_BATON.test(name) || !matchesAny(name, scope.ignore));
+
+/** `stories/<folder>/story.json` (required) and every other file of that story's folder. */
+const storyArtifacts = async (scope: Scope, folder: string): Promise<string[]> => [
+  `stories/${folder}/story.json`,
+  ...(await everyFile(scope, `stories/${folder}`)),
+];
+
+const specArtifacts = async (scope: Scope): Promise<string[]> => {
+  const { featureDir } = scope;
   // feature-spec.json wins when both exist, as in the reader; when neither does it is the one reported.
   const spec = (await exists(featureDir, 'feature-spec.json')) || !(await exists(featureDir, 'feature.json')) ? 'feature-spec.json' : 'feature.json';
+  // Each story the reader shows needs its story.json; every file under stories/ counts (a hidden folder's too).
   const stories = (await listEntries(path.join(featureDir, 'stories')))
     .filter((entry) => entry.isDirectory && !entry.name.startsWith('.'))
-    .map((entry) => entry.name);
-  const perStory = await Promise.all(stories.map((folder) => storyArtifacts(featureDir, folder)));
-  return [spec, ...perStory.flat()];
+    .map((entry) => `stories/${entry.name}/story.json`);
+  return [spec, ...stories, ...(await everyFile(scope, 'stories'))];
 };
 
 const designArtifacts = async (featureDir: string): Promise<string[]> => {
@@ -61,12 +95,17 @@ const designArtifacts = async (featureDir: string): Promise<string[]> => {
 /**
  * The artifacts of one gate in a feature folder, sorted: the files that exist plus the required
  * ones even when missing, so a missing artifact can be named. `storyFolder` is needed for acceptance.
+ *
+ * The one enumeration every path uses (the evidence shown, the approval recorded, the drift the view
+ * and `baton verify` report): the spec gate covers its spec and every file under `stories/`, a
+ * story's acceptance every file under `stories/<folder>/`, hidden or not, whatever the extension,
+ * less BUILT_IN_GATE_IGNORE and `gateIgnore` of project.json; the other gates cover named files.
  */
 export const artifactsIn = async (featureDir: string, gate: GateName, storyFolder: string | null): Promise<string[]> => {
   let names: string[];
   switch (gate) {
     case 'spec':
-      names = await specArtifacts(featureDir);
+      names = await specArtifacts(await scopeOf(featureDir));
       break;
     case 'design':
       names = await designArtifacts(featureDir);
@@ -75,7 +114,7 @@ export const artifactsIn = async (featureDir: string, gate: GateName, storyFolde
       names = ['test-list.json'];
       break;
     case 'acceptance':
-      names = storyFolder === null ? [] : await storyArtifacts(featureDir, storyFolder);
+      names = storyFolder === null ? [] : await storyArtifacts(await scopeOf(featureDir), storyFolder);
       break;
     case 'deploy':
     case 'promote':

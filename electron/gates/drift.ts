@@ -1,7 +1,6 @@
 /** Drift: an approved artifact whose content on disk no longer hashes to what was approved. */
 import type { DriftEntry, HashAlgorithm } from '../../shared/ledger';
-import { readArtifact, rehash } from './files';
-import { hashArtifact } from '../ledger';
+import { currentHash, readArtifact, rehash } from './files';
 
 export interface ApprovedArtifact {
   /** Relative to the feature folder, `/`-separated. */
@@ -24,15 +23,16 @@ export const driftOf = async (root: string, featureDir: string | null, approved:
   return entries.filter((entry): entry is DriftEntry => entry !== null);
 };
 
-/** Same names, same hashes: what the person approved (or withdrew) is exactly what is there. */
+/** Same names, same hashes: what the person approved (or withdrew) is exactly what is there. Own keys only. */
 export const sameHashes = (a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean => {
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => b[key] === a[key]);
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && b[key] === a[key]);
 };
 
 /**
- * Files the gate covers now that were not part of its approval (a new AC under an approved spec):
- * unapproved content under an approved gate is drift too, so the view fails closed.
+ * Files the gate covers now that were not part of its approval (a new AC, a hidden file, a file of
+ * any extension under an approved gate's folders: definitions.ts): unapproved content under an
+ * approved gate is drift too ("not in the approval"), so the view fails closed.
  */
 export const addedSince = async (
   root: string,
@@ -47,8 +47,9 @@ export const addedSince = async (
       .map(async (name): Promise<DriftEntry | null> => {
         const file = await readArtifact(root, featureDir, name);
         if (file.state !== 'ok') return null;
-        const hashed = hashArtifact(name, file.bytes, 'baton');
-        return { artifact: name, expected: null, actual: hashed.ok ? hashed.sha256 : null };
+        // The hash an approval would record: a `.json` that does not parse still has its text hash,
+        // so an added file is never `actual: null` (which would read as missing, and restore keeps no copy of it).
+        return { artifact: name, expected: null, actual: currentHash(name, file.bytes, 'baton').sha256 };
       }),
   );
   return entries.filter((entry): entry is DriftEntry => entry !== null);

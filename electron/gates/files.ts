@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { HashAlgorithm } from '../../shared/ledger';
 import type { Layout } from '../../shared/model';
 import { hashArtifact, sha256Hex, textSha256 } from '../ledger';
+import { SafeReadError, readRegularFile } from '../platform/safe-read';
 import { MAX_ARTIFACT_BYTES } from '../project';
 
 export type ArtifactFile =
@@ -35,8 +36,10 @@ export const readArtifact = async (root: string, featureDir: string, name: strin
     const stat = await fs.stat(real);
     if (!stat.isFile()) return { state: 'unreadable', reason: 'is not a file' };
     if (stat.size > MAX_ARTIFACT_BYTES) return { state: 'unreadable', reason: `is ${stat.size} bytes, over the 10 MB limit for an artifact` };
-    return { state: 'ok', bytes: await fs.readFile(real), mtime: stat.mtime };
+    // Read only as a regular file, never past the limit: one swapped for a FIFO since the stat is refused, not waited on.
+    return { state: 'ok', bytes: await readRegularFile(real, { maxBytes: MAX_ARTIFACT_BYTES }), mtime: stat.mtime };
   } catch (error) {
+    if (error instanceof SafeReadError) return { state: 'unreadable', reason: error.detail };
     return { state: 'unreadable', reason: `cannot be read (${error instanceof Error ? error.message : String(error)})` };
   }
 };

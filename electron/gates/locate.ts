@@ -5,6 +5,8 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { readRegularFile } from '../platform/safe-read';
+import { MAX_ARTIFACT_BYTES } from '../project';
 import { isObject, pickString } from '../project/fields';
 
 export interface Entry {
@@ -27,9 +29,51 @@ export const listEntries = async (dir: string): Promise<Entry[]> => {
   return listed.filter((entry): entry is Entry => entry !== null);
 };
 
+const within = (base: string, target: string): boolean => {
+  const rel = path.relative(base, target);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+};
+
+/**
+ * Every file below `dir` at any depth, as `/`-separated paths relative to it: hidden files and
+ * folders and every extension included. A symlinked folder is followed when it stays inside
+ * `boundary` (never into one of its own ancestors: no cycles); one that leads elsewhere, or a folder
+ * that cannot be listed, is listed itself, so reading it is refused by name (files.ts) rather than
+ * its contents silently left out. A link to nothing holds no content and is left out.
+ */
+export const filesBelow = async (dir: string, boundary: string): Promise<string[]> => {
+  const realBoundary = await fs.realpath(boundary).catch(() => boundary);
+  const found: string[] = [];
+  const walk = async (abs: string, rel: string, ancestors: ReadonlySet<string>): Promise<void> => {
+    const real = await fs.realpath(abs).catch(() => null);
+    if (real === null || ancestors.has(real)) return;
+    const entries = await fs.readdir(abs, { withFileTypes: true }).catch(() => null);
+    if (entries === null) {
+      if (rel !== '') found.push(rel);
+      return;
+    }
+    const chain = new Set([...ancestors, real]);
+    for (const entry of entries) {
+      const name = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      const child = path.join(abs, entry.name);
+      if (entry.isSymbolicLink()) {
+        const target = await fs.realpath(child).catch(() => null);
+        if (target === null) continue;
+        const isDir = (await fs.stat(target).catch(() => null))?.isDirectory() ?? false;
+        if (isDir && within(realBoundary, target)) await walk(child, name, chain);
+        else found.push(name);
+      } else if (entry.isDirectory()) await walk(child, name, chain);
+      else found.push(name);
+    }
+  };
+  await walk(dir, '', new Set());
+  return found;
+};
+
 const idIn = async (file: string, keys: string[]): Promise<string | undefined> => {
   try {
-    const text = await fs.readFile(file, 'utf8');
+    // Links are followed as the reader follows them, but only to a regular file of artifact size: a FIFO never blocks.
+    const text = (await readRegularFile(await fs.realpath(file), { maxBytes: MAX_ARTIFACT_BYTES })).toString('utf8');
     const value: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     return isObject(value) ? pickString(value, ...keys) : undefined;
   } catch {

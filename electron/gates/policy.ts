@@ -3,11 +3,12 @@
  * project.json, fail closed — a project.json that names a policy but does not validate refuses
  * every decision.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { approverRefusal } from '../../shared/approvers';
 import type { ProjectView } from '../../shared/model';
 import { err, type Result } from '../../shared/result';
+import { readRegularFile } from '../platform/safe-read';
+import { MAX_ARTIFACT_BYTES } from '../project';
 import { readSettings } from '../project/read-settings';
 
 /** Null when `approver` may decide under `gate`'s approvers; `what` names the decision in the refusal. */
@@ -22,7 +23,9 @@ export async function policyRefusal(view: ProjectView, gate: string, approver: s
 /** Whether project.json, valid or not, says who may decide. */
 async function namesPolicy(artifactRoot: string): Promise<boolean> {
   try {
-    const json: unknown = JSON.parse(await readFile(join(artifactRoot, 'project.json'), 'utf8'));
+    // As readSettings reads it: a regular file inside the project, at most 10 MB (a FIFO fails closed at once).
+    const bytes = await readRegularFile(join(artifactRoot, 'project.json'), { maxBytes: MAX_ARTIFACT_BYTES, root: dirname(artifactRoot), followInside: true });
+    const json: unknown = JSON.parse(bytes.toString('utf8'));
     return typeof json === 'object' && json !== null && ('gates' in json || 'approverRoles' in json);
   } catch {
     return false;

@@ -9,7 +9,7 @@ const H = 'c'.repeat(64);
 let seq = 0;
 const record = (type: string, subject: LedgerRecord['subject'], data: Record<string, unknown>): LedgerRecord => {
   seq += 1;
-  const body = {
+  const body: Omit<LedgerRecord, 'hash'> = {
     seq,
     at: `2025-01-01T00:00:0${seq % 10}Z`,
     type,

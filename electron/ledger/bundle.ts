@@ -13,10 +13,13 @@ import { err, ok, type Result } from '../../shared/result';
 import { greenAttestationsWithSeq } from './attestations';
 import { writeFileAtomic } from '../platform/atomic-write';
 import { isMissing } from '../platform/fs-facts';
+import { readRegularFile } from '../platform/safe-read';
+import { MAX_STORED_BLOB_BYTES } from './blob-store';
 import { ARTIFACT_DIRS, ATTESTATIONS_DIR, MANIFEST_PATH, type BundleManifest } from './bundle-manifest';
 import { sha256Hex } from './hashing';
+import { MAX_BUNDLE_BYTES } from './open-bundle';
 import { BLOBS_DIR, displayPath, EVENTS_FILE, SIGNATURE_FILE } from './ledger-file';
-import { checkSignature, signHead } from './signing';
+import { checkSignature, CHECKPOINTS_FILE, signHead } from './signing';
 import { tarEnd, tarFile } from './tar';
 import { verifyLedgerBytes } from './verify-chain';
 
@@ -56,11 +59,13 @@ const walk = async (dir: string, rel: string, out: PackedFile[], prefix: string,
     const abs = path.join(dir, entry.name);
     if (abs === skip) continue; // an earlier bundle written into the artifact root is not evidence
     if (entry.isDirectory()) await walk(abs, childRel, out, prefix, skip);
-    else if (entry.isFile()) out.push({ path: `${prefix}/${childRel}`, content: await fs.readFile(abs) });
+    else if (entry.isFile()) out.push({ path: `${prefix}/${childRel}`, content: await readRegularFile(abs, { maxBytes: MAX_BUNDLE_BYTES }) });
   }
 };
 
-const readOptional = (file: string): Promise<Buffer | null> => fs.readFile(file).catch((error: unknown) => (isMissing(error) ? null : Promise.reject(error)));
+// Every file packed is read as a regular file only (a link, FIFO or device swapped in is refused, never followed or waited on).
+const readOptional = (file: string): Promise<Buffer | null> =>
+  readRegularFile(file, { maxBytes: MAX_BUNDLE_BYTES }).catch((error: unknown) => (isMissing(error) ? null : Promise.reject(error)));
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -98,19 +103,20 @@ export const exportBundle = async (opts: ExportOptions): Promise<Result<ExportSu
       files.push({ path: `${artifactDir}/ledger/${EVENTS_FILE}`, content: events });
       const shas = new Set(report.recordList.flatMap((record) => record.blobs.map((blob) => blob.sha256)));
       for (const sha of [...shas].sort()) {
-        files.push({ path: `${artifactDir}/ledger/${BLOBS_DIR}/${sha}`, content: await fs.readFile(path.join(ledgerDir, BLOBS_DIR, sha)) });
+        files.push({
+          path: `${artifactDir}/ledger/${BLOBS_DIR}/${sha}`,
+          content: await readRegularFile(path.join(ledgerDir, BLOBS_DIR, sha), { maxBytes: MAX_STORED_BLOB_BYTES }),
+        });
       }
-      const signature = await readOptional(path.join(ledgerDir, SIGNATURE_FILE));
-      if (signature !== null) {
-        const check = await checkSignature(ledgerDir, report.recordList);
-        if (check.state === 'invalid') {
-          return err(
-            'signature-invalid',
-            `Not exporting: the ledger's head signature is invalid: ${check.message} Run \`baton verify\`, then \`baton sign\` again if the chain is intact.`,
-          );
-        }
-        signed = check.state === 'signed';
-        files.push({ path: `${artifactDir}/ledger/${SIGNATURE_FILE}`, content: signature });
+      // The signed checkpoints travel with the ledger (and an older head.sig.json, read as one more).
+      const check = await checkSignature(ledgerDir, report.recordList);
+      if (check.state === 'invalid') {
+        return err('signature-invalid', `Not exporting: a signed checkpoint does not verify: ${check.message}. Run \`baton verify\` to see every problem.`);
+      }
+      signed = check.state === 'signed';
+      for (const name of [SIGNATURE_FILE, CHECKPOINTS_FILE]) {
+        const content = await readOptional(path.join(ledgerDir, name));
+        if (content !== null) files.push({ path: `${artifactDir}/ledger/${name}`, content });
       }
       if (opts.attestations) {
         for (const { seq, statement } of greenAttestationsWithSeq(report.recordList)) {

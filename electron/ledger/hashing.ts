@@ -20,6 +20,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { HashAlgorithm, LedgerRecord } from '../../shared/ledger';
+import { describeJsonHazard, jsonHazard, type JsonHazardKind } from '../../shared/json-safety';
 import type { Layout } from '../../shared/model';
 
 const CR = 0x0d;
@@ -33,7 +34,9 @@ export const normalizeText = (text: string): string =>
   text
     .replace(/\r\n?/g, '\n')
     // Not /[ \t]+$/gm: in JS multiline mode `$` also matches before U+2028/U+2029, which Consort does not.
-    .replace(/[ \t]+(?=\n|$)/g, '')
+    // The lookbehind starts a match only where a run of blanks starts: without it a long run not at a
+    // line end was rescanned from every one of its characters (quadratic: a 1 MB run took minutes).
+    .replace(/(?<![ \t])[ \t]+(?=\n|$)/g, '')
     .replace(/\n{3,}/g, '\n\n');
 
 /** normalizeText on UTF-8 bytes, in one pass (see the header for why bytes, not text). */
@@ -72,8 +75,22 @@ const encoder = new TextEncoder();
 
 export const textSha256 = (text: string | Uint8Array): string => sha256Hex(normalizeBytes(typeof text === 'string' ? encoder.encode(text) : text));
 
-/** The RFC 8785 text of a JSON value; throws (with the reason) for values JSON cannot carry. */
+/** The canonicaliser's own words for what it refuses (callers and tests match on them), then the detail. */
+const HAZARD_TITLES: Readonly<Record<JsonHazardKind, string>> = {
+  number: 'NaN and Infinity are not allowed',
+  surrogate: 'Lone surrogate is not allowed',
+  depth: 'Nesting is too deep',
+  type: 'Not a JSON value',
+};
+
+/**
+ * The RFC 8785 text of a JSON value; throws (with the reason and where) for values JSON cannot carry:
+ * a non-finite number, a lone surrogate, nesting deeper than MAX_JSON_DEPTH (checked iteratively
+ * first, so the recursive canonicaliser never meets a value deep enough to overflow the stack).
+ */
 export const canonicalJson = (value: unknown): string => {
+  const hazard = jsonHazard(value);
+  if (hazard !== null) throw new Error(`cannot hash this value as canonical JSON: ${HAZARD_TITLES[hazard.kind]}: ${describeJsonHazard(hazard)}`);
   let text: string | undefined;
   try {
     text = canonicalize(value);
@@ -113,11 +130,35 @@ export const hashArtifact = (fileName: string, content: Uint8Array, layout: Layo
     const reason = error instanceof Error ? error.message : String(error);
     return { ok: false, error: `${fileName} is not valid JSON (${reason}). Fix the file, then approve again.` };
   }
-  return { ok: true, algorithm: 'jcs-sha256', sha256: jcsSha256(value) };
+  const hazard = jsonHazard(value, text);
+  if (hazard !== null) {
+    return {
+      ok: false,
+      error: `${fileName} cannot be hashed as canonical JSON (RFC 8785): it holds ${describeJsonHazard(hazard)}. Fix the file, then approve again.`,
+    };
+  }
+  try {
+    return { ok: true, algorithm: 'jcs-sha256', sha256: jcsSha256(value) };
+  } catch (error) {
+    return { ok: false, error: `${fileName} ${error instanceof Error ? error.message : String(error)}. Fix the file, then approve again.` };
+  }
 };
 
-/** A ledger record's `hash`: jcs-sha256 of the record without `hash` (a `hash` passed in is ignored). */
+/**
+ * A ledger record's `hash`: jcs-sha256 of the record without `hash` (a `hash` passed in is ignored).
+ * Throws for a record JSON cannot carry (see canonicalJson); readers that meet records from disk use
+ * tryRecordHash, and parseLedger has already turned such lines into located problems.
+ */
 export const recordHash = (record: Omit<LedgerRecord, 'hash'>): string => {
   const { hash: _ignored, ...rest } = record as Omit<LedgerRecord, 'hash'> & { hash?: unknown };
   return jcsSha256(rest);
+};
+
+/** recordHash that answers instead of throwing: the hash, or why the record cannot be hashed. */
+export const tryRecordHash = (record: Omit<LedgerRecord, 'hash'>): { ok: true; hash: string } | { ok: false; error: string } => {
+  try {
+    return { ok: true, hash: recordHash(record) };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
 };

@@ -5,7 +5,20 @@
 export { canonicalJson, hashArtifact, jcsSha256, normalizeText, recordHash, sha256Hex, textSha256, type ArtifactHash } from './hashing';
 export { Ledger, type AppendInput, type LedgerSnapshot, type LedgerTx } from './ledger';
 export { verifyChain, type ChainReport, type VerifyOptions } from './verify-chain';
-export { checkSignature, loadOrCreateSigningKey, signHead, SIGNING_KEY_FILE, type HeadSignature, type SigningKey } from './signing';
+export {
+  checkpointIfKeyed,
+  checkSignature,
+  CHECKPOINTS_FILE,
+  loadOrCreateSigningKey,
+  loadSigningKey,
+  rotateSigningKey,
+  signHead,
+  SIGNING_KEY_FILE,
+  type HeadSignature,
+  type SignatureCheck,
+  type SigningKey,
+  type TrustedKeys,
+} from './signing';
 export { exportBundle, type ExportOptions, type ExportSummary } from './bundle';
 export { isBundleFile, openBundle, MAX_BUNDLE_BYTES } from './open-bundle';
 export { ARTIFACT_DIRS, BundleManifestSchema, type BundleManifest } from './bundle-manifest';

@@ -4,6 +4,7 @@
  * broken ledger, not refuse it; verify-chain decides what the damage means.
  */
 import path from 'node:path';
+import { describeJsonHazard, jsonHazard } from '../../shared/json-safety';
 import type { LedgerRecord } from '../../shared/ledger';
 
 export const EVENTS_FILE = 'events.jsonl';
@@ -74,6 +75,15 @@ const parseLine = (text: string, line: number): LedgerEntry => {
   const shape = recordShapeProblem(value);
   const seq = readableSeq(value);
   if (shape !== null) return { line, ...(seq !== undefined ? { seq } : {}), problem: `line ${line} is not a ledger record: ${shape}` };
+  // A record must hash (RFC 8785) and be safe to walk: 1e999, a lone surrogate or 100,000-deep data
+  // would make every later reader throw, so the line is damage, located here, like any other.
+  const hazard = jsonHazard(value, text);
+  if (hazard !== null)
+    return {
+      line,
+      ...(seq !== undefined ? { seq } : {}),
+      problem: `line ${line} holds a record that cannot be hashed: it contains ${describeJsonHazard(hazard)}`,
+    };
   return { line, record: value as unknown as LedgerRecord };
 };
 

@@ -8,7 +8,17 @@
 import { promises as fs } from 'node:fs';
 import type { LedgerRecord, VerifyProblem } from '../../shared/ledger';
 import { isMissing } from '../platform/fs-facts';
+import { openRegularFile, readRegularFile } from '../platform/safe-read';
 import { parseLedger, tornTailMessage, type ParsedLedger } from './ledger-file';
+
+/**
+ * events.jsonl is read whole; past this it is not read at all (a ledger that large is not one
+ * Baton wrote in any real project, and the text could not be held as one string anyway).
+ */
+export const MAX_EVENTS_BYTES = 1024 * 1024 * 1024;
+
+/** The whole events file; a SafeReadError when it is a symlink, a FIFO, a device or over MAX_EVENTS_BYTES. */
+export const readEventsFile = (file: string): Promise<Buffer> => readRegularFile(file, { maxBytes: MAX_EVENTS_BYTES });
 
 export interface LedgerState {
   readonly ino: number;
@@ -77,9 +87,8 @@ const build = (
 };
 
 const readFrom = async (file: string, offset: number): Promise<Buffer> => {
-  const handle = await fs.open(file, 'r');
+  const { handle, size } = await openRegularFile(file, { maxBytes: MAX_EVENTS_BYTES });
   try {
-    const { size } = await handle.stat();
     const buffer = Buffer.alloc(Math.max(0, size - offset));
     let read = 0;
     while (read < buffer.length) {
@@ -95,7 +104,8 @@ const readFrom = async (file: string, offset: number): Promise<Buffer> => {
 
 /** Loads the events file at `eventsPath`, reusing `cached` when the file only grew. */
 export const loadState = async (eventsPath: string, file: string, cached: LedgerState | null): Promise<LedgerState> => {
-  const stat = await fs.stat(eventsPath).catch((error: unknown) => (isMissing(error) ? null : Promise.reject(error)));
+  // lstat: a symlink in its place is not the file, and the read below refuses it.
+  const stat = await fs.lstat(eventsPath).catch((error: unknown) => (isMissing(error) ? null : Promise.reject(error)));
   if (stat === null) return emptyState();
   const c = cached;
   if (c && c.ino === stat.ino && c.size === stat.size && c.mtimeMs === stat.mtimeMs) return c;
@@ -108,6 +118,6 @@ export const loadState = async (eventsPath: string, file: string, cached: Ledger
       return build(c, parsed, added, c.size, stat, file, c);
     }
   }
-  const bytes = await fs.readFile(eventsPath);
+  const bytes = await readEventsFile(eventsPath);
   return build({ records: [], problems: [] }, parseLedger(bytes), bytes, 0, stat, file, emptyState());
 };

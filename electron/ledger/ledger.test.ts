@@ -74,7 +74,7 @@ describe('Ledger append and read', () => {
     await fs.mkdir(t.events, { recursive: true }); // a folder where the file should be
     const snapshot = await t.ledger.read();
     expect(snapshot.records).toEqual([]);
-    expect(snapshot.problems).toEqual([{ file: '.baton/ledger/events.jsonl', message: expect.stringMatching(/^cannot be read \(.*EISDIR/) }]);
+    expect(snapshot.problems).toEqual([{ file: '.baton/ledger/events.jsonl', message: 'is a folder where a file was expected (EISDIR); rename or remove it' }]);
   });
 
   it('reports a line that is not JSON by its line number and still loads the rest', async () => {

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { GENESIS_HASH, type Actor, type BlobRef, type LedgerRecord, type Subject } from '../../shared/ledger';
 import { RECORD_TYPES } from '../../shared/records';
 import { fsyncDir } from '../platform/atomic-write';
-import { decodeBlob, readStoredBlob, writeBlob } from './blob-store';
+import { isSafeReadError } from '../platform/safe-read';
+import { decodeBlob, readBlobPage, readStoredBlob, writeBlob, type BlobPage } from './blob-store';
 import { recordHash, sha256Hex } from './hashing';
 import { BLOBS_DIR, displayPath, EVENTS_FILE, LOCK_FILE } from './ledger-file';
 import { loadState, type LedgerState } from './ledger-state';
@@ -48,7 +49,9 @@ export class Ledger {
       state = await this.load();
     } catch (error) {
       const file = displayPath(this.dir, undefined, EVENTS_FILE);
-      return { records: [], problems: [{ file, message: `cannot be read (${(error as Error).message}); check the file's permissions` }], tornTail: null };
+      // A FIFO, symlink, device or oversized events file is refused unread, with what to do about it.
+      const message = isSafeReadError(error) ? error.detail : `cannot be read (${(error as Error).message}); check the file's permissions`;
+      return { records: [], problems: [{ file, message }], tornTail: null };
     }
     return {
       records: [...state.records],
@@ -103,6 +106,11 @@ export class Ledger {
   async readBlob(sha256: string): Promise<Buffer | null> {
     const stored = await readStoredBlob(path.join(this.dir, BLOBS_DIR), sha256);
     return stored === null ? null : decodeBlob(stored);
+  }
+
+  /** At most `limit` bytes of a blob's content from `offset`, inflated as a stream (bounded memory); null when there is no such blob. */
+  readBlobPage(sha256: string, offset: number, limit: number): Promise<BlobPage | null> {
+    return readBlobPage(path.join(this.dir, BLOBS_DIR), sha256, offset, limit);
   }
 
   /** Drops an incomplete final line (only that) and records what was dropped, keeping its bytes as a blob. */

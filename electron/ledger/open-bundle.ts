@@ -7,34 +7,52 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { constants, gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { err, ok, type Result } from '../../shared/result';
-import { isGzip } from './blob-store';
+import { formatSize, openRegularFile, SafeReadError } from '../platform/safe-read';
+import { inflateFrom, isGzip } from './blob-store';
 import { BundleManifestSchema, MANIFEST_PATH, unsafeEntryPath, type BundleManifest } from './bundle-manifest';
 import { sha256Hex } from './hashing';
 import { EVENTS_FILE, parseLedger } from './ledger-file';
 import { readTar, readTarHeader, type TarEntry } from './tar';
 
-/** Refuse to unpack more than this: a small gzip can claim gigabytes. */
+/** Refuse to unpack more than this: a small gzip can claim gigabytes. (The .baton file itself is held to it too.) */
 export const MAX_BUNDLE_BYTES = 1024 * 1024 * 1024;
-const PEEK_BYTES = 64 * 1024;
+const TAR_HEADER_BYTES = 512;
+
+/** What each tar entry type other than a file or a folder is, for the refusal. */
+const TAR_KINDS: Readonly<Record<string, string>> = {
+  '1': 'a hard link',
+  '2': 'a symbolic link',
+  '3': 'a character device',
+  '4': 'a block device',
+  '6': 'a named pipe (FIFO)',
+  '7': 'a contiguous file',
+  x: 'a pax extended header',
+  g: 'a pax global header',
+  L: 'a GNU long name',
+  K: 'a GNU long link name',
+};
+
+/**
+ * The bundle file a person named, opened only if it is a regular file (a link to it is followed:
+ * they chose it; a FIFO or a device in its place is refused at once, never waited on).
+ */
+const openBundleFile = async (file: string, maxBytes: number) => openRegularFile(await fs.realpath(file), { maxBytes });
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** A gzip file whose first tar entry is `manifest.json`. Never throws. */
 export const isBundleFile = async (file: string): Promise<boolean> => {
   try {
-    const handle = await fs.open(file, 'r');
+    const { handle } = await openBundleFile(file, Number.MAX_SAFE_INTEGER);
     try {
-      if (!(await handle.stat()).isFile()) return false;
-      const head = Buffer.alloc(PEEK_BYTES);
-      const { bytesRead } = await handle.read(head, 0, PEEK_BYTES, 0);
-      const start = head.subarray(0, bytesRead);
-      if (!isGzip(start)) return false;
-      // A sync flush lets zlib hand back what the first bytes hold without the rest of the file.
-      const unpacked = gunzipSync(start, { finishFlush: constants.Z_SYNC_FLUSH });
-      return readTarHeader(unpacked, 0)?.path === MANIFEST_PATH;
+      const magic = Buffer.alloc(2);
+      const { bytesRead } = await handle.read(magic, 0, 2, 0);
+      if (!isGzip(magic.subarray(0, bytesRead))) return false;
+      // Inflates only as far as the first tar header, however large the file (or what it inflates to).
+      const head = await inflateFrom(handle, 0, TAR_HEADER_BYTES);
+      return readTarHeader(head.bytes, 0)?.path === MANIFEST_PATH;
     } finally {
       await handle.close();
     }
@@ -53,7 +71,10 @@ const entriesProblem = (manifest: BundleManifest, entries: readonly TarEntry[]):
     const unsafe = unsafeEntryPath(entry.path);
     if (unsafe !== null) return `it holds an entry "${entry.path}" that cannot be unpacked safely: ${unsafe}`;
     if (entry.typeflag === '5') continue; // a folder entry carries nothing; folders are made as needed
-    if (entry.typeflag !== '0') return `it holds ${entry.path}, which is a link or special file (type '${entry.typeflag}'), not a regular file`;
+    if (entry.typeflag !== '0') {
+      const kind = TAR_KINDS[entry.typeflag] ?? 'an entry of an unknown type';
+      return `it holds ${entry.path}, which is a link or special file (${kind}, tar type '${entry.typeflag}'), not a regular file: a bundle carries regular files only`;
+    }
     const expected = listed.get(entry.path);
     if (!expected) return `it holds ${entry.path}, which its manifest does not list (unsafe or foreign paths are never unpacked)`;
     if (!prefixes.some((prefix) => entry.path.startsWith(prefix))) return `${entry.path} lies outside ${manifest.artifactDir}/ and attestations/`;
@@ -79,11 +100,33 @@ const headProblem = (manifest: BundleManifest, entries: readonly TarEntry[]): st
   return null;
 };
 
+const damagedBundle = (file: string, why: string) =>
+  err('bundle-damaged', `${file} is not a usable review bundle: ${why}. Ask for a fresh export (\`baton export\`).`);
+
+/** The bundle's tar, inflated as a stream and refused as soon as it passes MAX_BUNDLE_BYTES (a gzip bomb). */
+const inflateBundle = async (source: string, maxBytes: number): Promise<Result<Buffer>> => {
+  let opened;
+  try {
+    opened = await openBundleFile(source, maxBytes);
+  } catch (error) {
+    return err('not-found', `Cannot read the review bundle ${source}: ${error instanceof SafeReadError ? error.detail : message(error)}`);
+  }
+  try {
+    const tar = await inflateFrom(opened.handle, 0, maxBytes);
+    if (tar.more) return damagedBundle(source, `it inflates to more than ${formatSize(maxBytes)}, the most a bundle may hold; it was not unpacked`);
+    return ok(tar.bytes);
+  } catch (error) {
+    return damagedBundle(source, `it does not unpack (${message(error)}); the file is damaged or truncated`);
+  } finally {
+    await opened.handle.close();
+  }
+};
+
 const unpack = (file: string, data: Buffer): Result<{ manifest: BundleManifest; entries: TarEntry[] }> => {
-  const damaged = (why: string) => err('bundle-damaged', `${file} is not a usable review bundle: ${why}. Ask for a fresh export (\`baton export\`).`);
+  const damaged = (why: string) => damagedBundle(file, why);
   let entries: TarEntry[];
   try {
-    entries = readTar(gunzipSync(data, { maxOutputLength: MAX_BUNDLE_BYTES }));
+    entries = readTar(data);
   } catch (error) {
     return damaged(`it does not unpack (${message(error)}); the file is damaged or truncated`);
   }
@@ -101,16 +144,19 @@ const unpack = (file: string, data: Buffer): Result<{ manifest: BundleManifest; 
   return problem ? damaged(problem) : ok({ manifest: parsed.data, entries: rest });
 };
 
-/** Unpacks `file` into a new folder under `tempParent` (default: the OS temp folder). The caller removes `root`. */
-export const openBundle = async (file: string, tempParent?: string): Promise<Result<{ root: string; manifest: BundleManifest }>> => {
+/**
+ * Unpacks `file` into a new folder under `tempParent` (default: the OS temp folder). The caller
+ * removes `root`. `maxBytes` (default MAX_BUNDLE_BYTES) bounds the file and what it inflates to.
+ */
+export const openBundle = async (
+  file: string,
+  tempParent?: string,
+  maxBytes = MAX_BUNDLE_BYTES,
+): Promise<Result<{ root: string; manifest: BundleManifest }>> => {
   const source = path.resolve(file);
-  let data: Buffer;
-  try {
-    data = await fs.readFile(source);
-  } catch (error) {
-    return err('not-found', `Cannot read the review bundle ${source}: ${message(error)}`);
-  }
-  const unpacked = unpack(source, data);
+  const data = await inflateBundle(source, maxBytes);
+  if (!data.ok) return data;
+  const unpacked = unpack(source, data.value);
   if (!unpacked.ok) return unpacked;
   const { manifest, entries } = unpacked.value;
   const root = await fs.mkdtemp(path.join(tempParent ?? os.tmpdir(), 'baton-bundle-'));

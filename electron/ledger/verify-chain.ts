@@ -5,14 +5,15 @@
  * record before it on disk, so one changed record is reported once instead of breaking every
  * record after it.
  */
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { GENESIS_HASH, type LedgerRecord, type VerifyProblem } from '../../shared/ledger';
 import { recordDataProblem } from '../../shared/records';
 import { isMissing } from '../platform/fs-facts';
+import { isSafeReadError } from '../platform/safe-read';
 import { decodeBlob, readFileQuickSync } from './blob-store';
-import { recordHash, sha256Hex } from './hashing';
+import { sha256Hex, tryRecordHash } from './hashing';
 import { BLOBS_DIR, displayPath, EVENTS_FILE, parseLedger, tornTailMessage } from './ledger-file';
+import { readEventsFile } from './ledger-state';
 
 export interface ChainReport {
   readonly records: number;
@@ -87,9 +88,11 @@ export const verifyLedgerBytes = async (
     records.push(record);
     lines.push(line);
     const reasons = linkProblems(record, before);
-    const computed = recordHash(record);
-    if (computed !== record.hash) {
-      reasons.unshift(`its content was changed after it was written (it hashes to ${short(computed)}, but its hash says ${short(record.hash)})`);
+    // parseLedger already refuses records that cannot be hashed; should one get here, it is this record's problem, not a throw.
+    const computed = tryRecordHash(record);
+    if (!computed.ok) reasons.unshift(`it cannot be hashed (${computed.error})`);
+    else if (computed.hash !== record.hash) {
+      reasons.unshift(`its content was changed after it was written (it hashes to ${short(computed.hash)}, but its hash says ${short(record.hash)})`);
     }
     if (reasons.length > 0) {
       problems.push({ line, problem: { file: files.events, seq: record.seq, message: `record #${record.seq} (line ${line}): ${reasons.join('; ')}` } });
@@ -137,6 +140,8 @@ const readVerdict = (blobsDir: string, sha256: string, maxBytes: number): BlobVe
   try {
     stored = readFileQuickSync(path.join(blobsDir, sha256));
   } catch (error) {
+    // A symlink, FIFO, device or oversized file in blobs/ is refused unread: "is a symbolic link, not a regular file; …".
+    if (isSafeReadError(error) && !isMissing(error)) return { state: 'bad', reason: error.detail };
     return isMissing(error) ? { state: 'missing' } : { state: 'bad', reason: `cannot be read (${(error as Error).message})` };
   }
   try {
@@ -205,14 +210,16 @@ export const verifyChain = async (ledgerDir: string, options: VerifyOptions = {}
   };
   let bytes: Buffer;
   try {
-    bytes = await fs.readFile(path.join(ledgerDir, EVENTS_FILE));
+    bytes = await readEventsFile(path.join(ledgerDir, EVENTS_FILE));
   } catch (error) {
     if (isMissing(error)) return { records: 0, head: null, chain: { ok: true }, problems: [] };
     return {
       records: 0,
       head: null,
       chain: { ok: false, brokenAt: 1 },
-      problems: [{ file: files.events, message: `cannot be read (${(error as Error).message}); check its permissions` }],
+      problems: [
+        { file: files.events, message: isSafeReadError(error) ? error.detail : `cannot be read (${(error as Error).message}); check its permissions` },
+      ],
     };
   }
   const { recordList: _records, ...report } = await verifyLedgerBytes(bytes, path.join(ledgerDir, BLOBS_DIR), files);

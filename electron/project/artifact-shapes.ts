@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { deployEvidenceProblem } from '../../shared/deploy-evidence';
 import type { Layout } from '../../shared/model';
 import { isObject, type JsonObject } from './fields';
+import { hazardMessage, parseJsonText } from './json-locate';
 import { isCompleteStory, storySentence, STORY_FIELDS_NEEDED } from './story-fields';
 
 const text = z.string().trim().min(1);
@@ -64,11 +65,8 @@ export const shapeProblem = (name: string, value: unknown, layout: Layout): stri
 export const artifactProblem = (name: string, text: string | null, layout: Layout): string | null => {
   if (!name.endsWith('.json')) return text === null ? 'is not UTF-8 text' : null;
   if (text === null) return 'is not UTF-8 text, so it cannot be JSON';
-  let value: unknown;
-  try {
-    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (error) {
-    return `is not valid JSON (${error instanceof Error ? error.message : String(error)})`;
-  }
-  return shapeProblem(name, value, layout);
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return `is not valid JSON (${parsed.detail})`;
+  if (parsed.hazard !== null) return hazardMessage(parsed.hazard);
+  return shapeProblem(name, parsed.value, layout);
 };

@@ -4,11 +4,13 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { err, ok, type Result } from '../../shared/result';
+import { readRegularFile } from '../platform/safe-read';
 import { writeCiWorkflow, type CiKind } from './ci-template';
+import { MAX_ARTIFACT_BYTES } from './read-context';
 import { readSettings } from './read-settings';
 import { detectDefaults, type ProjectSettings } from './settings';
 
@@ -48,7 +50,12 @@ export async function initProject(dir: string, options: { force?: boolean; ci?: 
   const settings = await detectDefaults({
     name: basename(root),
     defaultBranch: await currentBranch(root),
-    readText: (file) => readFile(join(root, file), 'utf8').catch(() => null),
+    // The project's own files (package.json, lockfiles): regular files inside it only, so a FIFO never blocks init.
+    readText: (file) =>
+      readRegularFile(join(root, file), { maxBytes: MAX_ARTIFACT_BYTES, root, followInside: true }).then(
+        (bytes) => bytes.toString('utf8'),
+        () => null,
+      ),
     exists: (file) => existsSync(join(root, file)),
   });
   const folders = ['features', 'ledger', join('ledger', 'blobs'), 'state'].map((f) => join(batonDir, f));

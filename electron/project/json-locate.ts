@@ -7,6 +7,8 @@
  * stack.
  */
 
+import { describeJsonHazard, jsonHazard, type JsonHazard } from '../../shared/json-safety';
+
 export interface JsonErrorLocation {
   readonly line: number;
   readonly column: number;
@@ -22,8 +24,9 @@ interface Failure {
 
 const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
 
+/** A printable ASCII character as itself; anything else (a control, a BOM, U+FFFD from bad UTF-8) by its code point. */
 const describe = (ch: string | undefined): string =>
-  ch === undefined ? 'end of file' : ch >= ' ' && ch !== '\u007f' ? `'${ch}'` : `character U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  ch === undefined ? 'end of file' : ch >= ' ' && ch <= '~' ? `'${ch}'` : `character U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 
 /** Returns the offset just past the string starting at `start` (a `"`), or a failure. */
 const scanString = (text: string, start: number): number | Failure => {
@@ -145,3 +148,30 @@ export const locateJsonError = (text: string): JsonErrorLocation | null => {
   const column = failure.offset - before.lastIndexOf('\n');
   return { line, column, reason: failure.reason };
 };
+
+export type JsonText = { readonly ok: true; readonly value: unknown; readonly hazard: JsonHazard | null } | { readonly ok: false; readonly detail: string };
+
+/**
+ * Parses an artifact's text: a leading byte-order mark is dropped (Windows editors write one), a
+ * syntax error comes back located ("expected ',' … at line 3, column 7"), and a value that parses
+ * but that Baton cannot hash or safely walk (1e999, a lone surrogate, nesting deeper than
+ * MAX_JSON_DEPTH) comes back with its hazard. Never throws.
+ */
+export const parseJsonText = (raw: string): JsonText => {
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const where = locateJsonError(text);
+    const detail = where
+      ? `${where.reason} at line ${where.line}, column ${where.column}`
+      : (error instanceof Error ? error.message : String(error)).slice(0, 200);
+    return { ok: false, detail };
+  }
+  return { ok: true, value, hazard: jsonHazard(value, text) };
+};
+
+/** The sentence a reader reports for a hazard: what the file holds, where, and why it matters. */
+export const hazardMessage = (hazard: JsonHazard): string =>
+  `holds ${describeJsonHazard(hazard)}, which canonical JSON (RFC 8785) cannot carry, so it cannot be hashed or approved; fix the file`;

@@ -8,7 +8,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Layout } from '../../shared/model';
 import { isObject, pick, pickString, type JsonObject } from './fields';
-import { readJson, type ReadContext } from './read-context';
+import { readRegularFile } from '../platform/safe-read';
+import { MAX_ARTIFACT_BYTES, readJson, type ReadContext } from './read-context';
 
 const MAX_NAME = 120;
 
@@ -36,7 +37,11 @@ const fromJson = async (ctx: ReadContext, abs: string, ...keys: string[]): Promi
 const markdownTitle = async (ctx: ReadContext, abs: string): Promise<string | undefined> => {
   const real = await fs.realpath(abs).catch(() => null);
   if (real === null || path.relative(ctx.realRoot, real).startsWith('..')) return undefined;
-  const text = await fs.readFile(real, 'utf8').catch(() => '');
+  // A regular file of artifact size only: a FIFO or a device in its place never blocks the read.
+  const text = await readRegularFile(real, { maxBytes: MAX_ARTIFACT_BYTES }).then(
+    (bytes) => bytes.toString('utf8'),
+    () => '',
+  );
   const heading = /^#[ \t]+(.+?)[ \t#]*$/m.exec(text.slice(0, 64 * 1024));
   return clean(heading?.[1]);
 };

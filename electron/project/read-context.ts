@@ -6,8 +6,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Layout, Problem } from '../../shared/model';
+import { isSafeReadError, readRegularFile } from '../platform/safe-read';
 import { shapeProblem } from './artifact-shapes';
-import { locateJsonError } from './json-locate';
+import { hazardMessage, parseJsonText } from './json-locate';
 
 /** Artifacts are small JSON files; anything bigger is a mistake or an attack, not read. */
 export const MAX_ARTIFACT_BYTES = 10 * 1024 * 1024;
@@ -79,6 +80,14 @@ const describeFsError = (error: unknown): string => {
   return `cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`;
 };
 
+/** How a refused read reads in a Problem: sizes in MB, as every artifact limit is stated. */
+const readRefusal = (error: unknown): string => {
+  if (!isSafeReadError(error) || error.reason === 'unreadable') return describeFsError(error);
+  if (error.reason !== 'too-large' || error.facts.size === undefined) return error.detail;
+  const size = error.facts.size;
+  return `is ${(size / (1024 * 1024)).toFixed(1)} MB (${size} bytes), over the 10 MB limit for an artifact; not read`;
+};
+
 const OUTSIDE = 'symlink points outside the project; not followed';
 
 /**
@@ -123,34 +132,27 @@ export const readJson = async (ctx: ReadContext, abs: string): Promise<JsonRead>
   if (real === null) return { state: 'failed' };
   let text: string;
   try {
-    // Stat first so an enormous file is never pulled into memory.
-    const stat = await fs.stat(real);
-    if (stat.isDirectory()) {
-      report(ctx, abs, describeFsError({ code: 'EISDIR' }));
-      return { state: 'failed' };
-    }
-    if (stat.size > MAX_ARTIFACT_BYTES) {
-      const mb = (stat.size / (1024 * 1024)).toFixed(1);
-      report(ctx, abs, `is ${mb} MB (${stat.size} bytes), over the 10 MB limit for an artifact; not read`);
-      return { state: 'failed' };
-    }
-    text = await withReadSlot(() => fs.readFile(real, 'utf8'));
+    // Only a regular file, never over the limit: a FIFO, a device or a folder in its place is
+    // refused at once (a FIFO would otherwise block the read, and a thread of the pool, forever).
+    text = (await withReadSlot(() => readRegularFile(real, { maxBytes: MAX_ARTIFACT_BYTES }))).toString('utf8');
   } catch (error) {
-    report(ctx, abs, describeFsError(error));
+    if (isSafeReadError(error, 'missing')) return { state: 'absent' }; // removed since it was resolved
+    report(ctx, abs, readRefusal(error));
     return { state: 'failed' };
   }
-  // Editors on Windows may write a byte-order mark, which JSON.parse rejects.
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  try {
-    return { state: 'ok', value: JSON.parse(text) as unknown };
-  } catch (error) {
-    const where = locateJsonError(text);
-    const detail = where
-      ? `${where.reason} at line ${where.line}, column ${where.column}`
-      : (error instanceof Error ? error.message : String(error)).slice(0, 200);
-    report(ctx, abs, `is not valid JSON: ${detail}; fix the file or restore it from version control`);
+  // A byte-order mark is dropped; a syntax error is located; 1e999, a lone surrogate or nesting too
+  // deep to walk is reported here, once, instead of throwing in whatever reads the value next.
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) {
+    report(ctx, abs, `is not valid JSON: ${parsed.detail}; fix the file or restore it from version control`);
     return { state: 'failed' };
   }
+  if (parsed.hazard !== null) {
+    report(ctx, abs, hazardMessage(parsed.hazard));
+    // Too deep to walk safely: the file is not read. A bad number or string still leaves the rest readable.
+    if (parsed.hazard.kind === 'depth') return { state: 'failed' };
+  }
+  return { state: 'ok', value: parsed.value };
 };
 
 /**

@@ -40,6 +40,15 @@ export const branchSettingsSchema = z.looseObject({
 /** The `sandbox` setting's values (electron/process/sandbox.ts acts on them). */
 export const SANDBOX_SETTINGS = ['auto', 'off', 'required'] as const;
 
+/** A trusted signing key: its public key, or `{key, name}` so messages can say whose it is. */
+export const trustedKeySchema = z.union([
+  z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'is not an ed25519 public key (43 base64url characters, as `baton sign` prints it)'),
+  z.strictObject({
+    key: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'is not an ed25519 public key (43 base64url characters, as `baton sign` prints it)'),
+    name: z.string().min(1).max(100).optional(),
+  }),
+]);
+
 export const projectSettingsSchema = z
   .looseObject({
     version: z.literal(1),
@@ -88,6 +97,13 @@ export const projectSettingsSchema = z
      */
     passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'is not an environment variable name')).optional(),
     /**
+     * Files under a gate's folders (`stories/…`) that no gate counts, as globs (shared/glob.ts) on
+     * the path inside the feature folder, e.g. `["**\/.DS_Store", "**\/*.swp"]`. Every other file
+     * there counts, hidden or not, whatever its extension; story.json and acs/*.json always count.
+     * Built in whatever this says: `.DS_Store` and `Thumbs.db` (electron/gates/definitions.ts).
+     */
+    gateIgnore: z.array(z.string().min(1, 'is an empty pattern').max(200)).max(100).optional(),
+    /**
      * The orchestrator's deploy (electron/engine/deploy.ts): `start` runs the feature's committed code
      * with PORT, BASE_URL and DATABASE_URL set; `health` (a path, default `/health`) must answer 2xx
      * within `readySeconds` (default 60); `verify` then runs against BASE_URL.
@@ -123,6 +139,11 @@ export const projectSettingsSchema = z
     gates: z.partialRecord(z.enum(GATE_NAMES), z.array(z.string().min(1)).min(1, 'name at least one email or @role')).optional(),
     /** Roles `gates` can name (`@po`): role → emails. */
     approverRoles: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'is not a role name'), z.array(z.string().min(1))).optional(),
+    /**
+     * Public keys (ed25519, base64url as `baton sign` prints them) whose signed checkpoints count for
+     * this project; a checkpoint by any other key is "untrusted" (electron/core/trust.ts).
+     */
+    trustedKeys: z.array(trustedKeySchema).optional(),
   })
   .superRefine((settings, ctx) => {
     for (const problem of policyProblems(settings)) ctx.addIssue({ code: 'custom', path: ['gates'], message: problem });

@@ -77,6 +77,13 @@ describe("Baton's node:test reporter in a real run", () => {
     expect(report.totals).toEqual({ passed: 2, failed: 3, errored: 2, skipped: 2 });
   });
 
+  it('a test named with a lone surrogate becomes U+FFFD, so its record can be hashed', () => {
+    const line = text.split('\n').find((l) => l.includes('"adds"'))!;
+    const poisoned = line.replace('"adds"', '"add\\ud800s"');
+    const named = parseBatonNode(poisoned, dir).report.cases.map((c) => c.name);
+    expect(named).toEqual(['add\ufffds']);
+  });
+
   it('a file that does not load is one errored case with its stderr', () => {
     const load = parseBatonNode(text, dir).report.cases.find((c) => c.file === 'b.test.mjs')!;
     expect(load.id).toBe('b.test.mjs › (load)');

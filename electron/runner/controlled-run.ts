@@ -21,7 +21,7 @@ import { promisify } from 'node:util';
 import type { SandboxSetting } from '../process/sandbox';
 import { openRunSandbox } from './run-sandbox';
 import { diffTrees } from '../platform/tree-diff';
-import { sha256, snapshotTree, type TreeSnapshot } from '../platform/tree-snapshot';
+import { snapshotTree, type TreeSnapshot } from '../platform/tree-snapshot';
 import { runCommand } from '../process/run-command';
 import { childEnv } from '../platform/child-env';
 import { git } from '../platform/git';
@@ -29,6 +29,7 @@ import { BATON_NODE_REPORTER, BATON_NODE_RUNNER, parseBatonNode } from './baton-
 import { checkCanaries, planCanaries, type CanaryPlan } from './canaries';
 import { parseReport } from './parse-report';
 import { makeReport, ReportParseError, type ReportFormat, type TestCaseResult, type TestReport } from './report';
+import { hashRunFile, readRunReport, REPORT_READ_FLOOR_MS, reportTextOf, type ReportRead } from './run-files';
 import { checkoutTree, treeOf } from './run-tree';
 import { choosesFiles, commandFor, runnerSpec, type RunnerFamily, type RunnerSpec } from './runner-family';
 import { testFilesIn } from './test-files';
@@ -70,10 +71,8 @@ export interface PreparedRun {
   readonly before: TreeSnapshot;
 }
 
-const hashOf = async (dir: string, path: string): Promise<string | null> => {
-  const bytes = await readFile(join(dir, path)).catch(() => null);
-  return bytes === null ? null : sha256(bytes);
-};
+// A locked file made a FIFO or a link out of the run is hashed (or refused) without blocking: run-files.ts.
+const hashOf = hashRunFile;
 
 /** Checks out the tree to run, plants the canaries, and notes what must not change. */
 export async function prepareRun(req: PrepareRequest): Promise<PreparedRun> {
@@ -197,6 +196,7 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
   const reader = nodeTest ? await fifoReader(fifo) : null;
   let streamText = '';
   let result;
+  const started = Date.now();
   try {
     result = await runCommand(command, {
       cwd: dir,
@@ -231,12 +231,17 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
         `${read.foreign} line${read.foreign === 1 ? '' : 's'} in the report stream did not come from Baton's reporter: something else wrote into it`,
       );
   } else {
-    reportText = reportFile ? await readFile(reportFile, 'utf8').catch(() => null) : null;
+    // Only a regular file inside the run folder, at most 32 MB, read within what is left of the run's
+    // timeout: a report made a FIFO, a symlink or a giant by the code under test has no verdict.
+    const readIt = async (): Promise<ReportRead> =>
+      req.reportPath ? readRunReport(dir, req.reportPath, Math.max(REPORT_READ_FLOOR_MS, req.timeoutMs - (Date.now() - started))) : { state: 'missing' };
+    const first = await readIt();
+    reportText = reportTextOf(first);
     // The runner and everything it started are gone: a report that still changes was not the runner's.
     await new Promise((resolve) => setTimeout(resolve, 150));
-    const again = reportFile ? await readFile(reportFile, 'utf8').catch(() => null) : null;
-    if (again !== reportText) integrity.push(`the report at ${req.reportPath} changed after the runner ended`);
-    parsed = readReport(reportText, req.format, req.reportPath);
+    if (reportTextOf(await readIt()) !== reportText) integrity.push(`the report at ${req.reportPath} changed after the runner ended`);
+    if (first.state === 'refused' && first.planted) integrity.push(first.planted);
+    parsed = first.state === 'refused' ? noReport(req.format, first.message) : readReport(reportText, req.format, req.reportPath);
   }
   const relative = relativeFiles(parsed, dir);
   // A file that did not load ran none of its tests, canaries included; its load error is in the report.

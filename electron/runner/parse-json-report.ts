@@ -20,17 +20,19 @@ interface FileResult {
 }
 
 export function parseJsonReport(text: string, format: Extract<ReportFormat, 'vitest-json' | 'jest-json'>): TestReport {
-  let doc: { testResults?: unknown };
+  let doc: { testResults?: unknown } | null;
   try {
-    doc = JSON.parse(text) as { testResults?: unknown };
+    doc = JSON.parse(text) as { testResults?: unknown } | null;
   } catch (error) {
     throw new ReportParseError(format, `not JSON (${(error as Error).message})`);
   }
   if (!doc || typeof doc !== 'object' || !Array.isArray(doc.testResults)) throw new ReportParseError(format, 'no testResults array');
   const cases: TestCaseResult[] = [];
-  for (const raw of doc.testResults as FileResult[]) {
+  for (const raw of doc.testResults as (FileResult | null)[]) {
+    // A file entry that is not an object (null, a number) describes no file: skipped, not a crash.
+    if (raw === null || typeof raw !== 'object') continue;
     const file = typeof raw.name === 'string' ? raw.name : null;
-    const assertions = Array.isArray(raw.assertionResults) ? (raw.assertionResults as Assertion[]) : [];
+    const assertions = Array.isArray(raw.assertionResults) ? (raw.assertionResults as (Assertion | null)[]) : [];
     if (assertions.length === 0 && raw.status === 'failed') {
       const name = file ?? '(unknown file)';
       cases.push({
@@ -45,6 +47,7 @@ export function parseJsonReport(text: string, format: Extract<ReportFormat, 'vit
       continue;
     }
     for (const a of assertions) {
+      if (a === null || typeof a !== 'object') continue;
       const name = typeof a.title === 'string' ? a.title : '(unnamed)';
       const suite = Array.isArray(a.ancestorTitles) ? a.ancestorTitles.filter((t): t is string => typeof t === 'string') : [];
       const status = statusOf(a.status);
@@ -55,7 +58,7 @@ export function parseJsonReport(text: string, format: Extract<ReportFormat, 'vit
         suite,
         file,
         status,
-        durationMs: typeof a.duration === 'number' ? a.duration : null,
+        durationMs: typeof a.duration === 'number' && Number.isFinite(a.duration) ? a.duration : null,
         message: status === 'failed' ? clip(messages.join('\n')) : null,
       });
     }

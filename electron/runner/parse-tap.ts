@@ -6,7 +6,40 @@
  */
 import { caseId, clip, makeReport, ReportParseError, type CaseStatus, type TestCaseResult, type TestReport } from './report';
 
-const TEST_LINE = /^(\s*)(ok|not ok)\b\s*(\d+)?\s*(?:-\s*)?(.*?)(?:\s+#\s*(SKIP|TODO)\b.*)?$/i;
+/**
+ * `ok 3 - name # SKIP why`: indent, verdict, number, then the rest. The directive is found by
+ * testLine rather than by a lazy `(.*?)(?:\s+#…)?$` here, which backtracked quadratically on a long
+ * run of spaces (a 100 kB line took minutes). `[^]*` (not `.*`): a stray CR or U+2028 in the name
+ * must not make the optional groups before it backtrack either.
+ */
+const TEST_HEAD = /^(\s*)(ok|not ok)\b[ \t]*(\d+)?[ \t]*(?:-[ \t]*)?([^]*)$/i;
+const DIRECTIVE = /#[ \t]*(SKIP|TODO)\b/gi;
+
+interface TestLine {
+  readonly indent: string;
+  readonly verdict: string;
+  readonly number: string | undefined;
+  readonly name: string;
+  readonly directive: string | undefined;
+}
+
+/** A test line's parts, or null. The directive is the first `# SKIP`/`# TODO` after whitespace; the name ends before that whitespace. */
+function testLine(line: string): TestLine | null {
+  const m = TEST_HEAD.exec(line);
+  if (!m) return null;
+  const from = line.length - m[4]!.length;
+  const head = { indent: m[1]!, verdict: m[2]!, number: m[3] };
+  DIRECTIVE.lastIndex = from;
+  for (let d = DIRECTIVE.exec(line); d !== null; d = DIRECTIVE.exec(line)) {
+    let start = d.index;
+    while (start > from && /\s/.test(line[start - 1]!)) start -= 1;
+    if (start < d.index) return { ...head, name: line.slice(from, start), directive: d[1] };
+  }
+  return { ...head, name: line.slice(from), directive: undefined };
+}
+
+/** Subtests open at once (nested, or never closed); real output nests a few levels. More is not a report. */
+const MAX_OPEN_SUBTESTS = 100;
 const SUBTEST = /^(\s*)# Subtest: (.*)$/;
 const TEST_FILE = /\.(?:[cm]?[jt]sx?|py)$/;
 
@@ -18,7 +51,7 @@ interface Pending {
 
 export function parseTap(text: string): TestReport {
   const lines = text.split(/\r?\n/);
-  if (!lines.some((l) => TEST_LINE.test(l) || /^\s*1\.\.\d+/.test(l) || /^TAP version/.test(l))) {
+  if (!lines.some((l) => testLine(l) !== null || /^\s*1\.\.\d+/.test(l) || /^TAP version/.test(l))) {
     throw new ReportParseError('tap', 'no TAP plan or test lines');
   }
   const cases: TestCaseResult[] = [];
@@ -30,6 +63,7 @@ export function parseTap(text: string): TestReport {
     if (sub) {
       const indent = sub[1]!.length;
       for (const p of open) if (p.indent < indent) p.hadChildren = true;
+      if (open.length >= MAX_OPEN_SUBTESTS) throw new ReportParseError('tap', `more than ${MAX_OPEN_SUBTESTS} subtests are open at once (line ${i + 1})`);
       open.push({ indent, name: sub[2]!.trim(), hadChildren: false });
       continue;
     }
@@ -37,9 +71,9 @@ export function parseTap(text: string): TestReport {
       cases.push({ id: 'Bail out!', name: 'Bail out!', suite: [], file: null, status: 'errored', durationMs: null, message: clip(line.trim()) });
       continue;
     }
-    const m = TEST_LINE.exec(line);
+    const m = testLine(line);
     if (!m) continue;
-    const indent = m[1]!.length;
+    const indent = m.indent.length;
     const yaml = readYaml(lines, i + 1, indent);
     i = yaml.next - 1;
     const pendingIndex = findLastIndex(open, (p) => p.indent === indent);
@@ -48,10 +82,10 @@ export function parseTap(text: string): TestReport {
     for (const p of open) if (p.indent < indent) p.hadChildren = true;
     last = { index: cases.length, indent };
     if (isSuite) continue;
-    const name = (m[4] ?? '').trim() || pending?.name || `test ${m[3] ?? cases.length + 1}`;
+    const name = m.name.trim() || pending?.name || `test ${m.number ?? cases.length + 1}`;
     const suite = open.filter((p) => p.indent < indent).map((p) => p.name);
-    const directive = m[5]?.toUpperCase();
-    let status: CaseStatus = m[2]!.toLowerCase() === 'ok' ? 'passed' : 'failed';
+    const directive = m.directive?.toUpperCase();
+    let status: CaseStatus = m.verdict.toLowerCase() === 'ok' ? 'passed' : 'failed';
     if (directive === 'SKIP' || directive === 'TODO') status = 'skipped';
     const error = unquote(yaml.fields.error);
     if (status === 'failed' && TEST_FILE.test(name) && /[\\/]/.test(name) && error === 'test failed') status = 'errored';

@@ -1,6 +1,9 @@
 /**
  * A small XML reader for test reports: elements, attributes, text, CDATA, comments, entities.
  * Enough for JUnit XML from every common runner; no DTDs, no namespaces (prefixes kept in names).
+ * Linear in the size of its input (no backtracking regular expression meets a whole tag), and
+ * elements nested deeper than MAX_XML_DEPTH are refused, so a hostile report cannot hang the
+ * reader or overflow the stack of whatever walks the tree.
  */
 
 export interface XmlElement {
@@ -13,6 +16,9 @@ export interface XmlElement {
 
 export class XmlError extends Error {}
 
+/** The deepest element nesting read; real JUnit reports nest suites a handful of levels. */
+export const MAX_XML_DEPTH = 512;
+
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 export function decodeEntities(text: string): string {
@@ -23,8 +29,9 @@ export function decodeEntities(text: string): string {
   });
 }
 
+/** A character reference that names no character (or half a surrogate pair, `&#xD800;`) stays as written. */
 function safeCodePoint(code: number, fallback: string): string {
-  return Number.isInteger(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : fallback;
+  return Number.isInteger(code) && code >= 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : fallback;
 }
 
 /** Line number (1-based) of an offset, for errors a person can find in the file. */
@@ -34,7 +41,45 @@ function lineAt(source: string, offset: number): number {
   return line;
 }
 
-const ATTR = /([^\s=/>]+)\s*=\s*("([^"]*)"|'([^']*)')/g;
+const isSpace = (ch: string | undefined): boolean => ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r';
+
+/**
+ * `name="value"` and `name='value'` pairs of a tag body, scanned once from left to right (a regular
+ * expression here backtracked quadratically on a long run of name characters with no `=`).
+ * Anything that is not such a pair is skipped, as before.
+ */
+function readAttributes(body: string): Record<string, string> {
+  const attrs: Record<string, string> = Object.create(null) as Record<string, string>;
+  let i = 0;
+  while (i < body.length) {
+    while (i < body.length && (isSpace(body[i]) || body[i] === '/' || body[i] === '>' || body[i] === '=')) i += 1;
+    const start = i;
+    while (i < body.length && !isSpace(body[i]) && body[i] !== '=' && body[i] !== '/' && body[i] !== '>') i += 1;
+    if (i === start) {
+      i += 1;
+      continue;
+    }
+    const name = body.slice(start, i);
+    let j = i;
+    while (isSpace(body[j])) j += 1;
+    if (body[j] !== '=') continue;
+    j += 1;
+    while (isSpace(body[j])) j += 1;
+    const quote = body[j];
+    if (quote !== '"' && quote !== "'") {
+      i = j;
+      continue;
+    }
+    const close = body.indexOf(quote, j + 1);
+    if (close === -1) {
+      i = j + 1;
+      continue;
+    }
+    attrs[name] = decodeEntities(body.slice(j + 1, close));
+    i = close + 1;
+  }
+  return attrs;
+}
 
 export function parseXml(source: string): XmlElement {
   const root: XmlElement = { name: '#document', attrs: {}, children: [], text: '' };
@@ -79,11 +124,12 @@ export function parseXml(source: string): XmlElement {
       const body = source.slice(i + 1, selfClosing ? end - 1 : end);
       const name = /^[^\s/>]+/.exec(body)?.[0];
       if (!name) fail('a tag without a name');
-      const attrs: Record<string, string> = {};
-      for (const m of body.slice(name!.length).matchAll(ATTR)) attrs[m[1]!] = decodeEntities(m[3] ?? m[4] ?? '');
-      const element: XmlElement = { name: name!, attrs, children: [], text: '' };
+      const element: XmlElement = { name: name!, attrs: readAttributes(body.slice(name!.length)), children: [], text: '' };
       top.children.push(element);
-      if (!selfClosing) stack.push(element);
+      if (!selfClosing) {
+        if (stack.length > MAX_XML_DEPTH) fail(`elements nested deeper than ${MAX_XML_DEPTH} levels`);
+        stack.push(element);
+      }
       i = end + 1;
     }
   }

@@ -4,6 +4,7 @@
  */
 import pg from 'pg';
 import { BranchError } from '../provider';
+import type { Queryable } from '../schema/index';
 import { PG, codeOf, redactionFor, translateError, type Redaction, type SessionInfo } from './errors';
 import { parseMeta, type BatonMeta } from './layout';
 
@@ -72,6 +73,23 @@ export class Admin {
     const url = new URL(this.adminUrl);
     url.pathname = `/${encodeURIComponent(database)}`;
     return url.toString();
+  }
+
+  /**
+   * A session of the admin inside `database` (a branch, a pool entry), with only pg_catalog on the
+   * search path: a branch's role owns its schemas and could put a function there that an unqualified
+   * call would pick, and run as the admin.
+   */
+  clientFor(database: string, application: string): pg.Client {
+    const client = new pg.Client({
+      connectionString: this.urlFor(database),
+      connectionTimeoutMillis: 10_000,
+      application_name: application,
+      options: '-c search_path=pg_catalog,pg_temp',
+    });
+    // A session ended by the server (a delete, a reset) must not crash the process.
+    client.on('error', () => undefined);
+    return client;
   }
 
   async connect(what: string): Promise<pg.PoolClient> {
@@ -163,6 +181,13 @@ export class Admin {
     }
   }
 
+  /** Best effort (a role may not end other roles' sessions): DROP DATABASE … WITH (FORCE) then says why. */
+  async terminateSessions(client: pg.ClientBase, databases: readonly string[]): Promise<void> {
+    await client
+      .query('select pg_terminate_backend(pid) from pg_stat_activity where datname = any($1::text[]) and pid <> pg_backend_pid()', [databases])
+      .catch(() => undefined);
+  }
+
   /** Drops a database if it is there; `force` ends its sessions first. */
   async drop(client: pg.ClientBase, database: string, force = false): Promise<void> {
     const name = pg.escapeIdentifier(database);
@@ -175,13 +200,24 @@ export class Admin {
 
   /**
    * Drops databases in parallel, each on its own connection: every DROP DATABASE waits for a
-   * checkpoint (PG15), and concurrent requests share one instead of queuing for one each.
+   * checkpoint (PG15), and concurrent requests share one instead of queuing for one each. Forced:
+   * these are Baton's helpers, and only the admin connects to one (a pool entry being prepared).
    */
   async dropMany(databases: readonly string[], what: string): Promise<void> {
-    await Promise.all(databases.map((database) => this.withClient(what, (client) => this.drop(client, database))));
+    await Promise.all(databases.map((database) => this.withClient(what, (client) => this.drop(client, database, true))));
   }
 
   async end(): Promise<void> {
     await this.pool.end().catch(() => undefined);
   }
+}
+
+/** A client as the schema reader (schema/) queries it. */
+export function asQueryable(client: pg.Client): Queryable {
+  return {
+    query: async <R>(sql: string, params?: unknown[]) => {
+      const result = await client.query(sql, params);
+      return { rows: result.rows as R[] };
+    },
+  };
 }

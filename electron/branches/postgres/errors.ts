@@ -14,6 +14,9 @@ export const PG = {
   invalidPassword: '28P01',
   invalidAuthorization: '28000',
   insufficientPrivilege: '42501',
+  duplicateObject: '42710',
+  dependentObjects: '2BP01',
+  undefinedObject: '42704',
 } as const;
 
 const UNREACHABLE_CODES = new Set([
@@ -79,7 +82,7 @@ export function translateError(error: unknown, what: string, redaction: Redactio
   if (code === PG.insufficientPrivilege) {
     return new BranchError(
       'auth',
-      `The user in ${where} lacks a privilege while ${what} (${said}). Baton needs a role with CREATEDB that owns the branch databases: run ALTER ROLE … CREATEDB, or use another user in --url.`,
+      `The user in ${where} lacks a privilege while ${what} (${said}). Baton needs a superuser, or a role with CREATEDB and CREATEROLE (it makes the branch databases and a login role for each): run ALTER ROLE … CREATEDB CREATEROLE, or use another user in --url.`,
       cause,
     );
   }

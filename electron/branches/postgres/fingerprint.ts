@@ -17,7 +17,6 @@
  * idle), so a change by a session still connected may be seen late; the parent is busy then and
  * could not be copied anyway. With `track_counts = off` there are no counters: every fork refreshes.
  */
-import pg from 'pg';
 import type { Admin, CatalogEntry } from './admin';
 import { translateError } from './errors';
 import { ident, metaLiteral, type SnapshotMeta } from './layout';
@@ -41,8 +40,7 @@ where not c.relisshared and s.relid not in (select oid from skipped)`;
 
 /** The parent's content fingerprint, read inside it; null when the server keeps no counters. */
 export async function contentFingerprint(admin: Admin, database: string): Promise<string | null> {
-  const client = new pg.Client({ connectionString: admin.urlFor(database), application_name: FINGERPRINT_APPLICATION, connectionTimeoutMillis: 10_000 });
-  client.on('error', () => undefined);
+  const client = admin.clientFor(database, FINGERPRINT_APPLICATION);
   try {
     await client.connect();
     const { rows } = await client.query<{ content: string | null }>(CONTENT_SQL);

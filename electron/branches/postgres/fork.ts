@@ -73,7 +73,8 @@ export async function forkBranch(deps: ForkDeps, request: ForkRequest): Promise<
       }
       step('copying the snapshot');
       try {
-        await admin.run(client, `CREATE DATABASE ${ident(target)} TEMPLATE ${ident(from)} STRATEGY FILE_COPY`, options.signal);
+        // Closed until PUBLIC's CONNECT is revoked: only the branch's role (roles.ts) and the admin may ever connect.
+        await admin.run(client, `CREATE DATABASE ${ident(target)} TEMPLATE ${ident(from)} STRATEGY FILE_COPY ALLOW_CONNECTIONS false`, options.signal);
       } catch (error) {
         const code = codeOf(error);
         if (code === PG.duplicateDatabase)
@@ -83,7 +84,9 @@ export async function forkBranch(deps: ForkDeps, request: ForkRequest): Promise<
         throw error;
       }
       try {
-        await client.query(`COMMENT ON DATABASE ${ident(target)} IS ${metaLiteral(meta)}`);
+        await client.query(
+          `REVOKE ALL ON DATABASE ${ident(target)} FROM PUBLIC; ALTER DATABASE ${ident(target)} ALLOW_CONNECTIONS true; COMMENT ON DATABASE ${ident(target)} IS ${metaLiteral(meta)}`,
+        );
       } catch (error) {
         await admin.drop(client, target, true);
         throw error;

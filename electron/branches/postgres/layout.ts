@@ -109,3 +109,5 @@ export const generationOf = (snapshot: string): string => snapshot.slice(snapsho
 export const poolGenerationPrefix = (parent: string, snapshot: string): string => `${poolPrefix(parent)}${generationOf(snapshot)}_`;
 export const newPoolName = (parent: string, snapshot: string): string => `${poolGenerationPrefix(parent, snapshot)}${randomId(3)}`;
 export const newTempName = (): string => `${TEMP_PREFIX}${randomId(6)}`;
+/** A warm pool entry's name (`baton_pool_<h>_<gen>_<id>`), which is also its placeholder role's (roles.ts). */
+export const isPoolEntryName = (name: string): boolean => /^baton_pool_[0-9a-f]{10}_[0-9a-f]{8}_[0-9a-f]{6}$/.test(name);

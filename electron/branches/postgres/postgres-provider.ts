@@ -1,19 +1,22 @@
 /**
  * The `postgres` provider: database branches on a local or remote PostgreSQL 15+ server reached
- * through an admin URL (a role with CREATEDB). A branch is a database named exactly the branch
+ * through an admin URL (a superuser, or a role with CREATEDB and CREATEROLE). A branch is a database named exactly the branch
  * name, marked with a JSON comment (layout.ts). Branches are forked from a frozen snapshot of the
  * parent (snapshot.ts) so the parent keeps serving, and usually claimed from a warm pool of
- * pre-forked copies (warm-pool.ts) so creating one is a rename.
+ * pre-forked copies (warm-pool.ts) so creating one is a rename. Each branch has a login role of its
+ * own that owns its database (roles.ts): the URLs handed out log in as that role, never as the admin.
  */
 import pg from 'pg';
 import type { ProviderKind, SchemaDiff } from '../../../shared/branches';
 import { BranchError, throwIfCancelled } from '../provider';
 import type { BranchProvider, CallOptions, CreateOptions, DatabaseBranch, ResetOptions, RootOptions } from '../provider';
 import { compareSchemas, type Queryable } from '../schema/index';
-import { Admin } from './admin';
-import { PG, codeOf, scrub, translateError } from './errors';
+import { Admin, asQueryable } from './admin';
+import { PG, codeOf, redactionFor, scrub, translateError } from './errors';
 import { forkBranch } from './fork';
 import { checkBranchName, ident, isBranchMeta, metaLiteral, newTempName, parseMeta, poolPrefix, snapshotPrefix, type BranchMeta } from './layout';
+import { collectLeftovers } from './leftovers';
+import { BranchRoles } from './roles';
 import { DEFAULT_RETRY, Snapshots, type RetryPolicy } from './snapshot';
 import { WarmPool } from './warm-pool';
 
@@ -32,18 +35,13 @@ select d.datname as name, c.comment, case when $1::bool then pg_database_size(d.
 from pg_database d cross join lateral (select shobj_description(d.oid, 'pg_database') as comment) c
 where c.comment like '{"baton":1,"role":"%' and not starts_with(d.datname, 'baton_')`;
 
-/** Every database with a Baton comment, helpers included, and how many sessions it has. */
-const LEFTOVERS_SQL = `
-select d.datname as name, c.comment, (select count(*) from pg_stat_activity a where a.datname = d.datname) as sessions
-from pg_database d cross join lateral (select shobj_description(d.oid, 'pg_database') as comment) c
-where c.comment like '{"baton":1,"role":"pending"%'`;
-
 export class PostgresProvider implements BranchProvider {
   readonly kind: ProviderKind = 'postgres';
   readonly experimental = false;
   private readonly admin: Admin;
   private readonly snapshots: Snapshots;
   private readonly pool: WarmPool;
+  private readonly roles: BranchRoles;
   private readonly now: () => Date;
   private closing: Promise<void> | null = null;
 
@@ -53,13 +51,18 @@ export class PostgresProvider implements BranchProvider {
       throw new BranchError('invalid', `poolSize must be a whole number of databases (0 or more), not ${poolSize}.`);
     this.admin = new Admin(options.adminUrl, 10);
     this.snapshots = new Snapshots(this.admin, { ...DEFAULT_RETRY, ...options.retry });
-    this.pool = new WarmPool(this.admin, poolSize);
+    this.roles = new BranchRoles(this.admin);
+    this.pool = new WarmPool(this.admin, poolSize, {
+      prepare: (entry) => this.roles.preparePoolEntry(entry),
+      retire: (entries) => this.roles.dropPlaceholders(entries),
+    });
     this.now = options.now ?? (() => new Date());
   }
 
   async ensureRoot(name: string, options: RootOptions = {}): Promise<DatabaseBranch> {
     checkBranchName(name, this.admin.database);
     throwIfCancelled(options.signal, `Preparing root branch "${name}"`);
+    let fresh = false;
     const made = await this.admin.withClient(`preparing root branch "${name}"`, async (client) => {
       const [entry] = await this.admin.catalog(client, [name]);
       if (entry && isBranchMeta(entry.meta)) {
@@ -79,14 +82,18 @@ export class PostgresProvider implements BranchProvider {
       } else {
         try {
           await this.admin.run(client, `CREATE DATABASE ${ident(name)}`, options.signal);
+          fresh = true;
         } catch (error) {
           if (codeOf(error) === PG.duplicateDatabase) return null; // made by a concurrent ensureRoot: look again
           throw error;
         }
       }
-      await client.query(`COMMENT ON DATABASE ${ident(name)} IS ${metaLiteral(meta)}`);
+      // A database Baton makes is closed to PUBLIC at once; an adopted one is left as it is.
+      const close = fresh ? `; REVOKE ALL ON DATABASE ${ident(name)} FROM PUBLIC` : '';
+      await client.query(`COMMENT ON DATABASE ${ident(name)} IS ${metaLiteral(meta)}${close}`);
       return this.describe(client, name, meta);
     });
+    if (made && fresh) await this.roles.provision(name, name);
     return made ?? this.ensureRoot(name, options);
   }
 
@@ -99,7 +106,7 @@ export class PostgresProvider implements BranchProvider {
     const createdAt = this.now().toISOString();
     const role = options.prepare ? 'pending' : 'branch';
     const made = await this.fork('create', name, parent, name, (depth) => ({ baton: 1, role, parent, createdAt, depth }), options);
-    await this.finish(name, name, options, what, made.meta);
+    await this.finish(name, name, options, what, made.meta, false);
     options.onProgress?.({ kind: 'branch.done', op: 'create', name, ms: Math.round(performance.now() - started) });
     return { name, parent, createdAt, sizeBytes: null, depth: made.meta.depth };
   }
@@ -125,11 +132,21 @@ export class PostgresProvider implements BranchProvider {
       (depth) => ({ baton: 1, role: 'pending', parent, createdAt: this.now().toISOString(), depth, for: name }),
       options,
     );
-    await this.finish(name, temp, options, what, null);
-    const resetMeta: BranchMeta = { baton: 1, role: 'branch', parent, createdAt: meta.createdAt, depth: meta.depth, resetAt: this.now().toISOString() };
+    await this.finish(name, temp, options, what, null, meta.adopted === true);
+    const { adopted, previousComment } = meta;
+    const resetAt = this.now().toISOString();
+    const resetMeta: BranchMeta = {
+      baton: 1,
+      role: 'branch',
+      parent,
+      createdAt: meta.createdAt,
+      depth: meta.depth,
+      resetAt,
+      ...(adopted ? { adopted, previousComment } : {}),
+    };
     await this.admin.withClient(what, async (client) => {
       // From here on nothing is cancelled: the swap is two statements that must both happen.
-      await terminateSessions(client, [name, temp]);
+      await this.admin.terminateSessions(client, [name, temp]);
       try {
         await this.admin.drop(client, name, true);
       } catch (error) {
@@ -167,10 +184,12 @@ export class PostgresProvider implements BranchProvider {
       }
       throwIfCancelled(options.signal, `Deleting branch "${name}"`);
       options.onProgress?.({ kind: 'branch.step', op: 'delete', name, step: 'ending its sessions and dropping it' });
-      await terminateSessions(client, [name]);
+      await this.admin.terminateSessions(client, [name]);
       await this.admin.drop(client, name, true);
       await this.dropHelpers(client, name);
     });
+    // Best effort: a role that still owns something (a late pool copy) is dropped by the leftover sweep.
+    await this.roles.drop(name).catch(() => false);
     options.onProgress?.({ kind: 'branch.done', op: 'delete', name, ms: Math.round(performance.now() - started) });
   }
 
@@ -185,33 +204,23 @@ export class PostgresProvider implements BranchProvider {
 
   async collectLeftovers(options: CallOptions & { readonly dryRun: boolean; readonly olderThanMs: number }): Promise<string[]> {
     throwIfCancelled(options.signal, 'Looking for leftover databases');
-    const cutoff = this.now().getTime() - options.olderThanMs;
-    return this.admin.withClient('collecting leftover databases', async (client) => {
-      const { rows } = await client.query<{ name: string; comment: string; sessions: string }>(LEFTOVERS_SQL);
-      const stale = rows.filter((row) => {
-        const meta = parseMeta(row.comment);
-        // `pending`: a create whose preparation never finished, or a reset's replacement (baton_tmp_…).
-        return isBranchMeta(meta) && meta.role === 'pending' && Number(row.sessions) === 0 && Date.parse(meta.createdAt) < cutoff;
-      });
-      if (!options.dryRun) for (const row of stale) await this.admin.drop(client, row.name);
-      return stale.map((row) => row.name).sort();
-    });
+    return collectLeftovers(this.admin, this.roles, this.now().getTime() - options.olderThanMs, options.dryRun);
   }
 
   async connectionUrl(name: string, options: CallOptions = {}): Promise<string> {
     checkBranchName(name, this.admin.database);
     throwIfCancelled(options.signal, `Finding branch "${name}"`);
-    await this.admin.withClient(`finding branch "${name}"`, (client) => this.branchMeta(client, name));
-    return this.admin.urlFor(name);
+    const meta = await this.admin.withClient(`finding branch "${name}"`, (client) => this.branchMeta(client, name));
+    return this.roles.connectionUrl(name, meta.adopted === true);
   }
 
   async schemaDiff(branch: string, parent: string, options: CallOptions = {}): Promise<SchemaDiff> {
     const started = performance.now();
     const what = `comparing the schema of "${branch}" with "${parent}"`;
-    await this.connectionUrl(branch, options);
-    await this.connectionUrl(parent, options);
+    // Each side is read as its own role: a branch's schema is its role's to shape, never run as the admin.
+    const urls = [await this.connectionUrl(branch, options), await this.connectionUrl(parent, options)];
     options.onProgress?.({ kind: 'branch.step', op: 'diff', name: branch, step: 'reading both schemas' });
-    const clients = [branch, parent].map((db) => new pg.Client({ connectionString: this.admin.urlFor(db), application_name: 'baton-diff' }));
+    const clients = urls.map((url) => new pg.Client({ connectionString: url, application_name: 'baton-diff' }));
     // A delete or reset that ends these sessions fails the query in hand; unheard, the 'error' event would end the host.
     for (const client of clients) client.on('error', () => undefined);
     try {
@@ -242,13 +251,17 @@ export class PostgresProvider implements BranchProvider {
 
   warnings(): string[] {
     const error = this.pool.lastError;
-    return error
+    const pool = error
       ? [`The warm pool could not be refilled (${error.message}). Creates still work, each as a full copy; the pool tries again after the next create.`]
       : [];
+    return this.roles.warning ? [...pool, this.roles.warning] : pool;
   }
 
   close(): Promise<void> {
-    this.closing ??= this.pool.close().then(() => this.admin.end());
+    this.closing ??= this.pool
+      .close()
+      .then(() => this.roles.end())
+      .then(() => this.admin.end());
     return this.closing;
   }
 
@@ -265,18 +278,21 @@ export class PostgresProvider implements BranchProvider {
   }
 
   /**
-   * After the fork: runs `prepare` on `target`, then marks it a branch (create) or leaves the swap
-   * to the caller (reset). Any failure or cancellation removes the half-made database.
+   * After the fork: gives `target` to the branch's role, runs `prepare` on it as that role, then
+   * marks it a branch (create) or leaves the swap to the caller (reset). Any failure or
+   * cancellation removes the half-made database (and a create's role).
    */
-  private async finish(name: string, target: string, options: CreateOptions, what: string, meta: BranchMeta | null): Promise<void> {
+  private async finish(name: string, target: string, options: CreateOptions, what: string, meta: BranchMeta | null, adopted: boolean): Promise<void> {
     try {
       throwIfCancelled(options.signal, capitalize(what));
+      const url = await this.roles.prepareFor(name, target, adopted);
       if (options.prepare) {
+        throwIfCancelled(options.signal, capitalize(what));
         options.onProgress?.({ kind: 'branch.step', op: target === name ? 'create' : 'reset', name, step: 'preparing (masking, migrations)' });
         try {
-          await options.prepare(this.admin.urlFor(target));
+          await options.prepare(url);
         } catch (error) {
-          const said = scrub(error instanceof Error ? error.message : String(error), this.admin.redaction);
+          const said = scrub(scrub(error instanceof Error ? error.message : String(error), this.admin.redaction), redactionFor(url));
           const code = error instanceof BranchError ? error.code : 'failed';
           throw new BranchError(code, `Preparing branch "${name}" failed: ${said} The half-made database was removed.`);
         }
@@ -286,6 +302,7 @@ export class PostgresProvider implements BranchProvider {
       }
     } catch (error) {
       await this.admin.withClient(`removing half-made "${target}"`, (client) => this.admin.drop(client, target, true)).catch(() => undefined);
+      if (target === name) await this.roles.drop(name).catch(() => false);
       throw error;
     }
   }
@@ -321,27 +338,10 @@ export class PostgresProvider implements BranchProvider {
   /** Drops the snapshots and pool entries made for `name` (a refill still running drops its own late copy). */
   private async dropHelpers(client: pg.ClientBase, name: string): Promise<void> {
     const entries = await this.admin.catalog(client, [], [snapshotPrefix(name), poolPrefix(name)]);
-    await this.admin.dropMany(
-      entries.map((entry) => entry.name),
-      `dropping the snapshot and pool of "${name}"`,
-    );
+    const names = entries.map((entry) => entry.name);
+    await this.admin.dropMany(names, `dropping the snapshot and pool of "${name}"`);
+    await this.roles.dropPlaceholders(names);
   }
 }
 
 const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
-
-/** Best effort (a role may not end other roles' sessions): DROP DATABASE … WITH (FORCE) then says why. */
-async function terminateSessions(client: pg.ClientBase, databases: readonly string[]): Promise<void> {
-  await client
-    .query('select pg_terminate_backend(pid) from pg_stat_activity where datname = any($1::text[]) and pid <> pg_backend_pid()', [databases])
-    .catch(() => undefined);
-}
-
-function asQueryable(client: pg.Client): Queryable {
-  return {
-    query: async <R>(sql: string, params?: unknown[]) => {
-      const result = await client.query(sql, params);
-      return { rows: result.rows as R[] };
-    },
-  };
-}

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { poolPrefix, snapshotPrefix } from './layout';
+import { vaultName } from './vault';
 
 /** The admin URL for tests, or null with the reason printed (the suite then skips). */
 export async function testPgUrl(file: string): Promise<string | null> {
@@ -95,7 +96,7 @@ export async function databasesLike(adminUrl: string, prefix: string): Promise<s
  * reset temporaries made for them (found by name hash, and by their comment for branches already gone).
  */
 export async function dropEverything(adminUrl: string, prefix: string): Promise<void> {
-  await withDb<string[]>(adminUrl, adminDb(adminUrl), async (client) => {
+  const dropped = await withDb<string[]>(adminUrl, adminDb(adminUrl), async (client) => {
     const { rows } = await client.query<{ datname: string; comment: string | null }>(
       `select datname, shobj_description(oid, 'pg_database') as comment from pg_database where starts_with(datname, $1) or starts_with(datname, 'baton_')`,
       [prefix],
@@ -123,5 +124,28 @@ export async function dropEverything(adminUrl: string, prefix: string): Promise<
       }
     };
     await Promise.all(Array.from({ length: 8 }, worker));
+    return names;
   });
+  // Pool entries' placeholder roles are named exactly like the entries.
+  await dropRoles(adminUrl, prefix, dropped);
+}
+
+/** The admin URL's vault of branch role passwords (vault.ts). */
+export const vaultOf = (adminUrl: string): string => vaultName(decodeURIComponent(new URL(adminUrl).username));
+
+/** The branch roles (roles.ts) of branches named with `prefix`, and their passwords in the vault. */
+export async function dropRoles(adminUrl: string, prefix: string, also: readonly string[] = []): Promise<void> {
+  const roles = await withDb(adminUrl, adminDb(adminUrl), async (client) => {
+    const { rows } = await client.query<{ rolname: string }>('select rolname from pg_roles where starts_with(rolname, $1) or rolname = any($2::text[])', [
+      `baton_${prefix}`,
+      also,
+    ]);
+    for (const { rolname } of rows) {
+      const role = pg.escapeIdentifier(rolname);
+      await client.query(`drop owned by ${role}; drop role ${role}`).catch(() => undefined);
+    }
+    return (await client.query('select 1 from pg_database where datname = $1', [vaultOf(adminUrl)])).rowCount;
+  });
+  if (roles)
+    await withDb(adminUrl, vaultOf(adminUrl), (c) => c.query('delete from branch_roles where starts_with(branch, $1)', [prefix])).catch(() => undefined);
 }

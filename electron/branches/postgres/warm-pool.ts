@@ -4,9 +4,11 @@
  *
  * Safe across processes without any shared state but the server:
  * - Claiming renames an entry to the branch's name in one implicit transaction together with
- *   allowing connections and writing the branch's comment. The rename locks the database and
- *   looks its name up again, so of several claimers exactly one wins; the others get "does not
- *   exist" and try the next entry, or fall back to a cold copy.
+ *   revoking PUBLIC's CONNECT, allowing connections and writing the branch's comment. The rename
+ *   locks the database and looks its name up again, so of several claimers exactly one wins; the
+ *   others get "does not exist" and try the next entry, or fall back to a cold copy.
+ * - Before an entry gets the pool's comment, the refill gives it and its content to a placeholder
+ *   role (pool-owner.ts), so the claimer only renames that role; claimers take marked entries only.
  * - Entries are created with connections disallowed, so nothing (not even autovacuum) can be
  *   connected to one when it is claimed.
  * - Refilling takes an advisory lock per parent without waiting (a busy lock means another process
@@ -29,10 +31,19 @@ interface RefillJob {
   done: Promise<void>;
 }
 
-/** Entries copied from `snapshot`, in random order so concurrent claimers rarely collide. */
+/** What the pool asks of the branch roles (pool-owner.ts): an entry owned ahead of time, and the placeholders of entries dropped. */
+export interface PoolOwners {
+  prepare(entry: string): Promise<void>;
+  retire(entries: readonly string[]): Promise<void>;
+}
+
+/**
+ * Entries copied from `snapshot` and marked (an unmarked one is still being prepared), in random
+ * order so concurrent claimers rarely collide.
+ */
 export function poolEntries(entries: readonly CatalogEntry[], parent: string, snapshot: Snapshot): string[] {
   const prefix = poolGenerationPrefix(parent, snapshot.name);
-  const names = entries.filter((entry) => entry.name.startsWith(prefix)).map((entry) => entry.name);
+  const names = entries.filter((entry) => entry.name.startsWith(prefix) && entry.meta?.role === 'pool').map((entry) => entry.name);
   for (let i = names.length - 1; i > 0; i -= 1) {
     const j = Math.floor(Math.random() * (i + 1));
     [names[i], names[j]] = [names[j] as string, names[i] as string];
@@ -49,6 +60,7 @@ export class WarmPool {
   constructor(
     private readonly admin: Admin,
     readonly size: number,
+    private readonly owners: PoolOwners,
   ) {}
 
   /**
@@ -59,7 +71,8 @@ export class WarmPool {
     for (const entry of entries) {
       try {
         await client.query(
-          `ALTER DATABASE ${ident(entry)} RENAME TO ${ident(target)}; ALTER DATABASE ${ident(target)} ALLOW_CONNECTIONS true; COMMENT ON DATABASE ${ident(target)} IS ${metaLiteral(meta)}`,
+          `ALTER DATABASE ${ident(entry)} RENAME TO ${ident(target)}; REVOKE ALL ON DATABASE ${ident(target)} FROM PUBLIC; ` +
+            `ALTER DATABASE ${ident(target)} ALLOW_CONNECTIONS true; COMMENT ON DATABASE ${ident(target)} IS ${metaLiteral(meta)}`,
         );
         return true;
       } catch (error) {
@@ -124,15 +137,17 @@ export class WarmPool {
         const snapshot = currentSnapshot(entries, parent);
         const keep = snapshot ? poolGenerationPrefix(parent, snapshot.name) : null;
         // Retire older snapshots (marked ones only: an unmarked one may be another process's copy
-        // in progress) and pool entries copied from anything but the current snapshot.
+        // in progress), pool entries copied from anything but the current snapshot, and unmarked
+        // entries (under the lock nobody else is making one: a crashed refill's).
         const stale = entries.filter((entry) =>
-          entry.name.startsWith(poolPrefix(parent)) ? !(keep && entry.name.startsWith(keep)) : entry.meta?.role === 'snapshot' && entry.name !== snapshot?.name,
+          entry.name.startsWith(poolPrefix(parent))
+            ? !(keep && entry.name.startsWith(keep)) || entry.meta?.role !== 'pool'
+            : entry.meta?.role === 'snapshot' && entry.name !== snapshot?.name,
         );
-        await this.admin.dropMany(
-          stale.map((entry) => entry.name),
-          `retiring old copies of "${parent}"`,
-        );
-        const ready = keep ? entries.filter((entry) => entry.name.startsWith(keep)).length : 0;
+        const retired = stale.map((entry) => entry.name);
+        await this.admin.dropMany(retired, `retiring old copies of "${parent}"`);
+        await this.owners.retire(retired);
+        const ready = keep ? entries.filter((entry) => entry.name.startsWith(keep) && entry.meta?.role === 'pool').length : 0;
         if (!snapshot || ready >= this.size || this.closed) return;
         const name = newPoolName(parent, snapshot.name);
         try {
@@ -142,6 +157,7 @@ export class WarmPool {
           if (codeOf(error) === PG.queryCanceled && this.closed) return;
           throw error;
         }
+        await this.owners.prepare(name);
         const meta: PoolMeta = { baton: 1, role: 'pool', of: parent, snapshot: snapshot.name, createdAt: new Date().toISOString() };
         await client.query(`COMMENT ON DATABASE ${ident(name)} IS ${metaLiteral(meta)}`).catch((error: unknown) => {
           // Claimed already (renamed) or retired: either way not ours to mark any more.

@@ -6,7 +6,8 @@
  */
 import { GATE_NAMES, type GateName, type LedgerRecord } from '../../../shared/ledger';
 import { ESCALATION_DECISIONS, type EscalationDecision } from '../../../shared/model';
-import type { Result } from '../../../shared/result';
+import type { AppError, Result } from '../../../shared/result';
+import { textProblem, visible, type TextKind } from '../../../shared/text-input';
 import type { HostSession } from '../../core/host-session';
 import { flag, given, JSON_OPTION, list, onePath, text, type Command, type Values } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit-codes';
@@ -39,14 +40,51 @@ export async function approverOf(values: Values, session: HostSession): Promise<
   return (identity.ok ? identity.value.approver : null) ?? '';
 }
 
-function parseExpect(pairs: string[]): Record<string, string> {
-  const expect: Record<string, string> = {};
+/** The person's words a decision records, by flag: judged before anything is opened (shared/text-input.ts). */
+const WORDS: readonly (readonly [flag: string, kind: TextKind, what: string])[] = [
+  ['approver', 'name', 'The approver name (--approver)'],
+  ['reason', 'note', 'The reason (--reason)'],
+  ['comment', 'note', 'The note (--comment)'],
+  ['note', 'note', 'The note (--note)'],
+];
+
+/** Why the words on the command line cannot be recorded, or null: the channel would refuse them too, less plainly. */
+export function wordsRefusal(values: Values): AppError | null {
+  for (const [name, kind, what] of WORDS) {
+    const value = text(values, name);
+    const problem = value === undefined ? null : textProblem(value, kind, what);
+    if (problem !== null) return { code: 'invalid-request', message: `${problem} Nothing was recorded.` };
+  }
+  return null;
+}
+
+/** `--expect name=sha256` pairs, in a Map: a name is data, never a property (`__proto__` included). */
+function parseExpect(pairs: string[]): Map<string, string> {
+  const expect = new Map<string, string>();
   for (const pair of pairs) {
     const match = /^(.+)=([0-9a-f]{64})$/.exec(pair);
-    if (!match) throw new UsageError(`--expect takes name=sha256 (64 lowercase hex digits); got "${pair}".`);
-    expect[match[1]!] = match[2]!;
+    if (!match) throw new UsageError(`--expect takes name=sha256 (64 lowercase hex digits); got "${visible(pair)}".`);
+    if (expect.has(match[1]!)) throw new UsageError(`--expect names ${visible(match[1]!)} twice; give each artifact once.`);
+    expect.set(match[1]!, match[2]!);
   }
   return expect;
+}
+
+/** Names in `--expect` that are not artifacts of the gate, refused with the list of those that are. */
+function unknownNames(
+  ref: { feature: string; story?: string; gate: GateName },
+  expect: ReadonlyMap<string, string>,
+  names: readonly string[],
+): AppError | null {
+  const unknown = [...expect.keys()].filter((name) => !names.includes(name));
+  if (unknown.length === 0) return null;
+  const gate = `the ${ref.gate} gate of ${ref.feature}${ref.story ? `, story ${ref.story}` : ''}`;
+  return {
+    code: 'invalid-request',
+    message:
+      `--expect names ${unknown.map((name) => `"${visible(name)}"`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not an artifact of ${gate}. ` +
+      `Its artifacts are: ${names.join(', ') || 'none'}. Give --expect name=sha256 for each of them (or --yes to approve exactly what is listed). Nothing was recorded.`,
+  };
 }
 
 function report(io: Io, json: boolean, result: Result<LedgerRecord>, done: string): ExitCode {
@@ -64,15 +102,24 @@ export const approveCommand: Command = {
   async run(positionals, values, io) {
     const json = flag(values, 'json');
     const ref = gateRef(values, this.synopsis);
-    let expect = parseExpect(list(values, 'expect'));
+    const pairs = parseExpect(list(values, 'expect'));
+    const refused = wordsRefusal(values);
+    if (refused) return failed(io, refused, json);
     return withProject(
       onePath(positionals, this.synopsis),
       json,
       io,
       async (session) => {
-        if (Object.keys(expect).length === 0) {
-          const evidence = await session.call('gates:evidence', ref);
-          if (!evidence.ok) return failed(io, evidence.error, json);
+        const evidence = await session.call('gates:evidence', ref);
+        if (!evidence.ok) return failed(io, evidence.error, json);
+        const unknown = unknownNames(
+          ref,
+          pairs,
+          evidence.value.artifacts.map((a) => a.name),
+        );
+        if (unknown) return failed(io, unknown, json);
+        let expect = Object.fromEntries(pairs);
+        if (pairs.size === 0) {
           const shown = evidence.value.artifacts.map((a) => `${a.name}=${a.sha256 ?? '(missing)'}`);
           if (!flag(values, 'yes')) {
             io.err(
@@ -105,6 +152,8 @@ function reasonedDecision(name: 'reject' | 'withdraw', summary: string, done: st
       const json = flag(values, 'json');
       const ref = gateRef(values, this.synopsis);
       const reason = given(values, 'reason', this.synopsis);
+      const refused = wordsRefusal(values);
+      if (refused) return failed(io, refused, json);
       return withProject(onePath(positionals, this.synopsis), json, io, async (session) => {
         const request = { ...ref, approver: await approverOf(values, session), reason, ...(discard && flag(values, 'discard') ? { discard: true } : {}) };
         const result = await session.call(name === 'reject' ? 'gates:reject' : 'gates:withdraw', request);
@@ -139,6 +188,8 @@ export const resolveCommand: Command = {
       throw new UsageError(`--decision must be one of ${ESCALATION_DECISIONS.join(', ')}; got "${decision}".`);
     }
     const note = text(values, 'note');
+    const refused = wordsRefusal(values);
+    if (refused) return failed(io, refused, json);
     return withProject(onePath(positionals, this.synopsis), json, io, async (session) => {
       const result = await session.call('escalations:decide', {
         feature,
@@ -165,6 +216,8 @@ export const restoreCommand: Command = {
   async run(positionals, values, io) {
     const json = flag(values, 'json');
     const ref = gateRef(values, this.synopsis);
+    const refused = wordsRefusal(values);
+    if (refused) return failed(io, refused, json);
     return withProject(
       onePath(positionals, this.synopsis),
       json,

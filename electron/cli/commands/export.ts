@@ -35,17 +35,25 @@ export const exportCommand: Command = {
 
 export const signCommand: Command = {
   name: 'sign',
-  synopsis: 'sign <dir> [--json]',
-  summary: "Sign the ledger's head with your local ed25519 key (kept in the config folder)",
-  options: JSON_OPTION,
+  synopsis: 'sign <dir> [--rotate] [--json]',
+  summary:
+    "Append a signed checkpoint of the ledger's head, with your local ed25519 key (kept in the config folder); --rotate retires that key and signs with a new one",
+  options: { ...JSON_OPTION, rotate: { type: 'boolean', default: false } },
   async run(positionals, values, io) {
     const json = flag(values, 'json');
     return withProject(onePath(positionals, this.synopsis), json, io, async (session) => {
-      const result = await signProject(session.workbench);
+      const result = await signProject(session.workbench, { rotate: flag(values, 'rotate') });
       if (!result.ok) return failed(io, result.error, json);
       const signed = result.value;
       if (json) printJson(io, { ok: true, ...signed });
-      else io.out(`Signed record #${signed.seq} (head ${signed.head.slice(0, 12)}…) with key ${signed.publicKey.slice(0, 24)}…`);
+      else {
+        if (signed.retired) io.out(`Retired key ${signed.retired} (kept: the checkpoints it signed still verify, and still count for you).`);
+        io.out(`Checkpoint: record #${signed.seq} (head ${signed.head.slice(0, 12)}…) signed at ${signed.time} with key ${signed.publicKey}`);
+        if (!signed.trustedByProject)
+          io.out(
+            `This key is not in the project's trustedKeys, so other people's \`baton verify\` calls it untrusted. To vouch for it, add "${signed.publicKey}" to "trustedKeys" in .baton/project.json and commit it${signed.retired ? `; remove ${signed.retired.slice(0, 16)}… once its checkpoints should no longer count` : ''}.`,
+          );
+      }
       return EXIT.ok;
     });
   },

@@ -2,6 +2,7 @@
 import type { VerifyReport } from '../../../shared/ledger';
 import { repairLedgerTail } from '../../core/project-tools';
 import { rerunGreens, type RerunReport } from '../../core/rerun-green';
+import { strictFailures } from '../../core/verify-project';
 import { flag, JSON_OPTION, onePath, type Command } from '../command';
 import { EXIT } from '../exit-codes';
 import { printJson, type Io } from '../io';
@@ -9,10 +10,16 @@ import { failed, withProject } from '../open-project';
 
 export const verifyCommand: Command = {
   name: 'verify',
-  synopsis: 'verify <dir|bundle> [--json] [--repair-tail] [--rerun]',
+  synopsis: 'verify <dir|bundle> [--json] [--strict] [--own-trust] [--repair-tail] [--rerun]',
   summary:
-    'Check the hash chain, every blob, the signature and every approved gate against the disk; --rerun runs again the tests each GREEN in the checked-out commit recorded as passing',
-  options: { ...JSON_OPTION, 'repair-tail': { type: 'boolean', default: false }, rerun: { type: 'boolean', default: false } },
+    "Check the hash chain, every blob, the signed checkpoints, git's evidence trailers and every approved gate against the disk; --strict also fails unless trusted checkpoints vouch for every record; --rerun runs again the tests each GREEN in the checked-out commit recorded as passing",
+  options: {
+    ...JSON_OPTION,
+    strict: { type: 'boolean', default: false },
+    'own-trust': { type: 'boolean', default: false },
+    'repair-tail': { type: 'boolean', default: false },
+    rerun: { type: 'boolean', default: false },
+  },
   async run(positionals, values, io) {
     const json = flag(values, 'json');
     const path = onePath(positionals, this.synopsis);
@@ -32,9 +39,13 @@ export const verifyCommand: Command = {
           );
         }
       }
-      const result = await session.call('ledger:verify', {});
+      const result = await session.call('ledger:verify', flag(values, 'own-trust') ? { ownTrust: true } : {});
       if (!result.ok) return failed(io, result.error, json);
       let report: VerifyReport & { rerun?: RerunReport } = result.value;
+      if (flag(values, 'strict') && view.layout === 'baton') {
+        const strict = strictFailures(report);
+        report = { ...report, ok: report.ok && strict.length === 0, strict };
+      }
       if (flag(values, 'rerun')) {
         if (view.layout !== 'baton' || view.bundle)
           return failed(
@@ -64,9 +75,12 @@ function printReport(io: Io, report: VerifyReport, foreign: string | null): void
   else
     io.out(
       report.chain.ok
-        ? `Ledger intact · ${report.records} records · ${head} · ${report.signature}`
+        ? // "intact" only when nothing else is wrong: a ledger cut short still chains perfectly.
+          `${report.ok ? 'Ledger intact' : 'Ledger chain unbroken, with problems (below)'} · ${report.records} records · ${head} · ${report.signature}`
         : `Ledger BROKEN at record #${report.chain.brokenAt} · ${report.records} records read · ${report.signature}`,
     );
+  const c = report.checkpoints;
+  if (!foreign && c && (c.count > 0 || report.signature !== 'unsigned')) io.out(`  Checkpoints: ${c.count} valid · ${c.message ?? report.signature}`);
   for (const gate of report.gates) {
     const where = `${gate.feature}${gate.story ? `/${gate.story}` : ''} ${gate.gate}`;
     io.out(
@@ -77,8 +91,13 @@ function printReport(io: Io, report: VerifyReport, foreign: string | null): void
         `      ${d.artifact}: ${d.expected ? `expected ${d.expected.slice(0, 12)}…` : 'not in the approval'}, found ${d.actual ? `${d.actual.slice(0, 12)}…` : 'nothing (missing)'}`,
       );
   }
+  if (report.strict?.length) {
+    io.out(`\nStrict (${report.strict.length})`);
+    for (const s of report.strict) io.out(`  ${s}`);
+  }
   if (report.problems.length) {
     io.out(`\nProblems (${report.problems.length})`);
     for (const p of report.problems) io.out(`  ${p.file}${p.seq !== undefined ? ` #${p.seq}` : ''}: ${p.message}`);
-  } else io.out('\nNo problems: the evidence is intact.');
+  } else if (report.strict?.length) io.out('\nNo problems in the evidence, but --strict needs every record vouched for by a trusted key.');
+  else io.out('\nNo problems: the evidence is intact.');
 }

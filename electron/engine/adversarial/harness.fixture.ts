@@ -93,7 +93,7 @@ export async function runGroup(strategies: readonly Strategy[]): Promise<GroupRe
   const loaded = await loadProject(demo.root);
   if (!loaded.ok) problems.push(`the project does not load: ${loaded.error.message}`);
   else {
-    const report = await verifyProject(loaded.value);
+    const report = await verifyProject(loaded.value, { configDir });
     if (!report.ok) problems.push(`baton verify: ${report.problems.map((p) => `${p.file}: ${p.message}`).join('; ')}`);
     await loaded.value.dispose();
   }

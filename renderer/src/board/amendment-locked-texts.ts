@@ -4,6 +4,7 @@
  * the 1 MB a blob view holds cannot be edited here: it says so instead of offering a cut copy.
  */
 import { useEffect, useState } from 'react';
+import { MAX_BLOB_PAGE_BYTES } from '../../../shared/ledger';
 import type { LockedTests } from '../../../shared/model';
 import type { AppError } from '../../../shared/result';
 import { api } from '../../client';
@@ -21,7 +22,7 @@ export function useLockedTexts(files: LockedTests['files']): Readonly<Record<str
   useEffect(() => {
     let live = true;
     for (const file of files) {
-      void api.invoke('ledger:blob', { sha256: file.sha256 }).then((result) => {
+      void api.invoke('ledger:blob', { sha256: file.sha256, limit: MAX_BLOB_PAGE_BYTES }).then((result) => {
         if (!live) return;
         let text: LockedText;
         if (!result.ok) text = { state: 'error', error: result.error };

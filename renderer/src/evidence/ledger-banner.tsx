@@ -4,9 +4,18 @@ import type { AppError } from '../../../shared/result';
 import { Icon, type IconName } from '../components/icon';
 
 const SIGNATURE: Record<SignatureState, { icon: IconName; word: string; tone: string }> = {
-  signed: { icon: 'shield', word: 'head signed', tone: 'tone-text-success' },
+  signed: { icon: 'shield', word: 'signed', tone: 'tone-text-success' },
   unsigned: { icon: 'minus', word: 'unsigned', tone: 'muted' },
   invalid: { icon: 'red', word: 'signature invalid', tone: 'tone-text-danger' },
+  untrusted: { icon: 'warning', word: 'signed by an untrusted key', tone: 'tone-text-warning' },
+};
+
+/** "signed to #40 · 3 records unsigned": how far the checkpoints vouch, never more than they do. */
+const signatureWords = (report: VerifyReport, word: string): string => {
+  const c = report.checkpoints;
+  if (!c || c.signedSeq === null || report.signature === 'invalid') return word;
+  const tail = c.unsignedTail > 0 ? ` · ${count(c.unsignedTail)} ${c.unsignedTail === 1 ? 'record' : 'records'} after it unsigned` : '';
+  return `${word} to #${c.signedSeq}${tail}`;
 };
 
 const MAX_PROBLEMS = 5;
@@ -45,7 +54,10 @@ export function LedgerBanner({ report, error, verifying, foreign, onVerify }: Pr
     ? `${state === 'intact' ? 'Gate hashes intact' : 'Gate hashes do not match'} · ${gates} · no Baton ledger`
     : state === 'broken'
       ? `Ledger broken at record #${chain.brokenAt ?? '?'}`
-      : `Ledger intact · ${records} · ${head}${state === 'problems' ? ` · ${report.problems.length} ${report.problems.length === 1 ? 'problem' : 'problems'} outside the chain` : ''}`;
+      : // A ledger cut short still chains perfectly: "intact" only when nothing else is wrong.
+        state === 'problems'
+        ? `Ledger chain unbroken · ${records} · ${head} · ${report.problems.length} ${report.problems.length === 1 ? 'problem' : 'problems'}`
+        : `Ledger intact · ${records} · ${head}`;
   const signature = SIGNATURE[report.signature] ?? SIGNATURE.unsigned;
   return (
     <div className={`ledger-banner ${tone}`} data-testid="ledger-banner" data-state={state} role="status">
@@ -55,9 +67,9 @@ export function LedgerBanner({ report, error, verifying, foreign, onVerify }: Pr
           {title}
         </span>
         {!foreign && (
-          <span className={`ledger-signature ${signature.tone}`} data-testid="ledger-signature">
+          <span className={`ledger-signature ${signature.tone}`} data-testid="ledger-signature" title={report.checkpoints?.message ?? undefined}>
             <Icon name={signature.icon} />
-            {signature.word}
+            {signatureWords(report, signature.word)}
           </span>
         )}
         <span className="spacer" />

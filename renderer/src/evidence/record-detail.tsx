@@ -5,33 +5,45 @@ import { ErrorBanner } from '../components/error-banner';
 import { displayText, formatBytes } from '../lib/artifact-text';
 import { friendlyTime, shortHash } from '../lib/format';
 import { subjectText } from './record-list';
-import { useBlob } from './use-blob';
+import { useBlobPages } from './use-blob';
 
 function BlobContent({ blob }: { blob: BlobRef }) {
-  const { view, error } = useBlob(blob.sha256);
+  const { pages, error, loadingMore, loadMore } = useBlobPages(blob.sha256);
 
   return (
-    <section className="blob-view" data-testid="blob-view" aria-label={`Blob ${blob.name}`} aria-busy={!view && !error}>
+    <section className="blob-view" data-testid="blob-view" aria-label={`Blob ${blob.name}`} aria-busy={(!pages && !error) || loadingMore}>
       <header className="blob-header">
         <strong className="mono">{blob.name}</strong>
         <code className="hash" title={`sha256 ${blob.sha256}`}>
           {shortHash(blob.sha256)}
         </code>
-        <span className="muted">{formatBytes(view?.bytes ?? blob.bytes)}</span>
+        <span className="muted">{formatBytes(pages?.bytes ?? blob.bytes)}</span>
       </header>
-      {error && <ErrorBanner error={error} title="The blob could not be read" />}
-      {!view && !error && <p className="muted">Reading the blob…</p>}
-      {view &&
-        (view.text === null ? (
+      {error && <ErrorBanner error={error} title={pages ? 'The next part of the blob could not be read' : 'The blob could not be read'} />}
+      {!pages && !error && <p className="muted">Reading the blob…</p>}
+      {pages &&
+        (pages.text === null ? (
           <p className="muted" data-testid="blob-binary">
-            binary, {view.bytes.toLocaleString('en-US')} bytes
+            binary, {pages.bytes.toLocaleString('en-US')} bytes
           </p>
         ) : (
           <>
             <pre className="artifact-text blob-text" tabIndex={0}>
-              {view.truncated ? view.text : displayText(blob.name, view.text)}
+              {pages.complete ? displayText(blob.name, pages.text) : pages.text}
             </pre>
-            {view.truncated && <p className="muted">Showing the first 1 MB of {formatBytes(view.bytes)}.</p>}
+            {!pages.complete && (
+              <p className="muted" data-testid="blob-shown">
+                {pages.binaryFrom !== null
+                  ? `Showing the first ${formatBytes(pages.binaryFrom)} of ${formatBytes(pages.bytes)}: the rest is binary.`
+                  : `Showing the first ${formatBytes(pages.loaded)} of ${formatBytes(pages.bytes)}.`}
+              </p>
+            )}
+            {pages.more && (
+              // aria-disabled, not disabled: the button keeps keyboard focus while the next page loads.
+              <button type="button" className="button" data-testid="blob-load-more" aria-disabled={loadingMore} onClick={loadMore}>
+                {loadingMore ? 'Loading…' : 'Load more'}
+              </button>
+            )}
           </>
         ))}
     </section>
