@@ -4,6 +4,7 @@
  * magic bytes. Content that itself begins with the gzip magic (a .gz file kept as evidence) is
  * always stored gzip'd, so exactly one gunzip on read gives back the original bytes.
  */
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -143,4 +144,31 @@ export const inflateFrom = async (handle: fs.FileHandle, offset: number, limit: 
     await feeding;
   }
   return { bytes: Buffer.concat(parts), more, total: more ? null : position };
+};
+
+/** Above this recorded size, verify hashes a gzip'd blob as it inflates rather than whole in memory. */
+export const STREAM_HASH_ABOVE = 8 * 1024 * 1024;
+
+/**
+ * The SHA-256 and size of what `stored` (gzip) inflates to, hashed as it inflates: memory stays at a
+ * chunk, whatever a bomb claims. Stops past `maxBytes` (then `bytes` is maxBytes + 1 and the hash is
+ * of that prefix: the size alone shows the blob is not what its record says). Throws when it does
+ * not inflate.
+ */
+export const hashGzipped = async (stored: Buffer, maxBytes: number): Promise<{ bytes: number; sha256: string }> => {
+  const gunzip = createGunzip({ chunkSize: 64 * 1024 });
+  const hash = createHash('sha256');
+  let bytes = 0;
+  gunzip.end(stored);
+  try {
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      const take = Math.min(chunk.length, maxBytes + 1 - bytes);
+      hash.update(chunk.subarray(0, take));
+      bytes += take;
+      if (bytes > maxBytes) break;
+    }
+  } finally {
+    gunzip.destroy();
+  }
+  return { bytes, sha256: hash.digest('hex') };
 };

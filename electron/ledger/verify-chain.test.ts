@@ -137,6 +137,27 @@ describe('verifyChain', () => {
     expect(report.problems).toEqual([{ file: expect.any(String), seq: 4, message: expect.stringMatching(/does not decompress/) }]);
   });
 
+  it('hashes a large gzip blob as it inflates: an intact one passes, one that inflates to other content or past its size does not', async () => {
+    // 12 MiB of text compresses well, so it is stored gzip'd and verify takes the streaming path.
+    const big = Buffer.alloc(12 * 1024 * 1024, 'baton ');
+    const record = await t.ledger.append({ type: 'x', actor: ORCHESTRATOR, blobs: [{ name: 'big', content: big }] });
+    const file = path.join(t.dir, 'blobs', record.blobs[0]!.sha256);
+    expect((await fs.readFile(file)).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    expect((await verifyChain(t.dir)).problems).toEqual([]);
+
+    await fs.writeFile(file, gzipSync(Buffer.alloc(big.length, 'batons')));
+    expect((await verifyChain(t.dir)).problems).toEqual([
+      { file: expect.any(String), seq: 7, message: expect.stringMatching(/was changed: its content hashes to/) },
+    ]);
+    // A bomb: far more than its record says. Hashing stops one byte past the recorded size.
+    await fs.writeFile(file, gzipSync(Buffer.alloc(big.length * 4, 'baton ')));
+    expect((await verifyChain(t.dir)).problems).toEqual([
+      { file: expect.any(String), seq: 7, message: expect.stringMatching(/was changed|has \d+ bytes, but the record says/) },
+    ]);
+    await fs.writeFile(file, Buffer.concat([gzipSync(big).subarray(0, 1000), Buffer.alloc(10)]));
+    expect((await verifyChain(t.dir)).problems).toEqual([{ file: expect.any(String), seq: 7, message: expect.stringMatching(/does not decompress/) }]);
+  });
+
   it('reports the first damage in file order and every later one', async () => {
     await fs.rm(blobFile(records[1]!));
     await writeLines(

@@ -10,7 +10,7 @@ import { GENESIS_HASH, type LedgerRecord, type VerifyProblem } from '../../share
 import { recordDataProblem } from '../../shared/records';
 import { isMissing } from '../platform/fs-facts';
 import { isSafeReadError } from '../platform/safe-read';
-import { decodeBlob, readFileQuickSync } from './blob-store';
+import { decodeBlob, hashGzipped, isGzip, readFileQuickSync, STREAM_HASH_ABOVE } from './blob-store';
 import { sha256Hex, tryRecordHash } from './hashing';
 import { BLOBS_DIR, displayPath, EVENTS_FILE, parseLedger, tornTailMessage } from './ledger-file';
 import { readEventsFile } from './ledger-state';
@@ -135,7 +135,15 @@ export const verifyLedgerBytes = async (
 
 type BlobVerdict = { state: 'ok'; bytes: number; sha256: string } | { state: 'missing' } | { state: 'bad'; reason: string };
 
-const readVerdict = (blobsDir: string, sha256: string, maxBytes: number): BlobVerdict => {
+const inflateProblem = (error: unknown): BlobVerdict => ({
+  state: 'bad',
+  reason: `is stored compressed but does not decompress within its recorded size (${(error as Error).message})`,
+});
+
+const streamVerdict = (stored: Buffer, maxBytes: number): Promise<BlobVerdict> =>
+  hashGzipped(stored, maxBytes).then((hashed): BlobVerdict => ({ state: 'ok', ...hashed }), inflateProblem);
+
+const readVerdict = (blobsDir: string, sha256: string, maxBytes: number): BlobVerdict | { state: 'stream'; stored: Buffer; maxBytes: number } => {
   let stored: Buffer;
   try {
     stored = readFileQuickSync(path.join(blobsDir, sha256));
@@ -144,11 +152,13 @@ const readVerdict = (blobsDir: string, sha256: string, maxBytes: number): BlobVe
     if (isSafeReadError(error) && !isMissing(error)) return { state: 'bad', reason: error.detail };
     return isMissing(error) ? { state: 'missing' } : { state: 'bad', reason: `cannot be read (${(error as Error).message})` };
   }
+  // A large gzip'd blob is hashed as it inflates (readVerdicts): a bomb never sits whole in memory.
+  if (isGzip(stored) && maxBytes > STREAM_HASH_ABOVE) return { state: 'stream', stored, maxBytes };
   try {
     const content = decodeBlob(stored, maxBytes + 1);
     return { state: 'ok', bytes: content.length, sha256: sha256Hex(content) };
   } catch (error) {
-    return { state: 'bad', reason: `is stored compressed but does not decompress within its recorded size (${(error as Error).message})` };
+    return inflateProblem(error);
   }
 };
 
@@ -161,7 +171,8 @@ const readVerdicts = async (blobsDir: string, largest: ReadonlyMap<string, numbe
   const verdicts = new Map<string, BlobVerdict>();
   let sinceYield = 0;
   for (const [sha, maxBytes] of largest) {
-    verdicts.set(sha, readVerdict(blobsDir, sha, maxBytes));
+    const verdict = readVerdict(blobsDir, sha, maxBytes);
+    verdicts.set(sha, verdict.state === 'stream' ? await streamVerdict(verdict.stored, verdict.maxBytes) : verdict);
     if (++sinceYield === BLOBS_PER_BATCH) {
       sinceYield = 0;
       await new Promise<void>((resolve) => setImmediate(resolve));
