@@ -9,7 +9,8 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ATTACK_TIMEOUT, baton, BUILD_TIMEOUT, eventsFile, TamperLab, verify, type Copy } from './tamper.fixture';
+import { RECORD_TYPES } from '../../shared/records';
+import { ATTACK_TIMEOUT, baton, BUILD_TIMEOUT, eventsFile, readRecords, TamperLab, verify, writeRecords, type Copy } from './tamper.fixture';
 
 const FEATURE = '.baton/features/F-1';
 const ADA = 'Ada <ada@example.com>';
@@ -56,6 +57,27 @@ const refusedApproval = async (copy: Copy, ...args: string[]) => {
 };
 
 describe('gated files and gate words', () => {
+  it(
+    "an approval whose approver was edited in place (its hash now fails) decides nothing in `baton gates`: Mallory's name is shown nowhere",
+    async () => {
+      const copy = await lab.copy();
+      const records = await readRecords(copy.root);
+      const spec = records.find((r) => r.type === RECORD_TYPES.gateApproved && r.subject.gate === 'spec')!;
+      await writeRecords(
+        copy.root,
+        records.map((r) => (r === spec ? { ...r, data: { ...r.data, approver: 'Mallory <mallory@example.com>' } } : r)),
+      );
+      const gates = await baton(copy.config, 'gates', copy.root, '--json');
+      expect(gates.out).not.toContain('Mallory');
+      const shown = JSON.parse(gates.out) as { features: { gates: { name: string; status: string }[] }[] };
+      expect(shown.features[0]!.gates.find((g) => g.name === 'spec')!.status).not.toBe('approved');
+      const { code, report } = await verify(copy);
+      expect(code).toBe(1);
+      expect(report.problems).toContainEqual(problem({ seq: spec.seq, message: /content was changed after it was written/ }));
+    },
+    ATTACK_TIMEOUT,
+  );
+
   it(
     'the control: the untouched copy verifies, `baton gates` is clean, and an honest approval appends exactly one record',
     async () => {
