@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerRecord } from '../../shared/ledger';
 import { RECORD_TYPES } from '../../shared/records';
+import { loadProject } from '../core/load-project';
 import {
   anchoredCommits,
   ATTACK_TIMEOUT,
@@ -264,6 +265,11 @@ describe('caught only by git: the chain is intact, the commits name records it n
       const records = await readRecords(copy.root);
       await writeFile(eventsFile(copy.root), '');
       await wholeLedgerGone(copy, records);
+      // The app's Problems list says it too: the gates read "open", and that is not to be believed.
+      const loaded = await loadProject(copy.root);
+      if (!loaded.ok) throw new Error(loaded.error.message);
+      expect(loaded.value.view.problems.map((p) => p.message)).toContainEqual(expect.stringMatching(/^the spec gate of F-1 has no decision in the ledger/));
+      await loaded.value.dispose();
     },
     ATTACK_TIMEOUT,
   );

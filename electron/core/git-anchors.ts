@@ -143,14 +143,16 @@ export async function missingApprovalProblems(
   records: readonly LedgerRecord[],
   ledgerFile: string,
 ): Promise<VerifyProblem[]> {
+  const folds = foldGates(records);
+  const undecidedOf = new Map(features.map((feature) => [feature, BUILT_AFTER.filter((gate) => !folds.has(gateKey({ feature, gate })))]));
+  if (![...undecidedOf.values()].some((gates) => gates.length > 0)) return [];
   const refs = await git(root, ['for-each-ref', '--format=%(refname:short)', 'refs/heads/baton/']).catch(() => '');
   const branches = refs.split('\n').filter(Boolean);
   if (branches.length === 0) return [];
-  const folds = foldGates(records);
   const problems: VerifyProblem[] = [];
   for (const feature of features) {
     const prefix = featureBranch(feature);
-    const undecided = BUILT_AFTER.filter((gate) => !folds.has(gateKey({ feature, gate })));
+    const undecided = undecidedOf.get(feature) ?? [];
     if (undecided.length === 0) continue;
     const own = branches.filter((b) => b === prefix || b.startsWith(`${prefix}--`));
     const built: { branch: string; commit: string }[] = [];

@@ -4,7 +4,7 @@
  * see exactly the same state.
  */
 import { rm } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { LedgerRecord } from '../../shared/ledger';
 import type { ProjectView } from '../../shared/model';
 import { ok, type Result } from '../../shared/result';
@@ -18,6 +18,7 @@ import { isBundleFile, Ledger, openBundle } from '../ledger';
 import { readProject } from '../project';
 import { readSettings } from '../project/read-settings';
 import { allowedApprovers } from '../../shared/approvers';
+import { missingApprovalProblems } from './git-anchors';
 
 export interface LoadedProject {
   readonly view: ProjectView;
@@ -54,7 +55,25 @@ async function loadFolder(root: string, origin: { bundle: string | null; dispose
   );
   view = await annotateRunBlocks(view, records);
   view = await annotateApprovers(view);
+  view = await annotateMissingApprovals(view, ledger !== null && !origin.bundle, records);
   return ok({ view, ledger, records, dispose: origin.dispose });
+}
+
+/**
+ * A gate with no decision in the ledger on a feature the orchestrator built commits for: its approval
+ * record is gone (git-anchors.ts). The gate reads "open", so the Problems list must say why that is
+ * not to be believed. Cheap when nothing is missing: one `git for-each-ref`, and only then.
+ */
+async function annotateMissingApprovals(view: ProjectView, anchored: boolean, records: readonly LedgerRecord[]): Promise<ProjectView> {
+  if (!anchored) return view;
+  const ledgerFile = relative(view.root, join(view.artifactRoot, 'ledger', 'events.jsonl'));
+  const missing = await missingApprovalProblems(
+    view.root,
+    view.features.map((f) => f.id),
+    records,
+    ledgerFile,
+  ).catch(() => []);
+  return missing.length ? { ...view, problems: [...view.problems, ...missing.map(({ file, message }) => ({ file, message }))] } : view;
 }
 
 /** Each Baton gate's `approvers` from the policy in project.json (`gates`); none when anyone may decide. */
