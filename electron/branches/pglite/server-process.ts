@@ -27,14 +27,23 @@ export interface ServerOptions {
 
 const COMPILED = join(PACKAGE_ROOT, 'dist', 'electron', 'pglite-server.mjs');
 
-/** The precompiled server when it is at least as new as its source (saves ~1 s of CPU per start), else the source through tsx. */
-function entryArgs(): string[] {
+const mtimeOf = (file: string): number | null => {
   try {
-    if (statSync(COMPILED).mtimeMs >= statSync(ENTRY).mtimeMs) return [COMPILED];
+    return statSync(file).mtimeMs;
   } catch {
-    // Not built: run the source.
+    return null;
   }
-  return ['--import', 'tsx', ENTRY];
+};
+
+/**
+ * The precompiled server when it is at least as new as its source (saves ~1 s of CPU per start) or
+ * when there is no source (a packaged app ships only dist/), else the source through tsx.
+ */
+export const serverEntry = (compiled: number | null, source: number | null): 'compiled' | 'source' =>
+  compiled !== null && (source === null || compiled >= source) ? 'compiled' : 'source';
+
+function entryArgs(): string[] {
+  return serverEntry(mtimeOf(COMPILED), mtimeOf(ENTRY)) === 'compiled' ? [COMPILED] : ['--import', 'tsx', ENTRY];
 }
 
 function nodeArgs(...args: string[]): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
