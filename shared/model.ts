@@ -111,6 +111,13 @@ export interface Gate {
   readonly blockedBy: GateBlock | null;
   /** Who may decide it (emails, roles expanded) when project.json's `gates` names them; absent: anyone. */
   readonly approvers?: readonly string[];
+  /** Baton: the ledger record of the approval in force. */
+  readonly approvalSeq?: number;
+  /**
+   * Baton, in a project that signs checkpoints: true when the approval in force comes after the
+   * newest valid checkpoint (nobody has signed for it yet). Absent when the project signs nothing.
+   */
+  readonly unsigned?: boolean;
 }
 
 /** What a person may decide about an escalated item: another round, set it aside, or abandon the feature. */

@@ -14,7 +14,7 @@ import { annotateEscalations } from '../gates/escalations';
 import { annotateAmendments } from '../gates/amendments';
 import { annotateRunBlocks } from '../gates/frozen';
 import { annotateCycles } from '../gates/proof';
-import { isBundleFile, Ledger, openBundle } from '../ledger';
+import { checkSignature, isBundleFile, Ledger, openBundle } from '../ledger';
 import { readProject } from '../project';
 import { readSettings } from '../project/read-settings';
 import { allowedApprovers } from '../../shared/approvers';
@@ -56,6 +56,7 @@ async function loadFolder(root: string, origin: { bundle: string | null; dispose
   view = await annotateRunBlocks(view, records);
   view = await annotateApprovers(view);
   view = await annotateMissingApprovals(view, ledger !== null && !origin.bundle, records);
+  if (ledger) view = await annotateUnsigned(view, records);
   return ok({ view, ledger, records, dispose: origin.dispose });
 }
 
@@ -74,6 +75,25 @@ async function annotateMissingApprovals(view: ProjectView, anchored: boolean, re
     ledgerFile,
   ).catch(() => []);
   return missing.length ? { ...view, problems: [...view.problems, ...missing.map(({ file, message }) => ({ file, message }))] } : view;
+}
+
+/**
+ * In a project that signs checkpoints, an approval after the newest valid one is marked `unsigned`:
+ * a record appended to the folder after the last signature reads as a decision, and the screen must
+ * not vouch for it more than the signatures do. A project that signs nothing shows no mark.
+ */
+async function annotateUnsigned(view: ProjectView, records: readonly LedgerRecord[]): Promise<ProjectView> {
+  const check = await checkSignature(join(view.artifactRoot, 'ledger'), records).catch(() => null);
+  if (!check || check.state === 'unsigned') return view;
+  // An invalid checkpoint vouches for nothing: every approval is unsigned.
+  const signedTo = check.state === 'invalid' ? 0 : (check.seq ?? 0);
+  return {
+    ...view,
+    features: view.features.map((f) => ({
+      ...f,
+      gates: f.gates.map((g) => (g.approvalSeq === undefined ? g : { ...g, unsigned: g.approvalSeq > signedTo })),
+    })),
+  };
 }
 
 /** Each Baton gate's `approvers` from the policy in project.json (`gates`); none when anyone may decide. */

@@ -60,6 +60,7 @@ export const batonGate = async (site: FeatureSite, gate: GateName, story: string
     ...judged,
     approver: approval?.approver ?? null,
     approvedAt: approval?.at ?? null,
+    ...(approval ? { approvalSeq: approval.seq } : {}),
     artifacts: (approval?.artifacts ?? []).map(({ name, sha256 }) => ({ name, sha256, kind: 'file' as const })),
     note: fold?.note ?? null,
     blockedBy: null,

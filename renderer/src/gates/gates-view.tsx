@@ -64,7 +64,20 @@ function GateRow({ feature, gate, onWithdraw }: { feature: Feature; gate: Gate; 
           </span>
         )}
       </td>
-      <td>{gate.approver ?? <span className="muted">—</span>}</td>
+      <td>
+        {gate.approver ?? <span className="muted">—</span>}
+        {gate.unsigned && (
+          // The project signs its checkpoints, and none covers this approval yet.
+          <span
+            className="gate-unsigned tone-text-warning"
+            data-testid="gate-unsigned"
+            title="No signed checkpoint covers this approval yet: it was recorded after the newest one. Run `baton sign` (or decide with a signing key) to vouch for it; `baton verify --strict` fails until then."
+          >
+            {' '}
+            · not signed
+          </span>
+        )}
+      </td>
       <td>
         <When text={gate.approvedAt} />
       </td>
