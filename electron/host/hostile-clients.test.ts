@@ -13,7 +13,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createHandlers, type Handlers } from '../core/handlers';
 import { Workbench } from '../core/workbench';
-import { MAX_CONNECTIONS, MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, startHost, type RunningHost } from './server';
+import { ok } from '../../shared/result';
+import { MAX_CONNECTIONS, MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, MAX_UNSENT_BYTES, startHost, type RunningHost } from './server';
 
 const INDEX = '<!doctype html><title>hostile</title>';
 const SECRET = 'secret beside the static folder';
@@ -352,6 +353,33 @@ describe('limits on connections and requests', () => {
     } finally {
       process.off('warning', onWarning);
     }
+  });
+});
+
+describe('a client that asks and never reads', () => {
+  it(`is closed once over ${MAX_UNSENT_BYTES / (1024 * 1024)} MiB of its replies wait unsent, and the host keeps serving`, async () => {
+    // Each app:info reply carries 4 MiB, so a few dozen unread replies pass the limit.
+    const padding = 'x'.repeat(4 * 1024 * 1024);
+    const greedy = await newHost('greedy', (workbench) => {
+      const handlers = createHandlers(workbench);
+      const info = (async () => ok({ padding })) as unknown as Handlers['app:info'];
+      return { ...handlers, 'app:info': info };
+    });
+    const client = await raw(greedy);
+    client.socket.pause(); // reads nothing from here on
+    for (let id = 0; id < 40; id++) client.socket.write(text(JSON.stringify({ id, channel: 'app:info', request: {} })));
+    const subscriptions = subscriptionsOf.get(greedy)!;
+    for (let attempt = 0; attempt < 400 && !warnings.some((w) => w.includes('not reading')); attempt++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(warnings).toContainEqual(expect.stringMatching(/^baton serve: closed a WebSocket client with 1008 \(not reading: over 64 MiB of replies unsent\)$/));
+    // Terminated a second later even though it never reads the close frame: nothing of it stays subscribed.
+    for (let attempt = 0; attempt < 200 && subscriptions.size > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(subscriptions.size).toBe(0);
+    client.socket.destroy();
+    const next = await open(greedy);
+    const answer = replies(next, 1);
+    next.send(JSON.stringify({ id: 1, channel: 'app:info', request: {} }));
+    expect(await answer).toMatchObject([{ id: 1, result: { ok: true, value: { padding } } }]);
+    next.close();
   });
 });
 

@@ -57,6 +57,11 @@ export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 export const MAX_CONNECTIONS = 32;
 /** Requests one socket may have in dispatch at once; the next is answered `busy` straight away. */
 export const MAX_IN_FLIGHT = 64;
+/**
+ * Replies waiting to be sent to one client, in bytes: a client that asks and never reads would
+ * otherwise grow the host's memory without end. Past this it is closed (1008, "not reading").
+ */
+export const MAX_UNSENT_BYTES = 64 * 1024 * 1024;
 
 /** The close code ws sends with each receiver error (ws/lib/receiver.js); the rest are protocol errors. */
 const CLOSE_CODES: Readonly<Record<string, number>> = {
@@ -153,6 +158,13 @@ export function serveSocket(ws: WebSocket, workbench: Workbench, handlers: Handl
   let inFlight = 0;
   const post = (frame: ServerFrame): void => {
     if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > MAX_UNSENT_BYTES) {
+      warn(`baton serve: closed a WebSocket client with 1008 (not reading: over ${MAX_UNSENT_BYTES / (1024 * 1024)} MiB of replies unsent)`);
+      ws.close(1008, 'not reading its replies');
+      // close() waits for the unsent data to drain; a client that does not read would hold it forever.
+      setTimeout(() => ws.terminate(), 1000).unref();
+      return;
+    }
     const text = encode(frame);
     if (text !== null) ws.send(text);
     else if (frame.kind === 'result') ws.send(JSON.stringify(resultFrame(frame.id, err('internal', 'The result could not be encoded as JSON.'))));
