@@ -60,8 +60,25 @@ export const createContext = async (root: string, layout: Layout): Promise<ReadC
 
 export const relativeFile = (ctx: ReadContext, abs: string): string => path.relative(ctx.root, abs).split(path.sep).join('/') || '.';
 
+/** Problems listed per file; past this one line counts the rest (a file of 100,000 bad items is one problem to fix, not 100,000). */
+export const MAX_PROBLEMS_PER_FILE = 100;
+const tallies = new WeakMap<Problem[], Map<string, { count: number; summary: number }>>();
+
 export const report = (ctx: ReadContext, abs: string, message: string): void => {
-  ctx.problems.push({ file: relativeFile(ctx, abs), message });
+  const file = relativeFile(ctx, abs);
+  const perFile = tallies.get(ctx.problems) ?? new Map<string, { count: number; summary: number }>();
+  tallies.set(ctx.problems, perFile);
+  const tally = perFile.get(file) ?? { count: 0, summary: -1 };
+  perFile.set(file, tally);
+  tally.count += 1;
+  if (tally.count <= MAX_PROBLEMS_PER_FILE) {
+    ctx.problems.push({ file, message });
+    return;
+  }
+  const more = tally.count - MAX_PROBLEMS_PER_FILE;
+  const summary = { file, message: `…and ${more} more problem${more === 1 ? '' : 's'} in this file (the first ${MAX_PROBLEMS_PER_FILE} are listed)` };
+  if (tally.summary < 0) tally.summary = ctx.problems.push(summary) - 1;
+  else ctx.problems[tally.summary] = summary;
 };
 
 const isInside = (ctx: ReadContext, real: string): boolean => {

@@ -42,6 +42,14 @@ describe('malformed JSON', () => {
     ]);
   });
 
+  it('lists at most 100 problems of one file, then one line counting the rest', async () => {
+    const view = await load({ [`${F}/test-list.json`]: { items: Array.from({ length: 1000 }, (_, i) => i) } });
+    const mine = view.problems.filter((p) => p.file === `${F}/test-list.json`);
+    expect(mine).toHaveLength(101);
+    expect(mine[0]!.message).toMatch(/^item 1 should be an object, found a number; left out/);
+    expect(mine[100]!.message).toBe('…and 900 more problems in this file (the first 100 are listed)');
+  });
+
   it('accepts a byte-order mark', async () => {
     const view = await load({ [`${F}/gates.json`]: '\ufeff{"gates": {"spec": {"status": "open"}}}' });
     expect(view.problems).toEqual([]);
