@@ -1,6 +1,6 @@
 /** The `baton` command: finds the command, parses its options, runs it, returns the exit code. */
 import { parseArgs } from 'node:util';
-import { hostDefaults } from '../core/host-session';
+import { hostDefaults } from '../core/host-defaults';
 import type { Command } from './command';
 import { benchCommand } from './commands/bench';
 import { branchCommand } from './commands/branch';

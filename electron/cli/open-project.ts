@@ -2,7 +2,8 @@
  * Commands that act on a project open it exactly as the UI does: a host session on a Workbench,
  * `project:open` and every later call through dispatch (electron/core/host-session.ts).
  */
-import { hostDefaults, openHostSession, type HostSession } from '../core/host-session';
+import type { HostSession } from '../core/host-session';
+import { hostSessions } from './core';
 import type { WorkbenchOptions } from '../core/workbench';
 import type { ProjectView } from '../../shared/model';
 import { writableProject, type ReadOnlyAction } from '../../shared/read-only';
@@ -27,6 +28,7 @@ export async function withProject(
   shows?: ReadOnlyAction,
   options: CliOptions = {},
 ): Promise<ExitCode> {
+  const { hostDefaults, openHostSession } = await hostSessions();
   const opened = await openHostSession(path, { ...hostDefaults('cli'), ...options });
   if (!opened.ok) return failed(io, opened.error, json);
   const { session, project } = opened.value;

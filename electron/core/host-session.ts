@@ -6,9 +6,8 @@
 import type { Channel, RequestOf, ResponseOf } from '../../shared/contract';
 import type { ProjectView } from '../../shared/model';
 import type { Result } from '../../shared/result';
-import { defaultConfigDir } from '../platform/config-dir';
-import { readVersion } from '../platform/version';
 import { dispatch } from './dispatch';
+import { hostDefaults } from './host-defaults';
 import { createHandlers, type Handlers } from './handlers';
 import { Workbench, type WorkbenchOptions } from './workbench';
 
@@ -20,10 +19,7 @@ export interface HostSession {
   close(): Promise<void>;
 }
 
-/** Baton's own version and the per-user config folder (BATON_CONFIG_DIR, else the OS convention). */
-export function hostDefaults(host: WorkbenchOptions['host']): Pick<WorkbenchOptions, 'host' | 'version' | 'configDir'> {
-  return { host, version: readVersion(), configDir: defaultConfigDir() };
-}
+export { hostDefaults };
 
 export function hostSession(options: WorkbenchOptions): HostSession {
   const workbench = new Workbench(options);

@@ -14,7 +14,6 @@ import { featureStatus as readFeatureStatus, type FeatureStatus } from '../engin
 import { prepareDemo as copyDemo, type PreparedDemo } from '../engine/prepare-demo';
 import { exportBundle, Ledger, loadOrCreateSigningKey, rotateSigningKey, signHead, type ExportSummary, type HeadSignature, type SigningKey } from '../ledger';
 import { readSettings } from '../project/read-settings';
-import { formatInspect, inspectReport, type InspectReport } from '../project';
 import { initProject as writeProjectSettings, type InitOutcome } from '../project/init';
 import { CI_KINDS, type CiKind } from '../project/ci-template';
 import { loadProject } from './load-project';
@@ -26,28 +25,17 @@ import type { Workbench } from './workbench';
 import { deployProject, promoteProject, type DeployedFeature, type ShipOptions } from '../engine/ship-run';
 import type { PromoteOutcome } from '../engine/promote';
 
-export type { BenchOptions, BenchResult, DeployedFeature, FeatureStatus, ShipOptions, InitOutcome, InspectReport, PreparedDemo, PromoteOutcome };
+export type { BenchOptions, BenchResult, DeployedFeature, FeatureStatus, ShipOptions, InitOutcome, PreparedDemo, PromoteOutcome };
 export { CI_KINDS, DEFAULT_POSTGRES_URL_ENV };
 export type { CiKind };
 export { DEMO_APPROVER } from '../engine/prepare-demo';
+export { inspectProject, type InspectReport } from './inspect-project';
 
 const NO_PROJECT = 'No project is open. Open a project folder first.';
 
 /** `baton init`: `.baton/project.json` with detected defaults, and an empty ledger. */
 export function initProject(dir: string, options: { force?: boolean; ci?: CiKind } = {}): Promise<Result<InitOutcome>> {
   return writeProjectSettings(dir, options);
-}
-
-/** `baton inspect`: what a project holds and the problems found reading it, as data and as text. Remembers nothing. */
-export async function inspectProject(path: string): Promise<Result<{ report: InspectReport; text: string }>> {
-  const loaded = await loadProject(path);
-  if (!loaded.ok) return loaded;
-  try {
-    const report = inspectReport(loaded.value.view);
-    return ok({ report, text: formatInspect(report) });
-  } finally {
-    await loaded.value.dispose();
-  }
 }
 
 /** `baton status`: the feature's phase from its persisted snapshot, its items, open gates and evidence. Throws what it cannot read. */

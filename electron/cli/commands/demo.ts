@@ -4,12 +4,11 @@
  * test (caught and reverted), one Navigator test passes at once (rejected). Stops at acceptance.
  * The run goes through `run:start`, as `baton run` and the workbench's Run button do.
  */
-import { hostDefaults, openHostSession } from '../../core/host-session';
-import { DEMO_APPROVER, prepareDemo } from '../../core/project-tools';
+import { hostSessions, projectTools } from '../core';
 import type { GateName } from '../../../shared/ledger';
 import type { RunEvent, RunSummary } from '../../../shared/run';
 import type { HostSession } from '../../core/host-session';
-import { RECORD_TYPES } from '../../../shared/records';
+import { RECORD_TYPES } from '../../../shared/record-types';
 import { flag, JSON_OPTION, type Command } from '../command';
 import { EXIT, UsageError } from '../exit-codes';
 import { printJson, type Io } from '../io';
@@ -25,7 +24,7 @@ async function approveAsDemo(session: HostSession, io: Io, json: boolean, featur
   const expect = Object.fromEntries(evidence.value.artifacts.flatMap((a) => (a.sha256 ? [[a.name, a.sha256]] : [])));
   const approved = await session.call('gates:approve', {
     ...ref,
-    approver: DEMO_APPROVER,
+    approver: (await projectTools()).DEMO_APPROVER,
     expect,
     comment: 'Approved by the demo script; a real project waits for a person here.',
   });
@@ -40,7 +39,7 @@ async function approveAmendmentAsDemo(session: HostSession, io: Io, json: boolea
     feature,
     amendment,
     decision: 'approve',
-    approver: DEMO_APPROVER,
+    approver: (await projectTools()).DEMO_APPROVER,
     note: 'Approved by the demo script; a real project waits for a person here.',
   });
   if (!decided.ok) io.err(`baton demo: the demo Product Owner could not approve the amendment of ${item}: ${decided.error.message}`);
@@ -66,6 +65,7 @@ async function shipDemo(io: Io, json: boolean, events: boolean, demo: { root: st
     print(event);
     if (session && event.kind === 'waiting' && event.gate === 'deploy') void approveAsDemo(session, io, json, event.feature, 'deploy');
   };
+  const { hostDefaults, openHostSession } = await hostSessions();
   const opened = await openHostSession(demo.root, { ...hostDefaults('cli'), run: { dataDir: demo.dataDir, onEvent } });
   if (!opened.ok) throw new Error(opened.error.message);
   session = opened.value.session;
@@ -99,6 +99,7 @@ async function runDemo(
       decisions.push(approveAmendmentAsDemo(session, io, json, demo.feature, event.hash, event.item));
   };
   const run = { dataDir: demo.dataDir, onEvent };
+  const { hostDefaults, openHostSession } = await hostSessions();
   const opened = await openHostSession(demo.root, { ...hostDefaults('cli'), run });
   if (!opened.ok) throw new Error(opened.error.message);
   session = opened.value.session;
@@ -141,7 +142,7 @@ export const demoCommand: Command = {
             ? 'baton demo: copying the demo project without its feature and taking in its one-paragraph request…'
             : 'baton demo: copying the demo project and approving its spec, design and test_list gates as the demo Product Owner…',
         );
-      const demo = await prepareDemo({ fromRequest });
+      const demo = await (await projectTools()).prepareDemo({ fromRequest });
       if (flag(values, 'no-run')) {
         if (json) printJson(io, { project: demo.root, feature: demo.feature, dataDir: demo.dataDir });
         else io.out(demo.root);

@@ -4,7 +4,8 @@
  * verify run, the app stopped — and the deploy evidence Baton writes and records. Exit 1 when the
  * deploy gate would refuse that evidence (a failed deploy is recorded all the same).
  */
-import { deployOpenProject, type ShipOptions } from '../../core/project-tools';
+import type { ShipOptions } from '../../core/project-tools';
+import { projectTools } from '../core';
 import { flag, JSON_OPTION, onePath, text, type Command, type Values } from '../command';
 import { EXIT } from '../exit-codes';
 import { printJson, type Io } from '../io';
@@ -41,7 +42,7 @@ export const deployCommand: Command = {
       json,
       io,
       async (session) => {
-        const deployed = await deployOpenProject(session.workbench, options);
+        const deployed = await (await projectTools()).deployOpenProject(session.workbench, options);
         if (!deployed.ok) return failed(io, deployed.error, json);
         const { evidence, problem } = deployed.value;
         if (json)

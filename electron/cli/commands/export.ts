@@ -1,6 +1,6 @@
 /** `baton export <dir> -o review.baton [--attestations] [--sign]`: one file for offline review. */
 import { resolve } from 'node:path';
-import { exportProject, signProject } from '../../core/project-tools';
+import { projectTools } from '../core';
 import { flag, JSON_OPTION, onePath, required, type Command } from '../command';
 import { EXIT } from '../exit-codes';
 import { printJson } from '../io';
@@ -20,7 +20,9 @@ export const exportCommand: Command = {
     const json = flag(values, 'json');
     const out = resolve(required(values, 'output', this.synopsis));
     return withProject(onePath(positionals, this.synopsis), json, io, async (session) => {
-      const result = await exportProject(session.workbench, { out, attestations: flag(values, 'attestations'), sign: flag(values, 'sign') });
+      const result = await (
+        await projectTools()
+      ).exportProject(session.workbench, { out, attestations: flag(values, 'attestations'), sign: flag(values, 'sign') });
       if (!result.ok) return failed(io, result.error, json);
       const r = result.value;
       if (json) printJson(io, { ok: true, ...r });
@@ -42,7 +44,7 @@ export const signCommand: Command = {
   async run(positionals, values, io) {
     const json = flag(values, 'json');
     return withProject(onePath(positionals, this.synopsis), json, io, async (session) => {
-      const result = await signProject(session.workbench, { rotate: flag(values, 'rotate') });
+      const result = await (await projectTools()).signProject(session.workbench, { rotate: flag(values, 'rotate') });
       if (!result.ok) return failed(io, result.error, json);
       const signed = result.value;
       if (json) printJson(io, { ok: true, ...signed });

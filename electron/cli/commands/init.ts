@@ -1,5 +1,6 @@
 /** `baton init <dir> [--ci github] [--force] [--json]`: start a Baton project in a git repository (and its CI check). */
-import { CI_KINDS, initProject, type CiKind } from '../../core/project-tools';
+import type { CiKind } from '../../core/project-tools';
+import { projectTools } from '../core';
 import { flag, JSON_OPTION, onePath, text, type Command } from '../command';
 import { EXIT, UsageError } from '../exit-codes';
 import { printError, printJson } from '../io';
@@ -13,6 +14,7 @@ export const initCommand: Command = {
     const dir = onePath(positionals, this.synopsis);
     const json = flag(values, 'json');
     const ci = text(values, 'ci');
+    const { CI_KINDS, initProject } = await projectTools();
     if (ci !== undefined && !(CI_KINDS as readonly string[]).includes(ci)) throw new UsageError(`--ci takes ${CI_KINDS.join(', ')}; got "${ci}".`);
     const result = await initProject(dir, { force: flag(values, 'force'), ...(ci ? { ci: ci as CiKind } : {}) });
     if (!result.ok) {

@@ -1,5 +1,5 @@
 /** `baton inspect <dir> [--json]`: what a project holds, and the problems found reading it. */
-import { inspectProject } from '../../core/project-tools';
+import { inspection } from '../core';
 import { flag, JSON_OPTION, onePath, type Command } from '../command';
 import { EXIT } from '../exit-codes';
 import { printError, printJson } from '../io';
@@ -11,7 +11,7 @@ export const inspectCommand: Command = {
   options: JSON_OPTION,
   async run(positionals, values, io) {
     const json = flag(values, 'json');
-    const result = await inspectProject(onePath(positionals, this.synopsis));
+    const result = await (await inspection()).inspectProject(onePath(positionals, this.synopsis));
     if (!result.ok) {
       printError(io, result.error, json);
       return EXIT.problems;

@@ -3,7 +3,8 @@
  * branch with the tier database snapshotted, migrated and verified — or, on any failure, both put
  * back as they were and the rollback recorded. `--dry-run` prints exactly what would happen.
  */
-import { promoteOpenProject, type PromoteOutcome } from '../../core/project-tools';
+import type { PromoteOutcome } from '../../core/project-tools';
+import { projectTools } from '../core';
 import { flag, onePath, type Command } from '../command';
 import { EXIT } from '../exit-codes';
 import { printJson, type Io } from '../io';
@@ -25,7 +26,7 @@ export const promoteCommand: Command = {
       json,
       io,
       async (session) => {
-        const promoted = await promoteOpenProject(session.workbench, { ...options, dryRun });
+        const promoted = await (await projectTools()).promoteOpenProject(session.workbench, { ...options, dryRun });
         if (!promoted.ok) return failed(io, promoted.error, json);
         const outcome = promoted.value;
         if (json) printJson(io, outcome);

@@ -7,7 +7,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseScenario, projectFigures, recordScenario, type RunFigures, type Scenario } from '../../core/project-tools';
+import type { RunFigures, Scenario } from '../../core/project-tools';
+import { projectTools } from '../core';
 import { flag, JSON_OPTION, onePath, required, text, type Command } from '../command';
 import { EXIT } from '../exit-codes';
 import { printJson } from '../io';
@@ -22,7 +23,7 @@ export const recordScenarioCommand: Command = {
   async run(positionals, values, io) {
     const path = onePath(positionals, this.synopsis);
     const json = flag(values, 'json');
-    const recorded = await recordScenario(path, text(values, 'feature'));
+    const recorded = await (await projectTools()).recordScenario(path, text(values, 'feature'));
     if (!recorded.ok) return failed(io, recorded.error, json);
     const out = text(values, 'out');
     const body = `${JSON.stringify(recorded.value.scenario, null, 2)}\n`;
@@ -37,6 +38,7 @@ export const recordScenarioCommand: Command = {
 
 /** The recording: a scenario file as it is, or the scenario and figures of a recorded project or bundle. */
 async function recording(from: string, feature: string | undefined): Promise<{ scenario: Scenario; figures: RunFigures | null } | { error: string }> {
+  const { parseScenario, recordScenario } = await projectTools();
   const text = await readFile(from, 'utf8').catch(() => null);
   if (text !== null && text.trimStart().startsWith('{')) {
     try {
@@ -98,7 +100,7 @@ export const replayCommand: Command = {
           if (!ended.ok) return failed(io, ended.error, json);
           const summary = endedWith(io, json, ended.value);
           if (!summary) return EXIT.problems;
-          const replayed = found.figures ? await projectFigures(root, summary.feature) : null;
+          const replayed = found.figures ? await (await projectTools()).projectFigures(root, summary.feature) : null;
           const differences = found.figures && replayed?.ok ? compareFigures(found.figures, replayed.value) : [];
           if (json)
             printJson(io, {

@@ -8,7 +8,7 @@ import type { RequestOf } from '../../../shared/contract';
 import { err, ok, type Result } from '../../../shared/result';
 import type { RunEvent, RunSummary } from '../../../shared/run';
 import type { HostSession } from '../../core/host-session';
-import { featureStatus } from '../../core/project-tools';
+import { projectTools } from '../core';
 import type { RunEnd } from '../../core/run-session';
 import { flag, JSON_OPTION, list, onePath, text, type Command } from '../command';
 import { EXIT, UsageError } from '../exit-codes';
@@ -175,7 +175,7 @@ export const statusCommand: Command = {
     const json = flag(values, 'json');
     try {
       const feature = text(values, 'feature');
-      const status = await featureStatus(onePath(positionals, this.synopsis), feature);
+      const status = await (await projectTools()).featureStatus(onePath(positionals, this.synopsis), feature);
       if (json) printJson(io, status);
       else {
         printSummary(io, status);

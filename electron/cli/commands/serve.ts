@@ -1,14 +1,12 @@
 /** `baton serve [dir] [--port N]`: the workbench in a browser, on 127.0.0.1, behind a per-run token. */
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { hostDefaults, hostSession } from '../../core/host-session';
-// The one import of another host (eslint.config.js says why): `baton serve` is how the browser host starts.
-import { startHost } from '../../host/server';
+import { rendererDir } from '../../core/host-defaults';
+import { hostSessions } from '../core';
 import { flag, JSON_OPTION, text, type Command } from '../command';
 import { EXIT, UsageError } from '../exit-codes';
 import { printError, printJson } from '../io';
 
-const RENDERER_DIR = fileURLToPath(new URL('../../../dist/renderer', import.meta.url));
+const RENDERER_DIR = rendererDir();
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -25,6 +23,9 @@ export const serveCommand: Command = {
       printError(io, { code: 'not-built', message }, json);
       return EXIT.problems;
     }
+    const { hostDefaults, hostSession } = await hostSessions();
+    // The one import of another host (eslint.config.js says why): `baton serve` is how the browser host starts.
+    const { startHost } = await import('../../host/server');
     const session = hostSession(hostDefaults('browser'));
     const { workbench } = session;
     if (dir) {

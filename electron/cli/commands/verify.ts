@@ -1,8 +1,7 @@
 /** `baton verify <dir|bundle> [--json] [--repair-tail]`: is the evidence intact? */
 import type { VerifyReport } from '../../../shared/ledger';
-import { repairLedgerTail } from '../../core/project-tools';
-import { rerunGreens, type RerunReport } from '../../core/rerun-green';
-import { strictFailures } from '../../core/verify-project';
+import type { RerunReport } from '../../core/rerun-green';
+import { greenReruns, projectTools, verification } from '../core';
 import { flag, JSON_OPTION, onePath, type Command } from '../command';
 import { EXIT } from '../exit-codes';
 import { printJson, type Io } from '../io';
@@ -28,7 +27,7 @@ export const verifyCommand: Command = {
         // No channel mends a ledger: a core function does, behind the same read-only guard.
         const identity = await session.call('identity:default', {});
         const approver = (identity.ok ? identity.value.approver : null) ?? 'baton verify --repair-tail';
-        const result = await repairLedgerTail(session.workbench, approver);
+        const result = await (await projectTools()).repairLedgerTail(session.workbench, approver);
         if (!result.ok) return failed(io, result.error, json);
         const repaired = result.value;
         if (!json) {
@@ -43,7 +42,7 @@ export const verifyCommand: Command = {
       if (!result.ok) return failed(io, result.error, json);
       let report: VerifyReport & { rerun?: RerunReport } = result.value;
       if (flag(values, 'strict') && view.layout === 'baton') {
-        const strict = strictFailures(report);
+        const strict = (await verification()).strictFailures(report);
         report = { ...report, ok: report.ok && strict.length === 0, strict };
       }
       if (flag(values, 'rerun')) {
@@ -54,7 +53,7 @@ export const verifyCommand: Command = {
             json,
           );
         if (!json) io.err('baton verify: re-running the tests each GREEN in this commit recorded as passing (twice, on a fresh embedded database)…');
-        const rerun = await rerunGreens(view.root, view.artifactRoot);
+        const rerun = await (await greenReruns()).rerunGreens(view.root, view.artifactRoot);
         report = { ...report, ok: report.ok && rerun.problems.length === 0, problems: [...report.problems, ...rerun.problems], rerun };
         if (!json)
           io.out(
