@@ -32,7 +32,8 @@ export interface ForkRequest {
 /** How many times a copy is retried when a concurrent refresh retired the snapshot it chose. */
 const RESOLVE_ATTEMPTS = 4;
 
-export async function forkBranch(deps: ForkDeps, request: ForkRequest): Promise<{ meta: BranchMeta; warm: boolean }> {
+/** `from`: the snapshot `target` is a copy of (cold) or whose pool entry it was (warm). */
+export async function forkBranch(deps: ForkDeps, request: ForkRequest): Promise<{ meta: BranchMeta; warm: boolean; from: string }> {
   const { admin, snapshots, pool } = deps;
   const { op, name, parent, target, options } = request;
   const what = `${op === 'create' ? 'creating' : 'resetting'} branch "${name}" from "${parent}"`;
@@ -99,6 +100,6 @@ export async function forkBranch(deps: ForkDeps, request: ForkRequest): Promise<
       continue;
     }
     pool.refill(parent);
-    return { meta, warm: outcome === 'warm' };
+    return { meta, warm: outcome === 'warm', from };
   }
 }

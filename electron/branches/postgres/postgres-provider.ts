@@ -30,6 +30,9 @@ export interface PostgresProviderOptions {
   readonly retry?: Partial<RetryPolicy>;
 }
 
+/** Whether the branch is an adopted root (its comment says so), and the snapshot its new database was copied from. */
+type CopySource = { readonly adopted: boolean; readonly copyOf: string };
+
 const BRANCHES_SQL = `
 select d.datname as name, c.comment, case when $1::bool then pg_database_size(d.oid) end as size
 from pg_database d cross join lateral (select shobj_description(d.oid, 'pg_database') as comment) c
@@ -106,7 +109,7 @@ export class PostgresProvider implements BranchProvider {
     const createdAt = this.now().toISOString();
     const role = options.prepare ? 'pending' : 'branch';
     const made = await this.fork('create', name, parent, name, (depth) => ({ baton: 1, role, parent, createdAt, depth }), options);
-    await this.finish(name, name, options, what, made.meta, false);
+    await this.finish(name, name, options, what, made.meta, { adopted: false, copyOf: made.from });
     options.onProgress?.({ kind: 'branch.done', op: 'create', name, ms: Math.round(performance.now() - started) });
     return { name, parent, createdAt, sizeBytes: null, depth: made.meta.depth };
   }
@@ -124,7 +127,7 @@ export class PostgresProvider implements BranchProvider {
     // Build the replacement under a temporary name, so a failure leaves the branch as it was.
     const temp = newTempName();
     // The replacement's own comment carries when it was started, so a crashed reset's leftover can be aged.
-    await this.fork(
+    const made = await this.fork(
       'reset',
       name,
       source,
@@ -132,7 +135,7 @@ export class PostgresProvider implements BranchProvider {
       (depth) => ({ baton: 1, role: 'pending', parent, createdAt: this.now().toISOString(), depth, for: name }),
       options,
     );
-    await this.finish(name, temp, options, what, null, meta.adopted === true);
+    await this.finish(name, temp, options, what, null, { adopted: meta.adopted === true, copyOf: made.from });
     const { adopted, previousComment } = meta;
     const resetAt = this.now().toISOString();
     const resetMeta: BranchMeta = {
@@ -278,14 +281,14 @@ export class PostgresProvider implements BranchProvider {
   }
 
   /**
-   * After the fork: gives `target` to the branch's role, runs `prepare` on it as that role, then
+   * After the fork: gives `target` (a copy of snapshot `from.copyOf`) to the branch's role, runs `prepare` on it as that role, then
    * marks it a branch (create) or leaves the swap to the caller (reset). Any failure or
    * cancellation removes the half-made database (and a create's role).
    */
-  private async finish(name: string, target: string, options: CreateOptions, what: string, meta: BranchMeta | null, adopted: boolean): Promise<void> {
+  private async finish(name: string, target: string, options: CreateOptions, what: string, meta: BranchMeta | null, from: CopySource): Promise<void> {
     try {
       throwIfCancelled(options.signal, capitalize(what));
-      const url = await this.roles.prepareFor(name, target, adopted);
+      const url = await this.roles.prepareFor(name, target, from.adopted, from.copyOf);
       if (options.prepare) {
         throwIfCancelled(options.signal, capitalize(what));
         options.onProgress?.({ kind: 'branch.step', op: target === name ? 'create' : 'reset', name, step: 'preparing (masking, migrations)' });

@@ -145,17 +145,22 @@ describe.skipIf(!adminUrl)('PostgresProvider branch roles', () => {
       });
     const [entry] = await pool();
     expect(entry && entry.owner).toBe(entry?.name);
-    const made: Record<string, string[]> = { warm: [], cold: [] };
+    const made: Record<string, string[]> = { warm: [], cold: [], cold2: [] };
     const warm = `${prefix}warm`;
     const cold = `${prefix}cold`;
+    const cold2 = `${prefix}cold2`;
     await pooled.create(warm, parent, { onProgress: (e: BranchProgress) => e.kind === 'branch.step' && made.warm?.push(e.step) });
-    await open(0).create(cold, parent, { fresh: true, onProgress: (e: BranchProgress) => e.kind === 'branch.step' && made.cold?.push(e.step) });
+    const unpooled = open(0);
+    await unpooled.create(cold, parent, { fresh: true, onProgress: (e: BranchProgress) => e.kind === 'branch.step' && made.cold?.push(e.step) });
+    // A second copy of the same snapshot replays the objects the first one found (ownership.ts handOverCopy).
+    await unpooled.create(cold2, parent, { onProgress: (e: BranchProgress) => e.kind === 'branch.step' && made.cold2?.push(e.step) });
+    expect(made.cold2).toEqual(['copying the snapshot']);
     expect(made.warm).toContain('claimed a pre-forked copy');
     // Claiming renamed the placeholder to the branch's role: no placeholder is left behind.
     expect(await roleExists(url, entry!.name)).toBe(false);
     expect(made.cold).toContain('copying the snapshot');
 
-    for (const name of [warm, cold]) {
+    for (const name of [warm, cold, cold2]) {
       const owners = await tableOwners(url, name);
       expect(new Set(Object.values(owners))).toEqual(new Set([roleName(name)]));
       expect(Object.keys(owners)).toEqual(expect.arrayContaining(['app.widgets', 'app.open_widgets', 'public.accounts', 'public.orders']));
@@ -184,9 +189,9 @@ describe.skipIf(!adminUrl)('PostgresProvider branch roles', () => {
     expect(placeholders.filter((row) => row.entry === null)).toEqual([]);
 
     // The parent's role owns nothing in its children: deleting them and it drops every role.
-    for (const name of [warm, cold, parent]) await pooled.delete(name);
+    for (const name of [warm, cold, cold2, parent]) await pooled.delete(name);
     await pooled.idle();
-    for (const name of [warm, cold, parent]) expect(await roleExists(url, roleName(name))).toBe(false);
+    for (const name of [warm, cold, cold2, parent]) expect(await roleExists(url, roleName(name))).toBe(false);
   });
 
   it('never runs, as the admin, a function a branch role put where an unqualified call would pick it', async () => {

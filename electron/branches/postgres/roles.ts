@@ -15,9 +15,9 @@
 import type pg from 'pg';
 import { BranchError } from '../provider';
 import type { Admin } from './admin';
-import { PG, codeOf } from './errors';
+import { PG, codeOf, translateError } from './errors';
 import { ident, isPoolEntryName, literal } from './layout';
-import { transferOwnership } from './ownership';
+import { handOver, handOverCopy, openAsAdmin, transferOwnership } from './ownership';
 import { dropPlaceholders, preparePoolEntry } from './pool-owner';
 import { ROLE_ATTRIBUTES, dropRole, newPassword, roleName, scramVerifier } from './role-sql';
 import { Vault } from './vault';
@@ -29,6 +29,8 @@ export class BranchRoles {
   warning: string | null = null;
   private readonly vault: Vault;
   private ready: Promise<{ superuser: boolean }> | null = null;
+  /** Per snapshot, the objects its copies hand over (ownership.ts handOverCopy). */
+  private readonly plans = new Map<string, readonly string[]>();
 
   constructor(private readonly admin: Admin) {
     this.vault = new Vault(admin);
@@ -38,49 +40,95 @@ export class BranchRoles {
    * Makes `branch`'s role (or reuses it: a reset, a retry) and gives it `database` with everything
    * in it. Returns the role's URL for `database`. Runs before anyone else gets the database. A
    * warm pool entry owned by its placeholder (pool-owner.ts) only has the placeholder renamed.
+   * `copyOf`: the snapshot `database` was just copied from, when it was (no one has used it yet).
    */
-  async provision(branch: string, database: string, attempt = 1): Promise<string> {
+  async provision(branch: string, database: string, copyOf: string | null = null, attempt = 1): Promise<string> {
     const { superuser } = await this.setup();
     const role = roleName(branch);
     const fresh = newPassword();
-    const [{ password, stored }, freshVerifier] = await Promise.all([this.vault.claim(role, branch, fresh), scramVerifier(fresh)]);
-    const verifier = password === fresh ? freshVerifier : await scramVerifier(password);
-    const placeholder = await this.admin.withClient(`giving "${branch}" its own role`, async (client) => {
+    const what = `giving "${branch}" its own role`;
+    // The password and its verifier are worked out while the catalog is read (and the copy connected to).
+    const secrets = Promise.all([this.vault.claim(role, branch, fresh), scramVerifier(fresh)]).then(async ([{ password, stored }, verifier]) => ({
+      password,
+      stored,
+      verifier: password === fresh ? verifier : await scramVerifier(password),
+    }));
+    secrets.catch(() => undefined); // awaited below on every path
+    const { exists, owner } = await this.admin.withClient(what, async (client) => {
       const { rows } = await client.query<{ exists: boolean; owner: string | null }>(
         `select exists (select 1 from pg_roles where rolname = $1) as exists,
           (select r.rolname from pg_database d join pg_roles r on r.oid = d.datdba where d.datname = $2) as owner`,
         [role, database],
       );
-      const { exists, owner } = rows[0] ?? { exists: false, owner: null };
-      const pooled = owner !== null && isPoolEntryName(owner) ? owner : null;
-      if (pooled && !exists) {
-        // Not waiting for the WAL flush halves a warm create; a crash losing it leaves the placeholder, renamed on the next use.
-        const rename = `SET LOCAL synchronous_commit = off; ALTER ROLE ${ident(pooled)} RENAME TO ${ident(role)}; ALTER ROLE ${ident(role)} ${ROLE_ATTRIBUTES} PASSWORD ${literal(verifier)}`;
-        // Another process renamed it first (a connectionUrl racing this create): look again.
-        try {
-          await client.query(rename);
-          return 'renamed';
-        } catch (error) {
-          const code = codeOf(error);
-          if (attempt < 3 && (code === PG.undefinedObject || code === PG.duplicateObject)) return 'raced';
-          throw error;
-        }
-      }
-      if (!exists || stored) await this.setRole(client, role, verifier, exists, superuser);
-      await client.query(`REVOKE ALL ON DATABASE ${ident(database)} FROM PUBLIC`);
-      return pooled;
+      return rows[0] ?? { exists: false, owner: null };
     });
-    if (placeholder === 'raced') return this.provision(branch, database, attempt + 1);
-    if (placeholder !== 'renamed') {
-      await transferOwnership(this.admin, database, role);
-      // Last: owning the database is what says the hand-over is complete (connectionUrl checks it).
-      const db = ident(database);
-      await this.admin.withClient(`giving "${branch}" its own role`, (client) =>
-        client.query(`ALTER DATABASE ${db} OWNER TO ${ident(role)}; GRANT CONNECT, TEMPORARY ON DATABASE ${db} TO CURRENT_USER`),
-      );
-      if (placeholder) await dropPlaceholders(this.admin, [placeholder]);
+    const pooled = owner !== null && isPoolEntryName(owner) ? owner : null;
+    if (pooled && !exists) {
+      const { password, verifier } = await secrets;
+      // Not waiting for the WAL flush halves a warm create; a crash losing it leaves the placeholder, renamed on the next use.
+      const rename = `SET LOCAL synchronous_commit = off; ALTER ROLE ${ident(pooled)} RENAME TO ${ident(role)}; ALTER ROLE ${ident(role)} ${ROLE_ATTRIBUTES} PASSWORD ${literal(verifier)}`;
+      try {
+        await this.admin.withClient(what, (client) => client.query(rename));
+        return this.url(database, role, password);
+      } catch (error) {
+        // Another process renamed it first (a connectionUrl racing this create): look again.
+        const code = codeOf(error);
+        if (attempt < 3 && (code === PG.undefinedObject || code === PG.duplicateObject)) return this.provision(branch, database, copyOf, attempt + 1);
+        throw error;
+      }
     }
+    const password = await this.giveDatabase(branch, database, role, secrets, { exists, superuser, copyOf });
+    if (pooled) await dropPlaceholders(this.admin, [pooled]);
     return this.url(database, role, password);
+  }
+
+  /**
+   * One session inside `database`, one transaction: the role made (or its password set again),
+   * PUBLIC's CONNECT revoked, every object handed over, and last the database itself (owning it
+   * is what says the hand-over is complete: connectionUrl checks it). The session is opened while
+   * the password is still being worked out. When making the role fails (another process made it,
+   * or the admin may not), it is made on its own, which says why, and the rest runs again.
+   */
+  private async giveDatabase(
+    branch: string,
+    database: string,
+    role: string,
+    secrets: Promise<{ password: string; stored: boolean; verifier: string }>,
+    how: { readonly exists: boolean; readonly superuser: boolean; readonly copyOf: string | null },
+  ): Promise<string> {
+    const { exists, superuser, copyOf } = how;
+    const give = (parts: { before: string; after: string }) => (copyOf ? handOverCopy(client, role, copyOf, this.plans, parts) : handOver(client, role, parts));
+    const [session, worked] = await Promise.allSettled([openAsAdmin(this.admin, database), secrets]);
+    if (worked.status === 'rejected') {
+      if (session.status === 'fulfilled') await session.value.end().catch(() => undefined);
+      throw worked.reason;
+    }
+    if (session.status === 'rejected') throw session.reason;
+    const client = session.value;
+    const { password, stored, verifier } = worked.value;
+    const db = ident(database);
+    const after = `ALTER DATABASE ${db} OWNER TO ${ident(role)}; GRANT CONNECT, TEMPORARY ON DATABASE ${db} TO CURRENT_USER;`;
+    const revoke = `REVOKE ALL ON DATABASE ${db} FROM PUBLIC;`;
+    const attributes = `${ROLE_ATTRIBUTES} PASSWORD ${literal(verifier)}`;
+    const make = !exists
+      ? `CREATE ROLE ${ident(role)} ${attributes};${superuser ? '' : ` GRANT ${ident(role)} TO CURRENT_USER;`}`
+      : stored
+        ? `ALTER ROLE ${ident(role)} ${attributes};`
+        : '';
+    try {
+      try {
+        await give({ before: `${make} ${revoke}`, after });
+      } catch (error) {
+        if (!make) throw error;
+        await this.admin.withClient(`giving "${branch}" its own role`, (admin) => this.setRole(admin, role, verifier, false, superuser));
+        await give({ before: revoke, after });
+      }
+    } catch (error) {
+      throw translateError(error, `handing the objects in "${database}" to the role of "${branch}"`, this.admin.redaction);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+    return password;
   }
 
   /**
@@ -88,9 +136,9 @@ export class BranchRoles {
    * URL its preparation runs with. `adopted` comes from the branch's comment, which its role can
    * write: it counts only while the role does not own the database (an adopted root has no role).
    */
-  async prepareFor(branch: string, database: string, adopted: boolean): Promise<string> {
+  async prepareFor(branch: string, database: string, adopted: boolean, copyOf: string | null = null): Promise<string> {
     if (adopted && (await this.ownerOf(branch)) !== roleName(branch)) return this.keepOwner(branch, database);
-    return this.provision(branch, database);
+    return this.provision(branch, database, copyOf);
   }
 
   /** In the background, for the warm pool: `entry` owned by a placeholder role, ready to be renamed. */
