@@ -10,7 +10,15 @@ const NOTICE: Record<Exclude<GateNotice, null>, { word: string; title: string }>
   'test-list-unapproved': { word: 'test list unapproved', title: "The feature's test_list gate is not approved yet." },
 };
 
-export const ItemCard = memo(function ItemCard({ card }: { card: BoardCard }) {
+/** The id of the board's hidden note on moving between cards (board-view.tsx). */
+export const BOARD_KEYS_HINT = 'board-keys-hint';
+
+/**
+ * `tabbable`: the column's one card in the Tab order (a roving tabindex: arrows reach the rest).
+ * Text that may not fit (ids, the feature, the description, the AC) ends in an ellipsis and keeps
+ * its whole in a title, so nothing is cut off without a way to read it.
+ */
+export const ItemCard = memo(function ItemCard({ card, tabbable }: { card: BoardCard; tabbable: boolean }) {
   const select = useStore((s) => s.select);
   const showFeature = useStore((s) => s.filters.feature === null);
   const { item } = card;
@@ -21,15 +29,27 @@ export const ItemCard = memo(function ItemCard({ card }: { card: BoardCard }) {
       data-testid={`card-${item.id}`}
       data-feature={card.featureId}
       aria-haspopup="dialog"
+      aria-describedby={BOARD_KEYS_HINT}
+      tabIndex={tabbable ? 0 : -1}
       onClick={() => select({ featureId: card.featureId, itemId: item.id })}
     >
       <span className="card-top">
-        <span className="card-id">{item.id}</span>
-        {showFeature && <span className="card-feature">{card.featureName}</span>}
+        <span className="card-id" title={item.id}>
+          {item.id}
+        </span>
+        {showFeature && (
+          <span className="card-feature" title={card.featureName}>
+            {card.featureName}
+          </span>
+        )}
       </span>
-      <span className="card-description">{item.description || 'No description'}</span>
+      <span className="card-description" title={item.description || undefined}>
+        {item.description || 'No description'}
+      </span>
       <span className="card-meta">
-        <span className="card-ac">{item.acId || 'no AC'}</span>
+        <span className="card-ac" data-testid="item-ac" title={item.acId || undefined}>
+          {item.acId || 'no AC'}
+        </span>
         <span className={item.kind ? 'card-kind' : 'card-kind card-kind-none'}>{item.kind ?? 'no kind'}</span>
         {card.gateNotice && (
           <span className={`card-gate card-gate-${card.gateNotice}`} data-testid="item-gate-notice" title={NOTICE[card.gateNotice].title}>
