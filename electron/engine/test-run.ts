@@ -5,9 +5,9 @@
  * deleted. A migration that fails is a suite that did not load (an errored case with its message).
  * The two runs must agree test by test; a test that does not is flaky.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { MigrationReport } from '../../shared/branches';
-import { applyMigrations, planMigrations } from '../branches/migrations';
+import { applyMigrations, planMigrations, type MigrationPlan } from '../branches/migrations';
 import type { BranchProvider } from '../branches/provider';
 import type { ProjectSettings } from '../project/settings';
 import { executeRun, noReport, prepareRun, type ControlledRunResult, type RunSite } from '../runner/controlled-run';
@@ -49,7 +49,7 @@ export interface TestRunOutcome {
   readonly integrity: readonly string[];
   readonly flags: readonly string[];
   readonly migrations: MigrationReport | null;
-  /** Wall time of both runs: branches, migrations, commands, clean-up. */
+  /** Wall time of both runs: branches, migrations, commands, clean-up (a run's clean-up overlaps the next run). */
   readonly ms: number;
   /** Of which the second run (the determinism check), from its branch to its clean-up. */
   readonly secondMs: number;
@@ -61,16 +61,28 @@ export interface TestRunOutcome {
 
 export async function runTwice(request: TestRunRequest): Promise<TestRunOutcome> {
   const started = Date.now();
-  const first = await runOnce(request, 'as-given');
+  // Each run's throwaway is deleted while the next one runs; all are gone before this returns.
+  const cleanups: Promise<void>[] = [];
+  try {
+    return await runAll(request, started, cleanups);
+  } finally {
+    await Promise.all(cleanups);
+  }
+}
+
+async function runAll(request: TestRunRequest, started: number, cleanups: Promise<void>[]): Promise<TestRunOutcome> {
+  const runOnce = (order: 'as-given' | 'reversed', tree?: string) => runOnceOn(request, order, cleanups, tree);
+  const first = await runOnce('as-given');
   const firstMs = Date.now() - started;
   // A run that cannot be trusted is not run again: nothing it says counts.
-  const second = first.run.integrity.length === 0 ? await runOnce(request, 'reversed') : null;
+  const second = first.run.integrity.length === 0 ? await runOnce('reversed') : null;
   const flaky = second ? differing(first.run, second.run) : [];
   const integrity = [...first.run.integrity, ...(second?.run.integrity ?? []).map((p) => `(second run) ${p}`)];
   const flags = [...new Set([...first.run.flags, ...(second?.run.flags ?? [])])];
   if (second && second.run.tree !== first.run.tree) integrity.push('the two runs tested different trees');
   const secondMs = Date.now() - started - firstMs;
-  const { unexplained, recheckMs } = await recheckRed(request, first.run, integrity, flaky);
+  const { unexplained, recheckMs } = await recheckRed(request, first.run, integrity, flaky, runOnce);
+  await Promise.all(cleanups);
   const ms = Date.now() - started;
   return {
     run: first.run,
@@ -92,13 +104,14 @@ async function recheckRed(
   run: ControlledRunResult,
   integrity: string[],
   flaky: readonly string[],
+  runOnce: (order: 'as-given', tree: string) => ReturnType<typeof runOnceOn>,
 ): Promise<{ unexplained: string[]; recheckMs: number }> {
   const recheck = request.recheck;
   const passing = new Set(run.report.cases.filter((c) => c.status === 'passed').map((c) => c.id));
   if (!recheck || recheck.failing.length === 0 || integrity.length || flaky.length || !recheck.failing.every((id) => passing.has(id)))
     return { unexplained: [], recheckMs: 0 };
   const started = Date.now();
-  const again = await runOnce(request, 'as-given', recheck.tree);
+  const again = await runOnce('as-given', recheck.tree);
   integrity.push(...again.run.integrity.map((p) => `(RED re-check) ${p}`));
   const passedAgain = new Set(again.run.report.cases.filter((c) => c.status === 'passed').map((c) => c.id));
   return { unexplained: recheck.failing.filter((id) => passedAgain.has(id)), recheckMs: Date.now() - started };
@@ -112,9 +125,10 @@ function differing(a: ControlledRunResult, b: ControlledRunResult): string[] {
   return [...ids].filter((id) => mine.get(id) !== other.get(id)).sort();
 }
 
-async function runOnce(
+async function runOnceOn(
   request: TestRunRequest,
   order: 'as-given' | 'reversed',
+  cleanups: Promise<void>[],
   tree?: string,
 ): Promise<{ run: ControlledRunResult; migrations: MigrationReport | null }> {
   const { provider, settings, signal } = request;
@@ -130,25 +144,9 @@ async function runOnce(
     ...(tree ? { tree } : {}),
     ...(request.dependencies ? { dependencies: request.dependencies } : {}),
   });
-  const database = `${THROWAWAY_PREFIX}${randomBytes(5).toString('hex')}`;
-  let migrations: MigrationReport | null = null;
-  let migrationError: string | null = null;
-  await provider.create(database, request.parentDatabase, {
-    ...(signal ? { signal } : {}),
-    prepare: async (url) => {
-      try {
-        // The tree under test brings its own migrations.
-        migrations = await applyMigrations(url, await planMigrations(request.site.dir, settings), {
-          cwd: request.site.dir,
-          branch: database,
-          ...(signal ? { signal } : {}),
-        });
-      } catch (error) {
-        // Keep the branch: the run below reports the failure as a suite that did not load.
-        migrationError = error instanceof Error ? error.message : String(error);
-      }
-    },
-  });
+  // The tree under test brings its own migrations. A failure keeps the branch: the run below reports it as a suite that did not load.
+  const { name: database, value } = await throwaway(provider, request.parentDatabase, request.site.dir, settings, signal);
+  const { migrations, error: migrationError } = value;
   try {
     if (migrationError !== null) {
       const message = `Migrations failed, so the suite did not run: ${migrationError}`;
@@ -188,8 +186,72 @@ async function runOnce(
     });
     return { run, migrations };
   } finally {
-    await provider.delete(database).catch(() => undefined);
+    // Nothing reads the branch after this: its deletion need not hold up the next run.
+    cleanups.push(provider.delete(database).catch(() => undefined));
   }
+}
+
+interface Migrated {
+  readonly migrations: MigrationReport | null;
+  readonly error: string | null;
+}
+
+/** A throwaway provider may keep ready ahead of need (pglite: branches/pglite/ready-pool.ts). */
+interface ReadyThrowaways {
+  takeThrowaway<T>(request: {
+    parent: string;
+    key: string;
+    prefix: string;
+    prepare: (url: string, name: string) => Promise<T>;
+  }): Promise<{ name: string; value: T } | null>;
+}
+
+const keepsReady = (provider: BranchProvider): provider is BranchProvider & ReadyThrowaways =>
+  typeof (provider as Partial<ReadyThrowaways>).takeThrowaway === 'function';
+
+/**
+ * What a branch made ahead of need must have been prepared with to serve this run: every migration
+ * file's path, name and content hash. Only a plain SQL folder (or none) qualifies: its plan is the
+ * whole of what migrating does, whereas a migration command reads its folder when it runs.
+ */
+function readyKey(plan: MigrationPlan): string | null {
+  if (plan.tool === 'none') return 'none';
+  if (plan.tool !== 'sql') return null;
+  const files = plan.files.map((f) => [f.version, f.path, f.sha256]);
+  return createHash('sha256')
+    .update(JSON.stringify(['sql', files]))
+    .digest('hex');
+}
+
+/**
+ * A fresh throwaway branch of `parent` with `cwd`'s migrations applied (a failure is returned, not
+ * thrown): one the provider made ahead of need under the same migrations when it has one, else one
+ * made now. Either way nobody has used it before; the caller deletes it.
+ */
+async function throwaway(
+  provider: BranchProvider,
+  parent: string,
+  cwd: string,
+  settings: ProjectSettings,
+  signal?: AbortSignal,
+): Promise<{ name: string; value: Migrated }> {
+  const planned = planMigrations(cwd, settings);
+  const migrate = async (url: string, name: string, cancel?: AbortSignal): Promise<Migrated> => {
+    try {
+      return { migrations: await applyMigrations(url, await planned, { cwd, branch: name, ...(cancel ? { signal: cancel } : {}) }), error: null };
+    } catch (error) {
+      return { migrations: null, error: error instanceof Error ? error.message : String(error) };
+    }
+  };
+  const key = await planned.then(readyKey, () => null);
+  if (key !== null && keepsReady(provider)) {
+    const taken = await provider.takeThrowaway({ parent, key, prefix: THROWAWAY_PREFIX, prepare: (url, name) => migrate(url, name) });
+    if (taken) return taken;
+  }
+  const name = `${THROWAWAY_PREFIX}${randomBytes(5).toString('hex')}`;
+  let value: Migrated = { migrations: null, error: null };
+  await provider.create(name, parent, { ...(signal ? { signal } : {}), prepare: async (url) => void (value = await migrate(url, name, signal)) });
+  return { name, value };
 }
 
 /**
@@ -204,18 +266,8 @@ export async function turnDatabase(
   settings: ProjectSettings,
   signal?: AbortSignal,
 ): Promise<{ readonly env: Record<string, string>; readonly note: string | null; drop(): Promise<void> }> {
-  const database = `${THROWAWAY_PREFIX}${randomBytes(5).toString('hex')}`;
-  let note: string | null = null;
-  await provider.create(database, parent, {
-    ...(signal ? { signal } : {}),
-    prepare: async (url) => {
-      try {
-        await applyMigrations(url, await planMigrations(worktree, settings), { cwd: worktree, branch: database, ...(signal ? { signal } : {}) });
-      } catch (error) {
-        note = `the turn's database is not fully migrated: ${error instanceof Error ? error.message : String(error)}`;
-      }
-    },
-  });
+  const { name: database, value } = await throwaway(provider, parent, worktree, settings, signal);
+  const note = value.error === null ? null : `the turn's database is not fully migrated: ${value.error}`;
   const url = await provider.connectionUrl(database, signal ? { signal } : {});
   return { env: { DATABASE_URL: url, PGSSLMODE: 'disable' }, note, drop: () => provider.delete(database).catch(() => undefined) };
 }

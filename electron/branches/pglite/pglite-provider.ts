@@ -29,15 +29,20 @@ import { childrenOf, describe, ensureTemplate, finishCreate, reserve } from './b
 import { copyDir } from './copy-dir';
 import { KeyedLock } from './keyed-lock';
 import { pidAlive } from '../../platform/fs-facts';
-import { assertBranchName, bumpGeneration, dataOf, listHomes, PgliteLayout, readCreating, readMeta, removeDir, writeMeta, type BranchMeta } from './layout';
+import { assertBranchName, bumpGeneration, dataOf, listHomes, PgliteLayout, readMeta, removeDir, writeMeta, type BranchMeta } from './layout';
 import { asQueryable, connectClient, localUrl, reporter, type Reporter } from './progress';
 import { liveServer, lockHolder, readServeInfo, startServer, stopServer } from './server-process';
 import { WarmPool } from './warm-pool';
+import { collectLeftovers, type LeftoverOptions } from './leftovers';
+import { ReadyPool, type ReadyRequest, type ReadyTaken } from './ready-pool';
 
 export interface PgliteProviderOptions {
   /** The per-project data folder (projectDataDir); everything goes under `<dataDir>/pglite/`. */
   readonly dataDir: string;
-  /** Warm copies kept per parent (default 2); 0 turns the pool off. */
+  /**
+   * Warm copies kept per parent (default 2), and ready throwaways (served and prepared, see
+   * ready-pool.ts) per parent and key, at most 2; 0 turns both pools off.
+   */
   readonly poolSize?: number;
   /**
    * Clients one server accepts at once (default 1). PGlite is a single Postgres session:
@@ -57,6 +62,7 @@ export class PgliteProvider implements BranchProvider {
   private readonly layout: PgliteLayout;
   private readonly lock = new KeyedLock();
   private readonly pool: WarmPool;
+  private readonly ready: ReadyPool;
   private readonly maxConnections: number;
   private readonly idleSeconds: number;
   private readonly now: () => Date;
@@ -64,6 +70,15 @@ export class PgliteProvider implements BranchProvider {
   constructor(options: PgliteProviderOptions) {
     this.layout = new PgliteLayout(options.dataDir);
     this.pool = new WarmPool(this.layout, options.poolSize ?? 2, this.lock);
+    this.ready = new ReadyPool(
+      {
+        create: async (name, parent, prepare, signal) => void (await this.make(name, parent, { prepare, signal }, false)),
+        remove: (name) => this.delete(name),
+        generation: async (parent) => (await readMeta(this.layout.home(parent)))?.generation ?? null,
+        exists: async (name) => (await readMeta(this.layout.home(name))) !== null,
+      },
+      Math.min(options.poolSize ?? 2, 2),
+    );
     this.maxConnections = options.maxConnections ?? 1;
     this.idleSeconds = options.idleSeconds ?? 300;
     this.now = options.now ?? (() => new Date());
@@ -98,7 +113,21 @@ export class PgliteProvider implements BranchProvider {
     return describe(this.layout, meta);
   }
 
-  async create(name: string, parent: string, options: CreateOptions = {}): Promise<DatabaseBranch> {
+  create(name: string, parent: string, options: CreateOptions = {}): Promise<DatabaseBranch> {
+    return this.make(name, parent, options, true);
+  }
+
+  /**
+   * A throwaway branch of `parent` prepared under `key`, made ahead of need (ready-pool.ts), or null
+   * when none is ready: the caller then creates its own. Taken once; the caller deletes it.
+   */
+  takeThrowaway<T>(request: ReadyRequest<T>): Promise<ReadyTaken<T> | null> {
+    assertBranchName(request.parent);
+    return this.ready.take(request);
+  }
+
+  /** `mayStopParent` false (background work): a served parent is not stopped to copy it, the create fails `busy`. */
+  private async make(name: string, parent: string, options: CreateOptions, mayStopParent: boolean): Promise<DatabaseBranch> {
     assertBranchName(name);
     assertBranchName(parent);
     const report = reporter('create', name, options);
@@ -111,7 +140,7 @@ export class PgliteProvider implements BranchProvider {
     }
     const home = await reserve(this.layout, name, parent);
     const meta = await finishCreate(home, { name, parent, createdAt: this.now().toISOString(), generation: 0 }, async () => {
-      await this.copyFromParent(parent, dataOf(home), report, options.signal);
+      await this.copyFromParent(parent, dataOf(home), report, options.signal, mayStopParent);
       throwIfCancelled(options.signal, `Creating database branch "${name}"`);
       // Served from its final place and left running: the caller usually connects next.
       if (options.prepare) await this.prepare(home, options.prepare, report, options.signal);
@@ -126,6 +155,8 @@ export class PgliteProvider implements BranchProvider {
     assertBranchName(name);
     const report = reporter('delete', name, options);
     const home = this.layout.home(name);
+    // Ready throwaways are its children too, and nobody's yet: they go with it.
+    await this.ready.discard(name);
     await this.lock.run(name, async () => {
       if (!(await readMeta(home))) throw notFound(name);
       const children = await childrenOf(this.layout, name);
@@ -150,37 +181,8 @@ export class PgliteProvider implements BranchProvider {
    * marker for a minute), work folders under staging/ and throwaway test databases (`tmp-…`) older
    * than `olderThanMs`. Removed unless `dryRun`; returns what was (or would be) removed.
    */
-  async collectLeftovers(
-    options: CallOptions & { readonly dryRun: boolean; readonly olderThanMs: number; readonly throwawayPrefix?: string },
-  ): Promise<string[]> {
-    throwIfCancelled(options.signal, 'Looking for leftover database folders');
-    const cutoff = this.now().getTime() - options.olderThanMs;
-    const found: Array<{ label: string; path: string; serve: boolean }> = [];
-    for (const name of await listHomes(this.layout)) {
-      const home = this.layout.home(name);
-      const meta = await readMeta(home);
-      if (meta) {
-        if (name.startsWith(options.throwawayPrefix ?? 'tmp-') && Date.parse(meta.createdAt) < cutoff && !(await liveServer(home)))
-          found.push({ label: name, path: home, serve: true });
-        continue;
-      }
-      const marker = await readCreating(home);
-      const stat = await fs.stat(home).catch(() => null);
-      const abandoned = marker ? !pidAlive(marker.pid) : stat !== null && Date.now() - stat.mtimeMs > 60_000;
-      if (abandoned) found.push({ label: `${name} (half-made)`, path: home, serve: true });
-    }
-    for (const entry of await fs.readdir(this.layout.staging).catch(() => [] as string[])) {
-      const path = join(this.layout.staging, entry);
-      const stat = await fs.stat(path).catch(() => null);
-      if (stat && stat.mtimeMs < cutoff) found.push({ label: `staging/${entry}`, path, serve: false });
-    }
-    if (!options.dryRun) {
-      for (const item of found) {
-        if (item.serve) await stopServer(item.path).catch(() => undefined);
-        await removeDir(item.path);
-      }
-    }
-    return found.map((item) => item.label).sort();
+  collectLeftovers(options: LeftoverOptions): Promise<string[]> {
+    return collectLeftovers(this.layout, this.now().getTime() - options.olderThanMs, options);
   }
 
   async list(options: CallOptions = {}): Promise<DatabaseBranch[]> {
@@ -277,6 +279,7 @@ export class PgliteProvider implements BranchProvider {
 
   /** Stops background pool work only: servers are meant to outlive the process (see stopServers). */
   async close(): Promise<void> {
+    await this.ready.close();
     await this.pool.close();
   }
 
@@ -287,12 +290,13 @@ export class PgliteProvider implements BranchProvider {
   }
 
   /** Resolves when no warm-pool refill is in flight (tests, benchmarks). */
-  poolIdle(): Promise<void> {
-    return this.pool.idle();
+  async poolIdle(): Promise<void> {
+    await this.ready.idle();
+    await this.pool.idle();
   }
 
   warnings(): string[] {
-    const error = this.pool.lastError;
+    const error = this.pool.lastError ?? this.ready.lastError;
     return error
       ? [
           `The warm pool could not be refilled (${error instanceof Error ? error.message : String(error)}). Creates still work, each as a full copy; the pool tries again after the next create.`,
@@ -305,7 +309,7 @@ export class PgliteProvider implements BranchProvider {
    * the parent's server stopped. A copy during which the parent's generation moved (another
    * process served it meanwhile) may be torn, so it is thrown away and made again.
    */
-  private async copyFromParent(parent: string, dst: string, report: Reporter, signal?: AbortSignal): Promise<void> {
+  private async copyFromParent(parent: string, dst: string, report: Reporter, signal?: AbortSignal, mayStopParent = true): Promise<void> {
     const parentHome = this.layout.home(parent);
     const meta = await readMeta(parentHome);
     if (!meta) throw new BranchError('not-found', `The parent database branch "${parent}" was deleted while copying from it.`);
@@ -316,6 +320,8 @@ export class PgliteProvider implements BranchProvider {
     for (let attempt = 1; ; attempt++) {
       const whole = await this.lock.run(parent, async () => {
         const info = await readServeInfo(parentHome);
+        const served = (info !== null && pidAlive(info.pid)) || (await lockHolder(parentHome)) !== null;
+        if (served && !mayStopParent) throw new BranchError('busy', `"${parent}" is being served: it is not stopped for work made ahead of need.`);
         if (info && pidAlive(info.pid)) report.step(`stop "${parent}" server to copy it`);
         await stopServer(parentHome);
         const before = (await readMeta(parentHome))?.generation;
