@@ -31,7 +31,7 @@ import { KeyedLock } from './keyed-lock';
 import { pidAlive } from '../../platform/fs-facts';
 import { assertBranchName, bumpGeneration, dataOf, listHomes, PgliteLayout, readMeta, removeDir, writeMeta, type BranchMeta } from './layout';
 import { asQueryable, connectClient, localUrl, reporter, type Reporter } from './progress';
-import { liveServer, lockHolder, readServeInfo, startServer, stopServer } from './server-process';
+import { connectionCount, liveServer, lockHolder, readServeInfo, startServer, stopServer } from './server-process';
 import { WarmPool } from './warm-pool';
 import { collectLeftovers, type LeftoverOptions } from './leftovers';
 import { ReadyPool, type ReadyRequest, type ReadyTaken } from './ready-pool';
@@ -76,6 +76,7 @@ export class PgliteProvider implements BranchProvider {
         remove: (name) => this.delete(name),
         generation: async (parent) => (await readMeta(this.layout.home(parent)))?.generation ?? null,
         exists: async (name) => (await readMeta(this.layout.home(name))) !== null,
+        connections: (name) => connectionCount(this.layout.home(name)),
       },
       Math.min(options.poolSize ?? 2, 2),
     );

@@ -1,8 +1,10 @@
 /**
  * Ready throwaways (ready-pool.ts) against real PGlite servers: each taken branch is new (what a
  * previous taker wrote is absent), is never one prepared under another key, never a copy of the
- * parent from before it changed, and a parent with ready children can still be deleted.
+ * parent from before it changed, never one someone else connected to while it waited, and a parent with ready children can still be deleted.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempProvider, withBranch, withClient, type TempProvider } from './pglite.fixture';
 
@@ -73,6 +75,27 @@ describe('ready throwaway branches', () => {
     const { name } = await takeOrMake('k2');
     expect(await notes(await t.provider.connectionUrl(name))).toEqual(['parent v1', 'parent v2']);
     await t.provider.delete(name);
+  }, 120_000);
+
+  it('never hands out an entry someone connected to while it waited (an agent planting rows for the next run)', async () => {
+    // The parent's own server (left by the test before) would keep the pool from copying it.
+    await t.provider.stopServers();
+    await t.provider.delete((await takeOrMake('k3')).name);
+    await t.provider.poolIdle();
+    const waiting = (await t.provider.list()).map((b) => b.name).filter((name) => name.startsWith('tmp-'));
+    expect(waiting.length).toBeGreaterThan(0);
+    for (const name of waiting) {
+      // What an agent sharing the machine's loopback can do: find the served port and write.
+      const info = JSON.parse(await readFile(join(t.layout.home(name), 'serve.json'), 'utf8')) as { port: number };
+      await withClient(`postgresql://postgres@127.0.0.1:${info.port}/postgres`, (c) => c.query("insert into notes values ('planted')"));
+    }
+    const { name } = await takeOrMake('k3');
+    expect(waiting).not.toContain(name);
+    expect(await notes(await t.provider.connectionUrl(name))).not.toContain('planted');
+    await t.provider.delete(name);
+    await t.provider.poolIdle();
+    const left = (await t.provider.list()).map((b) => b.name);
+    for (const planted of waiting) expect(left).not.toContain(planted);
   }, 120_000);
 
   it('lets the parent be deleted while children are ready, and leaves no throwaway behind', async () => {

@@ -12,12 +12,12 @@
  * listening, closes PGlite cleanly (so the directory can be copied) and removes both files.
  * Both modes keep the WASM work out of the caller's event loop.
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { writeFileAtomic } from '../../platform/atomic-write';
-import { ALREADY_SERVED, type ServeInfo } from './serve-info';
+import { ALREADY_SERVED, CONNECTIONS_FILE, type ServeInfo } from './serve-info';
 
 const FIRST_CLIENT_GRACE_MS = 10_000;
 const log = (message: string) => console.error(`[pglite-server ${process.pid}] ${message}`);
@@ -96,7 +96,16 @@ async function serve(home: string, maxConnections: number, idleSeconds: number):
   // The first client gets at least FIRST_CLIENT_GRACE_MS: whoever started us may be slow to read
   // serve.json and connect, and a server that exits before its first client is useless.
   let lastBusy = Date.now() + Math.max(0, FIRST_CLIENT_GRACE_MS - idleSeconds * 1000);
-  server.addEventListener('connection', () => (lastBusy = Date.now()));
+  // Every connection any server of this home ever accepted, counted before the connection's first
+  // message is read (the event fires as it is attached; its data is handled on a later turn): a
+  // ready throwaway someone else connected to is never handed out (ready-pool.ts).
+  const connectionsPath = join(home, CONNECTIONS_FILE);
+  let connections = Number(await fs.readFile(connectionsPath, 'utf8').catch(() => '0')) || 0;
+  server.addEventListener('connection', () => {
+    lastBusy = Date.now();
+    connections += 1;
+    writeFileSync(connectionsPath, String(connections));
+  });
   const idleMs = idleSeconds * 1000;
   const idleTimer = setInterval(
     () => {

@@ -4,13 +4,16 @@
  * and the migrations on the run's own clock.
  *
  * An entry is a new branch nobody has connected to but its own `prepare`, and it is handed out once
- * (taken out of the map before anyone sees its name). It is used only while two things still hold:
+ * (taken out of the map before anyone sees its name). It is used only while three things still hold:
  * - its parent's generation is the one read before the copy and again after the prepare (any
  *   server start or reset of the parent bumps it, so a parent that may have changed is never
  *   served from an older copy);
  * - the caller's `key` is the one it was prepared under. The key names everything `prepare` does
  *   (the caller hashes its migration files into it): a changed migration set has another key and
- *   is never served from an entry prepared for the old one.
+ *   is never served from an entry prepared for the old one;
+ * - nobody connected to it since it was prepared: it is served while it waits (an agent's turn
+ *   shares the machine's loopback), and its server counts every connection it accepts, so a
+ *   branch an agent reached and wrote into during its turn is deleted, never handed to a test run.
  * Anything else is deleted, not reused. Background work never stops a served parent (see
  * `create`'s `mayStopParent`); it waits for the next take instead.
  */
@@ -38,12 +41,16 @@ export interface ReadyPoolPorts {
   remove(name: string): Promise<void>;
   /** The parent's generation, or null when it does not exist. */
   generation(parent: string): Promise<number | null>;
+  /** How many connections `name`'s servers have accepted, ever. */
+  connections(name: string): Promise<number>;
   exists(name: string): Promise<boolean>;
 }
 
 interface Entry {
   readonly name: string;
   readonly generation: number;
+  /** Its servers' connection count once prepared: one more means someone else connected. */
+  readonly connections: number;
   readonly value: unknown;
 }
 
@@ -140,7 +147,11 @@ export class ReadyPool {
   }
 
   private async fresh(parent: string, entry: Entry): Promise<boolean> {
-    return (await this.ports.generation(parent)) === entry.generation && (await this.ports.exists(entry.name));
+    return (
+      (await this.ports.generation(parent)) === entry.generation &&
+      (await this.ports.exists(entry.name)) &&
+      (await this.ports.connections(entry.name)) === entry.connections
+    );
   }
 
   private fill(slot: Slot): void {
@@ -175,7 +186,7 @@ export class ReadyPool {
       void this.retire(name);
       return false;
     }
-    slot.ready.push({ name, generation, value });
+    slot.ready.push({ name, generation, connections: await this.ports.connections(name), value });
     return true;
   }
 

@@ -16,3 +16,6 @@ export interface ServeInfo {
  * live process holds it.
  */
 export const ALREADY_SERVED = 3;
+
+/** In a branch's home: how many connections its servers have accepted, ever (a decimal number). */
+export const CONNECTIONS_FILE = 'connections';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../../platform/package-root';
 import { BranchError } from '../provider';
 import { isMissing, pidAlive } from '../../platform/fs-facts';
-import { ALREADY_SERVED, type ServeInfo } from './serve-info';
+import { ALREADY_SERVED, CONNECTIONS_FILE, type ServeInfo } from './serve-info';
 
 export type { ServeInfo };
 
@@ -49,6 +49,16 @@ function entryArgs(): string[] {
 function nodeArgs(...args: string[]): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
   // Inside Electron, execPath is the Electron binary: ELECTRON_RUN_AS_NODE makes it plain Node.
   return { command: process.execPath, args: [...entryArgs(), ...args], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } };
+}
+
+/** How many connections `home`'s servers have accepted, ever (0 when none has). */
+export async function connectionCount(home: string): Promise<number> {
+  try {
+    return Number(await fs.readFile(join(home, CONNECTIONS_FILE), 'utf8')) || 0;
+  } catch (error) {
+    if (isMissing(error)) return 0;
+    throw error;
+  }
 }
 
 export async function readServeInfo(home: string): Promise<ServeInfo | null> {
