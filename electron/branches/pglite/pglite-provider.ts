@@ -188,9 +188,10 @@ export class PgliteProvider implements BranchProvider {
 
   async list(options: CallOptions = {}): Promise<DatabaseBranch[]> {
     throwIfCancelled(options.signal, 'Listing database branches');
-    const metas = (await Promise.all((await listHomes(this.layout)).map((name) => readMeta(this.layout.home(name))))).filter(
-      (meta): meta is BranchMeta => meta !== null,
-    );
+    // The ready pool's stock is the provider's own, like its warm copies: not a branch of anyone's
+    // (listed, a parent with ready children could not be deleted by the run that made them).
+    const homes = (await listHomes(this.layout)).filter((name) => !this.ready.holds(name));
+    const metas = (await Promise.all(homes.map((name) => readMeta(this.layout.home(name))))).filter((meta): meta is BranchMeta => meta !== null);
     const branches = await Promise.all(metas.map((meta) => describe(this.layout, meta)));
     return branches.sort((a, b) => a.name.localeCompare(b.name));
   }

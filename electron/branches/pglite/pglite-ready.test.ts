@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listHomes } from './layout';
 import { makeTempProvider, withBranch, withClient, type TempProvider } from './pglite.fixture';
 
 let t: TempProvider;
@@ -82,7 +83,9 @@ describe('ready throwaway branches', () => {
     await t.provider.stopServers();
     await t.provider.delete((await takeOrMake('k3')).name);
     await t.provider.poolIdle();
-    const waiting = (await t.provider.list()).map((b) => b.name).filter((name) => name.startsWith('tmp-'));
+    // The pool's stock is not listed as anyone's branch; its folders are there.
+    const waiting = (await listHomes(t.layout)).filter((name) => name.startsWith('tmp-'));
+    for (const name of waiting) expect((await t.provider.list()).map((b) => b.name)).not.toContain(name);
     expect(waiting.length).toBeGreaterThan(0);
     for (const name of waiting) {
       // What an agent sharing the machine's loopback can do: find the served port and write.
@@ -94,14 +97,14 @@ describe('ready throwaway branches', () => {
     expect(await notes(await t.provider.connectionUrl(name))).not.toContain('planted');
     await t.provider.delete(name);
     await t.provider.poolIdle();
-    const left = (await t.provider.list()).map((b) => b.name);
+    const left = await listHomes(t.layout);
     for (const planted of waiting) expect(left).not.toContain(planted);
   }, 120_000);
 
   it('lets the parent be deleted while children are ready, and leaves no throwaway behind', async () => {
     await t.provider.poolIdle();
     await t.provider.delete('feature');
-    const left = (await t.provider.list()).map((b) => b.name);
-    expect(left).toEqual(['main']);
+    expect((await t.provider.list()).map((b) => b.name)).toEqual(['main']);
+    expect(await listHomes(t.layout)).toEqual(['main']);
   }, 120_000);
 });

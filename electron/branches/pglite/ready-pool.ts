@@ -70,6 +70,8 @@ export class ReadyPool {
   private readonly stop = new AbortController();
   private readonly slots = new Map<string, Slot>();
   private readonly removing = new Set<Promise<void>>();
+  /** Every branch this pool made and has not handed out or finished removing: its stock, not anyone's branch. */
+  private readonly stock = new Set<string>();
   /** One entry made at a time: background work shares the cores with the tests. */
   private queue: Promise<unknown> = Promise.resolve();
   lastError: unknown = null;
@@ -86,6 +88,7 @@ export class ReadyPool {
     for (let waited = false; ; waited = true) {
       for (let entry = slot.ready.shift(); entry; entry = slot.ready.shift()) {
         if (await this.fresh(slot.parent, entry)) {
+          this.stock.delete(entry.name);
           this.fill(slot);
           return { name: entry.name, value: entry.value as T };
         }
@@ -96,6 +99,11 @@ export class ReadyPool {
       this.fill(slot);
       await slot.making;
     }
+  }
+
+  /** Whether `name` is one of this pool's own branches (being made, waiting or being removed), which no one else should see as theirs. */
+  holds(name: string): boolean {
+    return this.stock.has(name);
   }
 
   /** Forget and delete every entry forked from `parent` (it is being deleted or reset). */
@@ -179,9 +187,15 @@ export class ReadyPool {
     const generation = await this.ports.generation(slot.parent);
     if (generation === null) return false;
     const name = `${slot.prefix}${randomBytes(5).toString('hex')}`;
+    this.stock.add(name);
     let value: unknown;
     const prepare = slot.prepare;
-    await this.ports.create(name, slot.parent, async (url) => void (value = await prepare(url, name)), this.stop.signal);
+    try {
+      await this.ports.create(name, slot.parent, async (url) => void (value = await prepare(url, name)), this.stop.signal);
+    } catch (error) {
+      this.stock.delete(name); // the provider removes a create that failed
+      throw error;
+    }
     if (this.stop.signal.aborted || (await this.ports.generation(slot.parent)) !== generation) {
       void this.retire(name);
       return false;
@@ -194,7 +208,10 @@ export class ReadyPool {
     const removal: Promise<void> = this.ports
       .remove(name)
       .catch(() => undefined)
-      .finally(() => this.removing.delete(removal));
+      .finally(() => {
+        this.removing.delete(removal);
+        this.stock.delete(name);
+      });
     this.removing.add(removal);
     return removal;
   }
