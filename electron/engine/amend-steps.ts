@@ -25,8 +25,8 @@ import { cycleIdFor } from '../gates/escalations';
 import { readProject } from '../project';
 import type { CycleDeps } from './cycle-deps';
 import { earlierLock } from './feature-lock';
-import { addWorktree, removeWorktree } from './git';
-import { keptBlobs, keptSummary, recordsFor, turnPath } from './step-support';
+import { resetWorktree } from './git';
+import { cycleWorktree, keptBlobs, keptSummary, recordsFor } from './step-support';
 import { trustOf } from './trust';
 import type { EnforcedTurn } from './turn';
 import { orchestratorRun } from './turn-and-run';
@@ -49,8 +49,8 @@ export async function amendedRedStep(deps: CycleDeps, input: StepInput & { amend
   if (!current || current.record.hash !== amendment.data.lock)
     throw new Error(`${input.item}'s tests were locked again after amendment #${amendment.seq} was approved: propose it again against the current lock.`);
   const pair = await deps.experiment(input.story);
-  const worktree = turnPath(deps, input, `red-${input.attempt}`);
-  await addWorktree(deps.root, worktree, pair.gitBranch);
+  const worktree = cycleWorktree(deps, input);
+  await resetWorktree(deps.root, worktree, pair.gitBranch);
   deps.emit({
     kind: 'turn.output',
     item: input.item,
@@ -92,7 +92,6 @@ export async function amendedRedStep(deps: CycleDeps, input: StepInput & { amend
         : judged.detail;
   const data = { ...runFields, verdict: judged.verdict, detail, failing: judged.verdict === 'red' ? judged.failing : [], worktree, amendment: amendment.hash };
   const record = await records.append(RECORD_TYPES.cycleRed, key, data, blobs);
-  if (judged.verdict !== 'red') await removeWorktree(deps.root, worktree);
   return judged.verdict === 'red' ? { verdict: 'red', record: record.hash } : { verdict: judged.verdict, record: record.hash, detail };
 }
 

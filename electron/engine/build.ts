@@ -12,12 +12,12 @@ import { CYCLE_VERSION, cycleMachine } from '../orchestrator/cycle-machine';
 import type { CycleOutput } from '../orchestrator/cycle-types';
 import type { CycleDeps } from './cycle-deps';
 import { greenStep, refactorStep, reviewStep } from './green-steps';
-import { commitWithEvidence, git } from './git';
+import { commitWithEvidence, git, removeWorktree } from './git';
 import { type CycleRecords } from './records';
 import { lockStep, planStep, redStep } from './red-steps';
 import type { StateStore } from './state-store';
 import { runPersisted } from './persisted-machine';
-import { recordsFor, setItemStatus } from './step-support';
+import { cycleWorktree, recordsFor, setItemStatus } from './step-support';
 import { cycleIdFor, escalationsOf, foldEscalations } from '../gates/escalations';
 import type { StepInput } from '../orchestrator/cycle-types';
 
@@ -47,6 +47,8 @@ async function parkEscalated(deps: CycleDeps, records: CycleRecords, input: Step
     });
     return;
   }
+  // The commit names its evidence: that record is made durable first.
+  await deps.ledger.sync();
   await git(pair.worktree, [
     '-c',
     'user.name=Baton',
@@ -62,10 +64,12 @@ async function parkEscalated(deps: CycleDeps, records: CycleRecords, input: Step
 
 export async function buildItems(deps: CycleDeps, store: StateStore, items: readonly TestItem[], repairBudget: number): Promise<BuildResult> {
   // Every step first re-judges the gates it builds on: a test list edited mid-run builds nothing more.
+  // A step's records are one group commit (one fsync of the ledger, ledger-group.ts), durable
+  // before the step's outcome moves the machine and its snapshot is written.
   const guarded = <T>(step: string, run: (deps: CycleDeps, input: StepInput) => Promise<T>) =>
     fromPromise<T, StepInput>(async ({ input }) => {
       await deps.guard(step, input.item);
-      return run(deps, input);
+      return deps.ledger.group(() => run(deps, input));
     });
   const machine = cycleMachine.provide({
     actors: {
@@ -115,12 +119,15 @@ export async function buildItems(deps: CycleDeps, store: StateStore, items: read
     const output = done.output as CycleOutput;
     outputs.push(output);
     const step = { ...input, attempt: 1, failure: null };
+    await removeWorktree(deps.root, cycleWorktree(deps, step));
     const records = recordsFor(deps, step);
-    const finished = await records.once(RECORD_TYPES.cycleFinished, 'finished', { ...output, cycle: cycleIdFor(deps.feature, item.id, round), round });
-    if (output.status === 'escalated') {
-      await parkEscalated(deps, records, step, finished.hash);
-      await setItemStatus(deps, records, step, 'escalated', 'status:escalated');
-    }
+    await deps.ledger.group(async () => {
+      const finished = await records.once(RECORD_TYPES.cycleFinished, 'finished', { ...output, cycle: cycleIdFor(deps.feature, item.id, round), round });
+      if (output.status === 'escalated') {
+        await parkEscalated(deps, records, step, finished.hash);
+        await setItemStatus(deps, records, step, 'escalated', 'status:escalated');
+      }
+    });
   }
   return { outputs, escalated: outputs.filter((o) => o.status === 'escalated').length };
 }

@@ -4,7 +4,7 @@
  * branch to them.
  */
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile, rm, symlink } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { git } from '../platform/git';
 
@@ -22,6 +22,12 @@ export async function excludeFromCommits(root: string, patterns: readonly string
 }
 
 /**
+ * Each worktree this process made, with its administrative folder (`<git dir>/worktrees/<name>`),
+ * read from its `.git` file right after `git worktree add`, before any agent could touch it.
+ */
+const adminDirs = new Map<string, string>();
+
+/**
  * A fresh detached worktree at `ref`; whatever was at `path` before (a crashed turn) is removed
  * first. `--force` also takes over a registration whose folder is gone, so no prune is needed.
  */
@@ -29,12 +35,59 @@ export async function addWorktree(root: string, path: string, ref: string): Prom
   if (existsSync(path)) await removeWorktree(root, path);
   await mkdir(dirname(path), { recursive: true });
   await git(root, ['worktree', 'add', '--detach', '--force', '--quiet', path, ref]);
-  // Worktrees have no installed dependencies; share the main checkout's.
+  const admin = /^gitdir: (.+)$/m.exec(await readFile(join(path, '.git'), 'utf8').catch(() => ''))?.[1];
+  if (admin) adminDirs.set(resolve(path), resolve(path, admin.trim()));
+  await linkDependencies(root, path);
+}
+
+/** Worktrees have no installed dependencies; they share the main checkout's. */
+async function linkDependencies(root: string, path: string): Promise<void> {
   if (existsSync(join(root, 'node_modules')) && !existsSync(join(path, 'node_modules'))) await symlink(join(root, 'node_modules'), join(path, 'node_modules'));
+}
+
+/**
+ * The worktree at `path`, holding exactly `ref`'s commit and nothing else — reused when this
+ * process made it (one worktree serves all of a cycle's steps, issue 17), else made afresh.
+ *
+ * Reuse must be as clean as a fresh checkout: nothing an earlier turn left may reach a later step's
+ * tree. So the `.git` pointer is rewritten from what git said when the worktree was made (git runs
+ * with that folder named, never the pointer an agent could have edited), the installed
+ * dependencies link is replaced unless it is the link Baton made, tracked files are reset, every
+ * untracked and ignored file is removed, and `git status` must then report nothing. Anything short
+ * of that (a folder git cannot clean, a worktree it no longer knows) falls back to a fresh one.
+ */
+export async function resetWorktree(root: string, path: string, ref: string): Promise<void> {
+  const admin = adminDirs.get(resolve(path));
+  const info = await lstat(path).catch(() => null);
+  if (!admin || !info?.isDirectory()) return addWorktree(root, path, ref);
+  try {
+    await cleanWorktree(root, path, admin, ref);
+  } catch {
+    await addWorktree(root, path, ref);
+  }
+}
+
+async function cleanWorktree(root: string, path: string, admin: string, ref: string): Promise<void> {
+  const pointer = join(path, '.git');
+  await rm(pointer, { recursive: true, force: true });
+  await writeFile(pointer, `gitdir: ${admin}\n`, { flag: 'wx' });
+  const link = join(path, 'node_modules');
+  const linked = await readlink(link).catch(() => null);
+  if (linked !== join(root, 'node_modules')) await rm(link, { recursive: true, force: true });
+  const env = { GIT_DIR: admin, GIT_WORK_TREE: path };
+  await git(path, ['reset', '--hard', '--quiet', ref], env);
+  // -x: ignored files too (a run never sees them, but the next agent would); -ff: nested repositories.
+  await git(path, ['clean', '-ffdxq', '-e', '/node_modules'], env);
+  await linkDependencies(root, path);
+  const left = (await git(path, ['status', '--porcelain', '--ignored', '--untracked-files=all', '-z'], env))
+    .split('\0')
+    .filter((entry) => entry && entry.slice(3) !== 'node_modules');
+  if (left.length) throw new Error(`the worktree ${path} still holds ${left.slice(0, 5).join(', ')} after it was cleaned`);
 }
 
 /** Removes a turn's worktree and its registration (one git call when git can do it, else by hand). */
 export async function removeWorktree(root: string, path: string): Promise<void> {
+  adminDirs.delete(resolve(path));
   if (!existsSync(path)) return;
   const removed = await git(root, ['worktree', 'remove', '--force', path]).then(
     () => true,
@@ -95,4 +148,24 @@ export async function commitTree(root: string, tree: string, parent: string, mes
     GIT_COMMITTER_NAME: 'Baton',
     GIT_COMMITTER_EMAIL: 'orchestrator@baton.invalid',
   });
+}
+
+/**
+ * The commit `refs/heads/<branch>` points at, read from the repository's files (a loose ref, else
+ * packed-refs) instead of a `git rev-parse` process per look (issue 17); anything unusual — the
+ * main checkout's `.git` is not a folder, reftable, a symbolic ref — asks git.
+ */
+export async function branchHead(root: string, branch: string): Promise<string> {
+  const dir = join(root, '.git');
+  const ref = `refs/heads/${branch}`;
+  const hash = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+  const loose = (await readFile(join(dir, ref), 'utf8').catch(() => null))?.trim();
+  if (loose !== undefined && hash.test(loose)) return loose;
+  if (loose === undefined && !existsSync(join(dir, 'reftable')) && (await lstat(dir).catch(() => null))?.isDirectory()) {
+    const packed = await readFile(join(dir, 'packed-refs'), 'utf8').catch(() => '');
+    const line = packed.split('\n').find((l) => l.endsWith(` ${ref}`));
+    const found = line?.slice(0, line.indexOf(' '));
+    if (found && hash.test(found)) return found;
+  }
+  return git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
 }

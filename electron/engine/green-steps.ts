@@ -1,7 +1,7 @@
 /**
- * GREEN (with repair rounds), REFACTOR and REVIEW. Each Driver turn gets a fresh worktree; a
- * repair round's starts from the experiment branch plus what the earlier attempts kept (replayed
- * from their records); locked files it touches are restored and recorded as violations;
+ * GREEN (with repair rounds), REFACTOR and REVIEW. Each turn gets the cycle's worktree reset to
+ * the experiment branch (nothing an earlier turn left survives it); a repair round's then gets what
+ * the earlier attempts kept (replayed from their records); locked files it touches are restored and recorded as violations;
  * the orchestrator runs the suite on a fresh database and commits a GREEN itself, with the
  * verdict's record hash as the `Baton-Evidence` trailer.
  */
@@ -11,7 +11,7 @@ import { RECORD_TYPES, type TypedRecord } from '../../shared/records';
 import type { GreenOutcome, RefactorOutcome, ReviewOutcome, StepInput } from '../orchestrator/cycle-types';
 import { judgeGreen } from '../orchestrator/judge';
 import type { CycleDeps, ExperimentPair } from './cycle-deps';
-import { addWorktree, diffBetween, git, removeWorktree } from './git';
+import { branchHead, diffBetween, resetWorktree } from './git';
 import { cycleLock } from './feature-lock';
 import { trustOf } from './trust';
 import { promptFor } from './prompts';
@@ -19,7 +19,7 @@ import { contextPack } from './context-pack';
 import { agentTurn, turnBlobs } from './agent-turn';
 import { type CycleRecords } from './records';
 import { commitTested, recordViolation, treeOf } from './red-steps';
-import { applyKept, casesOf, compact, recordsFor, setItemStatus, turnPath } from './step-support';
+import { applyKept, casesOf, compact, cycleWorktree, recordsFor, setItemStatus } from './step-support';
 import { turnAndRun } from './turn-and-run';
 import { proposeFromReview } from './amend-steps';
 
@@ -27,10 +27,10 @@ export async function greenStep(deps: CycleDeps, input: StepInput): Promise<Gree
   const records = recordsFor(deps, input);
   const key = `green:${input.attempt}`;
   const pair = await deps.experiment(input.story);
-  const worktree = turnPath(deps, input, `green-${input.attempt}`);
+  const worktree = cycleWorktree(deps, input);
   const found = await records.find(RECORD_TYPES.cycleGreen, key);
   if (found) {
-    if (found.data.verdict === 'green') await finishGreen(deps, records, input, found, worktree, pair);
+    if (found.data.verdict === 'green') await finishGreen(deps, records, input, found, pair);
     return greenOutcome(found);
   }
   const { record: lockRecord, lock } = await cycleLock(deps, records);
@@ -67,12 +67,9 @@ export async function greenStep(deps: CycleDeps, input: StepInput): Promise<Gree
     },
     blobs,
   );
-  if (judged.verdict === 'green') await finishGreen(deps, records, input, record, worktree, pair);
-  else {
-    // The next repair round starts in a fresh worktree rebuilt from this record.
-    await removeWorktree(deps.root, worktree);
-    await setItemStatus(deps, records, input, 'red', `status:failing:${input.attempt}`);
-  }
+  // A failing attempt: the next repair round resets the worktree and replays what this record kept.
+  if (judged.verdict === 'green') await finishGreen(deps, records, input, record, pair);
+  else await setItemStatus(deps, records, input, 'red', `status:failing:${input.attempt}`);
   return greenOutcome(record);
 }
 
@@ -90,9 +87,9 @@ async function recordCompromised(deps: CycleDeps, records: CycleRecords, input: 
   );
 }
 
-/** A fresh worktree at the experiment branch with the changes GREEN attempts 1..`through` kept. */
+/** The worktree reset to the experiment branch, with the changes GREEN attempts 1..`through` kept. */
 async function greenWorktree(deps: CycleDeps, records: CycleRecords, worktree: string, branch: string, through: number): Promise<void> {
-  await addWorktree(deps.root, worktree, branch);
+  await resetWorktree(deps.root, worktree, branch);
   for (let a = 1; a <= through; a += 1) {
     const earlier = await records.find(RECORD_TYPES.cycleGreen, `green:${a}`);
     if (earlier) await applyKept(records, earlier, worktree);
@@ -121,12 +118,10 @@ async function finishGreen(
   records: CycleRecords,
   input: StepInput,
   verdict: TypedRecord<typeof RECORD_TYPES.cycleGreen>,
-  worktree: string,
   pair: ExperimentPair,
 ): Promise<void> {
   // Exactly the tree the runs tested is committed; the worktree is not needed for it.
   const commit = await commitTested(deps, verdict.hash, treeOf(verdict), pair, `feat(${input.item}): GREEN`);
-  await removeWorktree(deps.root, worktree);
   const cases = casesOf(verdict).cases;
   await records.once(RECORD_TYPES.cycleGreened, 'greened', {
     commit,
@@ -146,8 +141,8 @@ export async function refactorStep(deps: CycleDeps, input: StepInput): Promise<R
   const found = await records.find(RECORD_TYPES.cycleRefactored, key);
   if (found) return { verdict: found.data.verdict, record: found.hash };
   const pair = await deps.experiment(input.story);
-  const worktree = turnPath(deps, input, `refactor-${input.attempt}`);
-  await addWorktree(deps.root, worktree, pair.gitBranch);
+  const worktree = cycleWorktree(deps, input);
+  await resetWorktree(deps.root, worktree, pair.gitBranch);
   const { record: lockRecord, lock } = await cycleLock(deps, records);
   const { turn, run, test, fields, blobs } = await turnAndRun(deps, input, {
     role: 'driver',
@@ -159,7 +154,6 @@ export async function refactorStep(deps: CycleDeps, input: StepInput): Promise<R
   });
   if (turn.violations.length) await recordViolation(deps, records, input, 'refactor', turn, 'the lock');
   if (!run) {
-    await removeWorktree(deps.root, worktree);
     const record = await records.append(RECORD_TYPES.cycleRefactored, key, { ...fields, verdict: 'kept', detail: 'nothing to refactor' }, blobs);
     return { verdict: 'kept', record: record.hash };
   }
@@ -181,7 +175,6 @@ export async function refactorStep(deps: CycleDeps, input: StepInput): Promise<R
     await deps.baseline.set(input.story, { cases: compact(run.report) });
     await setItemStatus(deps, records, input, 'refactored', `status:refactored`);
   }
-  await removeWorktree(deps.root, worktree);
   return { verdict, record: record.hash };
 }
 
@@ -193,15 +186,15 @@ export async function reviewStep(deps: CycleDeps, input: StepInput): Promise<Rev
   const pair = await deps.experiment(input.story);
   const planned = await records.find(RECORD_TYPES.cyclePlanned, 'plan');
   const start = planned?.data.startCommit ?? null;
-  const head = await git(deps.root, ['rev-parse', pair.gitBranch]);
+  const head = await branchHead(deps.root, pair.gitBranch);
   const diff = start ? await diffBetween(deps.root, start, head) : '';
   // What the scan of the Driver's lines flagged in this cycle goes in front of the reviewer, and into the record.
   const flagged = [...(await records.all(RECORD_TYPES.cycleGreen)), ...(await records.all(RECORD_TYPES.cycleRefactored))].flatMap((r) => r.data.tells);
   const flagNote = flagged.length
     ? `\n\nFlagged for your review — lines the Driver added that look like code telling test runs apart:\n${flagged.map((t) => `- ${t.file}:${t.line} ${t.why}: ${t.text}`).join('\n')}`
     : '';
-  const worktree = turnPath(deps, input, `review-${input.attempt}`);
-  await addWorktree(deps.root, worktree, pair.gitBranch);
+  const worktree = cycleWorktree(deps, input);
+  await resetWorktree(deps.root, worktree, head);
   deps.emit({ kind: 'turn.started', item: input.item, role: 'navigator', step: 'review', attempt: input.attempt });
   // A reviewer writes nothing: an empty scope reverts whatever it changes. It sees the diff, never the Driver's account.
   const context = await contextPack(deps, input, 'navigator', 'review', { mayWrite: [], readOnly: [], diff });
@@ -215,7 +208,6 @@ export async function reviewStep(deps: CycleDeps, input: StepInput): Promise<Rev
     scope: { allowed: [], protected: [] },
     lock: null,
   });
-  await removeWorktree(deps.root, worktree);
   await proposeFromReview(deps, input, turn);
   const review = turn.result.review ?? { decision: 'accept' as const, note: null };
   const record = await records.append(

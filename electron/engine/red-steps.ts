@@ -1,5 +1,5 @@
 /**
- * PLAN, RED and LOCK. The Navigator writes tests in a fresh worktree — under every earlier item's
+ * PLAN, RED and LOCK. The Navigator writes tests in the cycle's worktree — under every earlier item's
  * lock: it may add test files, never change one; the orchestrator runs the tree twice on throwaway
  * databases and judges RED against the last accepted run; a RED is locked (hashes and contents in
  * the ledger) and exactly the tree that was run is committed on the experiment branch.
@@ -12,9 +12,9 @@ import { takeLock } from '../runner/lock-set';
 import type { CycleDeps, ExperimentPair } from './cycle-deps';
 import { keepMigrated } from './feature-db';
 import { earlierLock } from './feature-lock';
-import { addWorktree, commitTree, commitWithEvidence, fastForward, git, removeWorktree } from './git';
+import { branchHead, commitTree, commitWithEvidence, fastForward, resetWorktree } from './git';
 import { type CycleRecords } from './records';
-import { casesOf, lockRulesFor, materialize, recordsFor, setItemStatus, turnPath } from './step-support';
+import { casesOf, cycleWorktree, lockRulesFor, materialize, recordsFor, setItemStatus } from './step-support';
 import { cycleIdFor } from '../gates/escalations';
 import { trustOf } from './trust';
 import { turnAndRun } from './turn-and-run';
@@ -22,7 +22,7 @@ import { amendedRedStep } from './amend-steps';
 
 export async function planStep(deps: CycleDeps, input: StepInput): Promise<void> {
   const pair = await deps.experiment(input.story);
-  const startCommit = await git(deps.root, ['rev-parse', pair.gitBranch]);
+  const startCommit = await branchHead(deps.root, pair.gitBranch);
   await recordsFor(deps, input).once(RECORD_TYPES.cyclePlanned, 'plan', { experiment: pair.gitBranch, database: pair.database, startCommit });
 }
 
@@ -33,8 +33,9 @@ export async function redStep(deps: CycleDeps, input: StepInput): Promise<RedOut
   const found = await records.find(RECORD_TYPES.cycleRed, key);
   if (found) return redOutcome(found.data, found.hash);
   const pair = await deps.experiment(input.story);
-  const worktree = turnPath(deps, input, `red-${input.attempt}`);
-  await addWorktree(deps.root, worktree, pair.gitBranch);
+  // The cycle's one worktree, reset to the branch: an earlier rejected attempt leaves nothing in it.
+  const worktree = cycleWorktree(deps, input);
+  await resetWorktree(deps.root, worktree, pair.gitBranch);
   const earlier = await earlierLock(deps, cycleIdFor(input.feature, input.item, input.round));
   const { turn, run, test, fields, blobs } = await turnAndRun(deps, input, {
     role: 'navigator',
@@ -56,7 +57,6 @@ export async function redStep(deps: CycleDeps, input: StepInput): Promise<RedOut
     worktree,
   };
   const record = await records.append(RECORD_TYPES.cycleRed, key, data, blobs);
-  if (judged.verdict !== 'red') await removeWorktree(deps.root, worktree);
   return redOutcome(data, record.hash);
 }
 
@@ -111,7 +111,6 @@ export async function lockStep(deps: CycleDeps, input: StepInput): Promise<{ rec
     );
   }
   await commitTested(deps, locked.hash, treeOf(red), pair, `test(${input.item}): RED, tests locked`);
-  await removeWorktree(deps.root, worktree);
   await setItemStatus(deps, records, input, 'red', 'status:red');
   return { record: locked.hash };
 }
@@ -142,7 +141,9 @@ export const treeOf = (record: { readonly type: string; readonly seq: number; re
 export async function commitTested(deps: CycleDeps, evidence: string, tree: string, pair: ExperimentPair, subject: string): Promise<string> {
   const existing = await commitWithEvidence(deps.root, pair.gitBranch, evidence);
   if (existing) return existing;
-  const parent = await git(deps.root, ['rev-parse', pair.gitBranch]);
+  // The commit names its evidence: that record must be on disk before the commit is (ledger group commit).
+  await deps.ledger.sync();
+  const parent = await branchHead(deps.root, pair.gitBranch);
   const commit = await commitTree(deps.root, tree, parent, `${subject}\n\nBaton-Evidence: ${evidence}`);
   await fastForward(pair.worktree, commit);
   await keepMigrated(deps, pair, parent, commit);

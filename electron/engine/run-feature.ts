@@ -33,6 +33,7 @@ import { excludeFromCommits } from './git';
 import { readSnapshot, runPersisted } from './persisted-machine';
 import { cleanTurns, takeRunLock } from './run-housekeeping';
 import { StateStore } from './state-store';
+import { guardFingerprint } from './guard-fingerprint';
 import { summarize } from './summary';
 import { removeLeftoverThrowaways } from './test-run';
 import { shipSteps, type ShipSteps } from './ship-steps';
@@ -127,13 +128,14 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
       options.scenario ? {} : (options.agents ?? {}),
       hide,
     );
+    const experiments = storyExperiments(branches, feature.id, settings.defaultBranch, async () => storyOrder(await items()));
     const deps: CycleDeps = {
       root,
       settings,
       feature: feature.id,
       ledger,
       provider: branches.provider,
-      experiment: storyExperiments(branches, feature.id, settings.defaultBranch, async () => storyOrder(await items())),
+      experiment: experiments,
       agent: (role) => {
         const agent = agents.get(role);
         if (!agent) throw new Error(`No agent for the ${role} role: set agents.${role} in .baton/project.json.`);
@@ -154,10 +156,12 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
       const now = await readProject(root);
       return (now.ok ? now.value.features.find((f) => f.id === feature.id)?.testList : undefined) ?? feature.testList;
     };
+    // Merging and dropping remove experiment pairs: the pairs known so far are looked up again.
     const accepted = async () => {
-      await mergeStoryExperiments(deps, branches, storyOrder(await items()));
+      experiments.forget();
+      await mergeStoryExperiments(deps, branches, storyOrder(await items())).finally(() => experiments.forget());
     };
-    const drop = (story: string) => dropStoryExperiment(branches, feature.id, story);
+    const drop = (story: string) => dropStoryExperiment(branches, feature.id, story).finally(() => experiments.forget());
     const ship = shipSteps({ root, settings, feature: feature.id, ledger, branches, dataDir, hide, signal }, emit);
     const phase = await driveLifecycle(deps, store, items, settings, ledger, options, frozen, { ...ship, accepted, drop });
     return await summarize(root, feature.id, phase, ledger, frozen.blocked);
@@ -197,6 +201,8 @@ const beforeWords = (phase: LifecycleStateName, step: string, item: string | nul
 function frozenGuard(root: string, feature: string, ledger: Ledger, emit: (event: RunEvent) => void): FrozenGuard {
   const controller = new AbortController();
   let blocked: RunBlocked | null = null;
+  // The phase and fingerprint (guard-fingerprint.ts) the gates were last found intact at.
+  let intactAt: string | null = null;
   return {
     signal: controller.signal,
     get blocked() {
@@ -204,8 +210,15 @@ function frozenGuard(root: string, feature: string, ledger: Ledger, emit: (event
     },
     async check(phase, step, item) {
       if (blocked) throw new RunBlockedError(blocked.message);
+      const fingerprint = await guardFingerprint(root, ledger);
+      const at = fingerprint && `${phase}:${fingerprint}`;
+      if (at && at === intactAt) return;
+      intactAt = null;
       const gates = await unfrozenGates(root, feature, GATES_BEFORE[phase]);
-      if (gates.length === 0) return;
+      if (gates.length === 0) {
+        intactAt = at;
+        return;
+      }
       const message = blockMessage(feature, gates, beforeWords(phase, step, item));
       const record = await recordBlock(ledger, feature, gates, { phase, step, item }, message);
       blocked = { record: record.hash, message, gates: gates.map(({ gate, story, status, files }) => ({ gate, story, status, files })) };

@@ -51,6 +51,15 @@ export function turnPath(deps: CycleDeps, input: StepInput, name: string): strin
   return join(deps.turnsDir, `${input.feature}-${input.item}${input.round > 1 ? `-r${input.round}` : ''}-${name}`.replace(/[^A-Za-z0-9._-]+/g, '_'));
 }
 
+/**
+ * The one worktree a cycle's steps share (RED's attempts, LOCK, GREEN's, REFACTOR, REVIEW): each
+ * step resets it to the experiment branch first (git.ts `resetWorktree`); the build removes it
+ * when the cycle ends.
+ */
+export function cycleWorktree(deps: CycleDeps, input: StepInput): string {
+  return turnPath(deps, input, 'work');
+}
+
 /** Blobs of what a turn kept (`kept/<path>`), so a worktree lost in a crash can be rebuilt. */
 export async function keptBlobs(worktree: string, kept: readonly TreeChange[]): Promise<Blob[]> {
   const { readFile } = await import('node:fs/promises');

@@ -8,6 +8,7 @@
  * story), migrates the feature database to the merged head, records `story.merged`, and removes the
  * experiment pair. A merge that conflicts is undone and stops the run with what to do.
  */
+import { existsSync } from 'node:fs';
 import { featureBranch, storyBranch, type BranchPairView } from '../../shared/branches';
 import { RECORD_TYPES } from '../../shared/records';
 import type { BranchService } from '../branches/service-api';
@@ -23,13 +24,12 @@ const asPair = (p: BranchPairView): ExperimentPair | null =>
  * branch) when it does not exist, then the story's, from the nearest earlier story (in `order`) that
  * still has its pair, else from the feature pair.
  */
-export function storyExperiments(
-  branches: BranchService,
-  feature: string,
-  defaultBranch: string,
-  order: () => Promise<readonly string[]>,
-): (story: string) => Promise<ExperimentPair> {
+export function storyExperiments(branches: BranchService, feature: string, defaultBranch: string, order: () => Promise<readonly string[]>): StoryExperiments {
   const made = new Map<string, Promise<ExperimentPair>>();
+  // Listing the pairs asks git whether each is merged (three processes a pair), and every cycle
+  // step asks for its story's pair: a story's answer is kept until a pair is made or removed
+  // (`forget`), or its worktree is gone (issue 17).
+  const resolved = new Map<string, ExperimentPair>();
   const ensure = (gitBranch: string, parent: () => Promise<string>): Promise<ExperimentPair> => {
     let pair = made.get(gitBranch);
     if (!pair) {
@@ -38,6 +38,8 @@ export function storyExperiments(
         const found = existing ? asPair(existing) : null;
         if (found) return found;
         const created = await branches.create(gitBranch, { parent: await parent(), ttlHours: null });
+        // A new pair may stack on a story already resolved: every answer is asked again.
+        resolved.clear();
         return { gitBranch, worktree: created.worktree, database: created.database };
       })();
       made.set(gitBranch, pair);
@@ -46,8 +48,15 @@ export function storyExperiments(
     return pair;
   };
   const featurePair = () => ensure(featureBranch(feature), async () => defaultBranch);
+  const experiment = async (story: string): Promise<ExperimentPair> => {
+    const known = resolved.get(story);
+    if (known && existsSync(known.worktree)) return known;
+    const pair = await resolve(story);
+    resolved.set(story, pair);
+    return pair;
+  };
   const chained = `${featureBranch(feature)}--`;
-  return async (story) => {
+  const resolve = async (story: string): Promise<ExperimentPair> => {
     const base = await featurePair();
     const gitBranch = storyBranch(feature, story);
     const pairs = (await branches.list()).pairs;
@@ -71,7 +80,16 @@ export function storyExperiments(
       top = child;
     }
   };
+  return Object.assign(experiment, {
+    forget: () => {
+      resolved.clear();
+      made.clear();
+    },
+  });
 }
+
+/** A story's experiment pair, made once; `forget` after pairs were merged or removed outside it. */
+export type StoryExperiments = ((story: string) => Promise<ExperimentPair>) & { forget(): void };
 
 export interface MergedStory {
   readonly story: string;

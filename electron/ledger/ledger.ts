@@ -17,6 +17,7 @@ import { BLOBS_DIR, displayPath, EVENTS_FILE, LOCK_FILE } from './ledger-file';
 import { loadState, type LedgerState } from './ledger-state';
 import { serialize, withFileLock } from '../platform/file-lock';
 import { checkAppendInput, type AppendInput, type LedgerSnapshot, type LedgerTx } from './ledger-types';
+import { inGroup, openGroup } from './ledger-group';
 
 export type { AppendInput, LedgerSnapshot, LedgerTx } from './ledger-types';
 
@@ -101,6 +102,31 @@ export class Ledger {
         open = false;
       }
     });
+  }
+
+  /**
+   * Runs `fn` as one group commit (ledger-group.ts): its appends are written as they come and made
+   * durable by one fsync when it ends, however it ends. A group inside a group joins the outer one.
+   */
+  group<T>(fn: () => Promise<T>): Promise<T> {
+    return inGroup(this.dir, fn, () => this.syncEvents());
+  }
+
+  /** Makes every record this context's group has written durable now (before something outside the ledger names one). */
+  async sync(): Promise<void> {
+    const group = openGroup(this.dir);
+    if (!group?.unsynced) return;
+    group.unsynced = false;
+    await this.syncEvents();
+  }
+
+  private async syncEvents(): Promise<void> {
+    const handle = await fs.open(this.eventsPath, 'a');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
   }
 
   async readBlob(sha256: string): Promise<Buffer | null> {
@@ -218,7 +244,10 @@ export class Ledger {
       // One write keeps a record whole; a short one (disk full) leaves a torn tail that verify reports.
       if (bytesWritten !== line.length)
         throw new Error(`only ${bytesWritten} of ${line.length} bytes of record #${record.seq} reached ${this.eventsPath} (is the disk full?)`);
-      await handle.sync();
+      // In a group the fsync waits for the group's end (one for all its records); a new file is synced at once.
+      const group = created ? null : openGroup(this.dir);
+      if (group) group.unsynced = true;
+      else await handle.sync();
       stat = await handle.stat();
     } finally {
       await handle.close();
@@ -233,9 +262,9 @@ export class Ledger {
     if (contents.length === 0) return;
     const blobsDir = path.join(this.dir, BLOBS_DIR);
     await fs.mkdir(blobsDir, { recursive: true });
-    let newEntries = false;
-    for (const content of contents) newEntries = (await writeBlob(blobsDir, content)).written || newEntries;
-    if (newEntries) await fsyncDir(blobsDir);
+    // Side by side: each blob's own fsync overlaps the others' (issue 17); the folder is fsynced once after all.
+    const written = await Promise.all(contents.map((content) => writeBlob(blobsDir, content)));
+    if (written.some((w) => w.written)) await fsyncDir(blobsDir);
   }
 
   private appended(state: LedgerState, record: LedgerRecord, line: Buffer, stat: { ino: number; mtimeMs: number; size: number }): LedgerState {
