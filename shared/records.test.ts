@@ -54,14 +54,14 @@ describe('the record catalogue', () => {
 describe('one spelling of each record type', () => {
   const sources = execFileSync('git', ['ls-files', 'electron', 'shared', 'renderer', 'scripts', 'bin'], { encoding: 'utf8' })
     .split('\n')
-    .filter((f) => /\.(ts|tsx|mjs|js)$/.test(f) && !/\.(test|fixture)\.tsx?$/.test(f) && f !== 'shared/records.ts');
+    .filter((f) => /\.(ts|tsx|mjs|js)$/.test(f) && !/\.(test|fixture)\.tsx?$/.test(f) && f !== 'shared/records.ts' && f !== 'shared/record-types.ts');
   const code = (file: string) =>
     readFileSync(file, 'utf8')
       .replace(/\/\*[\s\S]*?\*\//g, '')
       .split('\n')
       .map((line) => line.replace(/\/\/.*$/, ''));
 
-  it('no source file outside shared/records.ts spells a record type (event kinds that share a name are events)', () => {
+  it('no source file outside shared/record-types.ts (the table) and shared/records.ts spells a record type (event kinds that share a name are events)', () => {
     const spelled: string[] = [];
     const types = Object.values(RECORD_TYPES);
     for (const file of sources)
