@@ -1,13 +1,20 @@
-// npm run bench:cycle [-- --items N]: the orchestrator's own overhead per cycle (see
-// electron/engine/bench-cycle.ts). Prints one JSON document with p50 and p95.
+// npm run bench:cycle [-- --items N] [-- --parallel P]: the orchestrator's own overhead per cycle (see
+// electron/engine/bench-cycle.ts), or with --parallel, N items in independent stories built with
+// `parallel: 1` and then `parallel: P`, and the speed-up. Prints one JSON document.
 import { register } from 'tsx/esm/api';
 
 register();
-const at = process.argv.indexOf('--items');
-const items = at > 0 ? Number(process.argv[at + 1]) : 5;
-if (!Number.isInteger(items) || items < 1) {
-  console.error('bench:cycle: --items takes a whole number ≥ 1');
-  process.exit(2);
-}
-const { benchCycle } = await import('../electron/engine/bench-cycle.ts');
-console.log(JSON.stringify(await benchCycle(items), null, 2));
+const option = (name, fallback) => {
+  const at = process.argv.indexOf(name);
+  if (at < 0) return fallback;
+  const value = Number(process.argv[at + 1]);
+  if (!Number.isInteger(value) || value < 1) {
+    console.error(`bench:cycle: ${name} takes a whole number ≥ 1`);
+    process.exit(2);
+  }
+  return value;
+};
+const items = option('--items', 5);
+const parallel = option('--parallel', null);
+const { benchCycle, benchParallel } = await import('../electron/engine/bench-cycle.ts');
+console.log(JSON.stringify(parallel === null ? await benchCycle(items) : await benchParallel(items, parallel), null, 2));

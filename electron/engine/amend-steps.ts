@@ -66,7 +66,7 @@ export async function amendedRedStep(deps: CycleDeps, input: StepInput & { amend
   }
   const changes = diffTrees(before, await snapshotTree(worktree, { content: true }));
   const fields = { attempt: input.attempt, violations: 0, kept: keptSummary(changes), outOfScope: [], turnMs: 0, agentExitCode: null, tells: [] };
-  const earlier = await earlierLock(deps, cycleIdFor(input.feature, input.item, input.round));
+  const earlier = await earlierLock(deps, cycleIdFor(input.feature, input.item, input.round), input.story);
   const {
     run,
     test,

@@ -13,6 +13,7 @@ import { Ledger } from '../ledger';
 import { removeDir } from '../project/temp-project.fixture';
 import { runFeature } from './run-feature';
 import { calcSource, makeCycleProject, testFile } from './cycle-project.fixture';
+import { makeLanesProject } from './lanes-project.fixture';
 
 /** The goal for the orchestrator's own overhead per cycle, p50 (issue 17). */
 const GOAL_MS = 150;
@@ -79,4 +80,34 @@ export async function benchCycle(items: number): Promise<Record<string, unknown>
   } finally {
     await removeDir(join(project.root, '..'));
   }
+}
+
+/**
+ * `bench:cycle --items N --parallel P`: the same N items, each in an independent story of its own
+ * (lanes.ts), built once with `parallel: 1` and once with `parallel: P`, one after the other on
+ * fresh projects; prints both builds' wall time (run start to the acceptance gate) and the speed-up.
+ */
+export async function benchParallel(items: number, parallel: number): Promise<Record<string, unknown>> {
+  const ids = Array.from({ length: items }, (_, i) => `T${i + 1}`);
+  const build = async (lanes: number): Promise<number> => {
+    const project = await makeLanesProject(ids, { independent: true, independence: 'each item is a file of its own' }, lanes);
+    try {
+      const started = Date.now();
+      const summary = await runFeature({ root: project.root, until: 'acceptance', dataDir: project.dataDir });
+      if (summary.phase !== 'acceptance') throw new Error(`the build with parallel ${lanes} stopped at ${summary.phase}, not at the acceptance gate`);
+      return Date.now() - started;
+    } finally {
+      await removeDir(join(project.root, '..'));
+    }
+  };
+  const sequentialMs = await build(1);
+  const parallelMs = await build(parallel);
+  return {
+    items,
+    parallel,
+    sequentialMs,
+    parallelMs,
+    speedup: Number((sequentialMs / parallelMs).toFixed(2)),
+    load: { average: loadavg().map((l) => Number(l.toFixed(2))), cores: availableParallelism() },
+  };
 }

@@ -62,7 +62,61 @@ async function parkEscalated(deps: CycleDeps, records: CycleRecords, input: Step
   ]);
 }
 
-export async function buildItems(deps: CycleDeps, store: StateStore, items: readonly TestItem[], repairBudget: number): Promise<BuildResult> {
+/** How a build runs its items: which stories may be built at once (lanes.ts), how many at once, where each slot's test runs happen. */
+export interface BuildPlan {
+  readonly repairBudget: number;
+  /** Stories in lanes (an item whose story is in none is built in the first). Default: every story in one lane. */
+  readonly lanes?: readonly (readonly string[])[];
+  /** Lanes built at the same time (`parallel` in project.json). Default 1. */
+  readonly parallel?: number;
+  /** The run site of slot `n` (slot 0 is deps.runSite): each lane built at once runs its tests in its own folder. */
+  readonly siteFor?: (slot: number) => CycleDeps['runSite'];
+}
+
+/**
+ * Builds the items lane by lane, up to `parallel` lanes at once; inside a lane, in list order (each
+ * story stacked on the ones before it). Lanes share nothing but the ledger, whose appends are one
+ * ordered chain. A lane that fails stops the others (their snapshots resume them), then the build throws.
+ */
+export async function buildItems(deps: CycleDeps, store: StateStore, items: readonly TestItem[], plan: BuildPlan): Promise<BuildResult> {
+  const storyOf = (item: TestItem) => item.storyId ?? 'unassigned';
+  const lanes = plan.lanes ?? [[...new Set(items.map(storyOf))]];
+  const laneOf = (item: TestItem) =>
+    Math.max(
+      0,
+      lanes.findIndex((lane) => lane.includes(storyOf(item))),
+    );
+  const work = lanes.map((_, index) => items.filter((item) => laneOf(item) === index)).filter((lane) => lane.length > 0);
+  const stop = new AbortController();
+  const signal = deps.signal ? AbortSignal.any([deps.signal, stop.signal]) : stop.signal;
+  const outputs = new Map<string, CycleOutput>();
+  let next = 0;
+  const slot = async (n: number): Promise<void> => {
+    const mine: CycleDeps = { ...deps, signal, runSite: n === 0 ? deps.runSite : (plan.siteFor?.(n) ?? deps.runSite) };
+    for (let lane = work[next++]; lane && !signal.aborted; lane = work[next++]) await buildLane(mine, store, lane, plan.repairBudget, outputs);
+  };
+  const slots = Math.max(1, Math.min(plan.parallel ?? 1, work.length));
+  const settled = await Promise.allSettled(
+    Array.from({ length: slots }, (_, n) =>
+      slot(n).catch((error: unknown) => {
+        stop.abort();
+        throw error;
+      }),
+    ),
+  );
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  const done = items.flatMap((item) => outputs.get(item.id) ?? []);
+  return { outputs: done, escalated: done.filter((o) => o.status === 'escalated').length };
+}
+
+async function buildLane(
+  deps: CycleDeps,
+  store: StateStore,
+  items: readonly TestItem[],
+  repairBudget: number,
+  outputs: Map<string, CycleOutput>,
+): Promise<void> {
   // Every step first re-judges the gates it builds on: a test list edited mid-run builds nothing more.
   // A step's records are one group commit (one fsync of the ledger, ledger-group.ts), durable
   // before the step's outcome moves the machine and its snapshot is written.
@@ -81,7 +135,6 @@ export async function buildItems(deps: CycleDeps, store: StateStore, items: read
       review: guarded('review', reviewStep),
     },
   });
-  const outputs: CycleOutput[] = [];
   const decisions = foldEscalations((await deps.ledger.read()).records);
   for (const item of items) {
     if (deps.signal?.aborted) break;
@@ -117,7 +170,7 @@ export async function buildItems(deps: CycleDeps, store: StateStore, items: read
     });
     if (done.status !== 'done') break; // stopped: the snapshot on disk resumes it next time
     const output = done.output as CycleOutput;
-    outputs.push(output);
+    outputs.set(item.id, output);
     const step = { ...input, attempt: 1, failure: null };
     await removeWorktree(deps.root, cycleWorktree(deps, step));
     const records = recordsFor(deps, step);
@@ -129,5 +182,4 @@ export async function buildItems(deps: CycleDeps, store: StateStore, items: read
       }
     });
   }
-  return { outputs, escalated: outputs.filter((o) => o.status === 'escalated').length };
 }

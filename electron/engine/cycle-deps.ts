@@ -20,6 +20,8 @@ export interface CycleDeps {
   readonly feature: string;
   readonly ledger: Ledger;
   readonly provider: BranchProvider;
+  /** The stories of `story`'s lane (lanes.ts): whose code and locked tests its branch holds. Absent: every story's. */
+  readonly lane?: (story: string) => Promise<readonly string[]>;
   /** Makes (once) and returns the story's experiment pair. */
   readonly experiment: (story: string) => Promise<ExperimentPair>;
   readonly agent: (role: Role) => AgentAdapter;

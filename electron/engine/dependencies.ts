@@ -15,6 +15,7 @@ import { quoteArg, runCommand } from '../process/run-command';
 import { sha256 } from '../platform/tree-snapshot';
 import type { CycleDeps } from './cycle-deps';
 import type { Blob } from './records';
+import { KeyedLock } from '../platform/keyed-lock';
 
 export interface DependencyOutcome {
   readonly manager: string | null;
@@ -36,8 +37,15 @@ const OTHER_MANAGERS: ReadonlyArray<[string, string]> = [
 const NPM_FLAGS = ['--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'];
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 
+/** Lanes built at once share the feature's install folder: one install at a time. */
+const installs = new KeyedLock();
+
 /** The requests in what the Driver said, honoured or refused; null when it asked for nothing. */
-export async function honourRequests(deps: CycleDeps, worktree: string, step: string, said: string): Promise<DependencyOutcome | null> {
+export function honourRequests(deps: CycleDeps, worktree: string, step: string, said: string): Promise<DependencyOutcome | null> {
+  return installs.run(deps.dependenciesDir, () => honour(deps, worktree, step, said));
+}
+
+async function honour(deps: CycleDeps, worktree: string, step: string, said: string): Promise<DependencyOutcome | null> {
   const { requests, refused } = dependencyRequestsIn(said);
   if (requests.length === 0 && refused.length === 0) return null;
   const decline = (why: string): DependencyOutcome => ({

@@ -44,8 +44,13 @@ export async function cycleLock(deps: CycleDeps, records: CycleRecords): Promise
   return { record, lock: await lockOf(deps, entries, record.data) };
 }
 
-/** Every earlier item's locked files, as last locked (null before the first lock): what a later RED may not touch. */
-export async function earlierLock(deps: CycleDeps, cycle: string): Promise<Lock | null> {
+/**
+ * Every earlier item's locked files, as last locked (null before the first lock): what a later RED
+ * may not touch. Only the locks whose tests are on the branch `story` builds on bind: its own lane's
+ * (lanes.ts; every story's when lanes are not known) and those of stories already merged into the
+ * feature branch — a story built beside it in another lane has other tests, not missing ones.
+ */
+export async function earlierLock(deps: CycleDeps, cycle: string, story: string): Promise<Lock | null> {
   const { records } = await deps.ledger.read();
   const mine = records.filter((r) => r.subject.feature === deps.feature);
   const escalated = new Set(
@@ -53,14 +58,16 @@ export async function earlierLock(deps: CycleDeps, cycle: string): Promise<Lock 
       .filter((r) => r.data.status === 'escalated')
       .map((r) => r.subject.cycle),
   );
-  const locks = recordsOf(mine, RECORD_TYPES.cycleLocked).filter((r) => r.subject.cycle !== cycle && !escalated.has(r.subject.cycle));
+  const lane = deps.lane ? new Set([...(await deps.lane(story)), ...recordsOf(mine, RECORD_TYPES.storyMerged).map((r) => r.data.story)]) : null;
+  const onBranch = (r: { subject: { story?: string | null } }) => lane === null || lane.has(r.subject.story ?? 'unassigned');
+  const locks = recordsOf(mine, RECORD_TYPES.cycleLocked).filter((r) => r.subject.cycle !== cycle && !escalated.has(r.subject.cycle) && onBranch(r));
   const last = locks.at(-1);
   if (!last) return null;
   const entries = new Map<string, Entry>();
   for (const record of locks) for (const file of record.data.files) entries.set(file.path, { file, record });
   amend(
     entries,
-    recordsOf(mine, RECORD_TYPES.cycleDependencies).filter((r) => r.subject.cycle !== cycle && !escalated.has(r.subject.cycle)),
+    recordsOf(mine, RECORD_TYPES.cycleDependencies).filter((r) => r.subject.cycle !== cycle && !escalated.has(r.subject.cycle) && onBranch(r)),
   );
   return lockOf(deps, entries, last.data);
 }

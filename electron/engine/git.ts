@@ -7,8 +7,13 @@ import { existsSync } from 'node:fs';
 import { appendFile, lstat, mkdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { git } from '../platform/git';
+import { KeyedLock } from '../platform/keyed-lock';
 
 export { git };
+
+/** Lanes built at once add and remove worktrees of one repository: its worktree registry changes one call at a time. */
+const registry = new KeyedLock();
+const worktreeCall = (root: string, args: string[]) => registry.run(resolve(root), () => git(root, args));
 
 /** Keep what the orchestrator adds to worktrees (the shared node_modules link, test reports) out of commits. */
 export async function excludeFromCommits(root: string, patterns: readonly string[]): Promise<void> {
@@ -34,7 +39,7 @@ const adminDirs = new Map<string, string>();
 export async function addWorktree(root: string, path: string, ref: string): Promise<void> {
   if (existsSync(path)) await removeWorktree(root, path);
   await mkdir(dirname(path), { recursive: true });
-  await git(root, ['worktree', 'add', '--detach', '--force', '--quiet', path, ref]);
+  await worktreeCall(root, ['worktree', 'add', '--detach', '--force', '--quiet', path, ref]);
   const admin = /^gitdir: (.+)$/m.exec(await readFile(join(path, '.git'), 'utf8').catch(() => ''))?.[1];
   if (admin) adminDirs.set(resolve(path), resolve(path, admin.trim()));
   await linkDependencies(root, path);
@@ -89,13 +94,13 @@ async function cleanWorktree(root: string, path: string, admin: string, ref: str
 export async function removeWorktree(root: string, path: string): Promise<void> {
   adminDirs.delete(resolve(path));
   if (!existsSync(path)) return;
-  const removed = await git(root, ['worktree', 'remove', '--force', path]).then(
+  const removed = await worktreeCall(root, ['worktree', 'remove', '--force', path]).then(
     () => true,
     () => false,
   );
   if (removed) return;
   await rm(path, { recursive: true, force: true });
-  await git(root, ['worktree', 'prune']).catch(() => undefined);
+  await worktreeCall(root, ['worktree', 'prune']).catch(() => undefined);
 }
 
 /** Commit everything in the worktree as Baton; returns the commit (HEAD when there was nothing to commit). */

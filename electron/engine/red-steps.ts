@@ -36,7 +36,7 @@ export async function redStep(deps: CycleDeps, input: StepInput): Promise<RedOut
   // The cycle's one worktree, reset to the branch: an earlier rejected attempt leaves nothing in it.
   const worktree = cycleWorktree(deps, input);
   await resetWorktree(deps.root, worktree, pair.gitBranch);
-  const earlier = await earlierLock(deps, cycleIdFor(input.feature, input.item, input.round));
+  const earlier = await earlierLock(deps, cycleIdFor(input.feature, input.item, input.round), input.story);
   const { turn, run, test, fields, blobs } = await turnAndRun(deps, input, {
     role: 'navigator',
     step: 'red',

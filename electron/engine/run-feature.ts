@@ -8,13 +8,12 @@ import { join } from 'node:path';
 import { fromPromise } from 'xstate';
 import type { GateName } from '../../shared/ledger';
 import type { ProviderKind } from '../../shared/branches';
-import type { RunBlocked, RunEvent, RunSummary, LifecycleStateName } from '../../shared/run';
+import type { RunEvent, RunSummary, LifecycleStateName } from '../../shared/run';
 import { agentsFor } from './run-agents';
 import { openBranchService } from '../branches/service';
-import { blockMessage, GATES_BEFORE, recordBlock, unfrozenGates } from '../gates/frozen';
+import { GATES_BEFORE } from '../gates/frozen';
 import { Ledger } from '../ledger';
 import { LIFECYCLE_VERSION, lifecycleMachine, type GateDecision, type GateWait, type WorkInput } from '../orchestrator/lifecycle-machine';
-import type { JudgedReport } from '../orchestrator/judge';
 import { readProject } from '../project';
 import { readSettings } from '../project/read-settings';
 import type { ProjectSettings } from '../project/settings';
@@ -33,12 +32,13 @@ import { excludeFromCommits } from './git';
 import { readSnapshot, runPersisted } from './persisted-machine';
 import { cleanTurns, takeRunLock } from './run-housekeeping';
 import { StateStore } from './state-store';
-import { guardFingerprint } from './guard-fingerprint';
 import { summarize } from './summary';
 import { removeLeftoverThrowaways } from './test-run';
 import { shipSteps, type ShipSteps } from './ship-steps';
 import { alignFeatureDatabase } from './feature-db';
 import { dropStoryExperiment, mergeStoryExperiments, storyExperiments } from './story-experiments';
+import { frozenGuard, type FrozenGuard } from './frozen-guard';
+import { baselineStore, laneSite, parallelOf, runLanes, storyOrder, type RunLanes } from './build-lanes';
 
 export interface RunOptions {
   readonly root: string;
@@ -128,7 +128,9 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
       options.scenario ? {} : (options.agents ?? {}),
       hide,
     );
-    const experiments = storyExperiments(branches, feature.id, settings.defaultBranch, async () => storyOrder(await items()));
+    const lanes = runLanes(root, feature.id, () => items());
+    const baseline = baselineStore(store, lanes);
+    const experiments = storyExperiments(branches, feature.id, settings.defaultBranch, lanes.stackable);
     const deps: CycleDeps = {
       root,
       settings,
@@ -136,16 +138,17 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
       ledger,
       provider: branches.provider,
       experiment: experiments,
+      lane: async (story) => (await lanes.lanes()).find((lane) => lane.includes(story)) ?? [story],
       agent: (role) => {
         const agent = agents.get(role);
         if (!agent) throw new Error(`No agent for the ${role} role: set agents.${role} in .baton/project.json.`);
         return agent;
       },
       turnsDir,
-      runSite: { dir: join(dataDir, 'run', 'tree'), scratch: join(dataDir, 'run', 'scratch') },
+      runSite: laneSite(dataDir)(0),
       dependenciesDir: join(dataDir, 'dependencies', feature.id),
       hide,
-      baseline: baselineStore(store),
+      baseline,
       emit,
       signal,
       guard: (step, item) => frozen.check('building', step, item),
@@ -163,7 +166,8 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
     };
     const drop = (story: string) => dropStoryExperiment(branches, feature.id, story).finally(() => experiments.forget());
     const ship = shipSteps({ root, settings, feature: feature.id, ledger, branches, dataDir, hide, signal }, emit);
-    const phase = await driveLifecycle(deps, store, items, settings, ledger, options, frozen, { ...ship, accepted, drop });
+    const build = { lanes, siteFor: laneSite(dataDir), start: baseline.start };
+    const phase = await driveLifecycle(deps, store, items, build, settings, ledger, options, frozen, { ...ship, accepted, drop });
     return await summarize(root, feature.id, phase, ledger, frozen.blocked);
   } finally {
     await branches.close().catch(() => undefined);
@@ -182,57 +186,11 @@ const AFTER_GATE: Readonly<Record<GateName, LifecycleStateName>> = {
   promote: 'done',
 };
 
-interface FrozenGuard {
-  /** Re-judges the gates `phase` builds on; records a block, aborts the run and throws when one is not approved as it stands. */
-  check(phase: LifecycleStateName, step: string, item: string | null): Promise<void>;
-  /** Aborted once the run is blocked. */
-  readonly signal: AbortSignal;
-  readonly blocked: RunBlocked | null;
-}
-
-class RunBlockedError extends Error {}
-
-const beforeWords = (phase: LifecycleStateName, step: string, item: string | null): string => {
-  if (item) return `${step.toUpperCase()} of ${item}`;
-  if (step.startsWith('gate:')) return `going on from the ${step.slice(5)} gate`;
-  return `the run started (at ${phase})`;
-};
-
-function frozenGuard(root: string, feature: string, ledger: Ledger, emit: (event: RunEvent) => void): FrozenGuard {
-  const controller = new AbortController();
-  let blocked: RunBlocked | null = null;
-  // The phase and fingerprint (guard-fingerprint.ts) the gates were last found intact at.
-  let intactAt: string | null = null;
-  return {
-    signal: controller.signal,
-    get blocked() {
-      return blocked;
-    },
-    async check(phase, step, item) {
-      if (blocked) throw new RunBlockedError(blocked.message);
-      const fingerprint = await guardFingerprint(root, ledger);
-      const at = fingerprint && `${phase}:${fingerprint}`;
-      if (at && at === intactAt) return;
-      intactAt = null;
-      const gates = await unfrozenGates(root, feature, GATES_BEFORE[phase]);
-      if (gates.length === 0) {
-        intactAt = at;
-        return;
-      }
-      const message = blockMessage(feature, gates, beforeWords(phase, step, item));
-      const record = await recordBlock(ledger, feature, gates, { phase, step, item }, message);
-      blocked = { record: record.hash, message, gates: gates.map(({ gate, story, status, files }) => ({ gate, story, status, files })) };
-      emit({ kind: 'run.blocked', feature, message, record: record.hash });
-      controller.abort();
-      throw new RunBlockedError(message);
-    },
-  };
-}
-
 async function driveLifecycle(
   deps: CycleDeps,
   store: StateStore,
   items: () => Promise<Parameters<typeof buildItems>[2]>,
+  build: { readonly lanes: RunLanes; readonly siteFor: ReturnType<typeof laneSite>; readonly start: () => Promise<void> },
   settings: ProjectSettings,
   ledger: Ledger,
   options: RunOptions,
@@ -260,7 +218,13 @@ async function driveLifecycle(
           stories: await storiesOf(deps.root, deps.feature),
           drop: ship.drop,
         });
-        const built = await buildItems(deps, store, list, settings.repairBudget);
+        await build.start();
+        const built = await buildItems(deps, store, list, {
+          repairBudget: settings.repairBudget,
+          lanes: await build.lanes.refresh(),
+          parallel: parallelOf(settings),
+          siteFor: build.siteFor,
+        });
         // A test amendment approved during the build: acceptance sends the build back at once (waitForGate), so `until` does not stop there.
         rerun = amendmentToRerun((await ledger.read()).records, deps.feature) !== null;
         return { escalated: built.escalated };
@@ -318,18 +282,3 @@ async function resumeEscalated(
     actor.send({ type: 'ABANDON', reason: `Abandoned over ${abandon.item} by ${abandon.decided!.by}: ${abandon.decided!.note ?? 'no reason given'}` });
   else actor.send({ type: 'RESUME' });
 }
-
-function baselineStore(store: StateStore): CycleDeps['baseline'] {
-  return {
-    // Per story experiment; a story's first RED is judged against the last accepted run of any
-    // story (stories are built in order, each from the one before it: story-experiments.ts).
-    get: async (story) => (await store.read<JudgedReport>(`baseline-${story}`)) ?? (await store.read<JudgedReport>('baseline')) ?? { cases: [] },
-    set: async (story, report) => {
-      await store.write(`baseline-${story}`, report);
-      await store.write('baseline', report);
-    },
-  };
-}
-
-/** The feature's stories in the order their items are built (items of no story build as `unassigned`). */
-const storyOrder = (items: readonly TestItem[]): string[] => [...new Set(items.map((item) => item.storyId ?? 'unassigned'))];

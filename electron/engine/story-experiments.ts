@@ -15,21 +15,28 @@ import type { BranchService } from '../branches/service-api';
 import type { CycleDeps, ExperimentPair } from './cycle-deps';
 import { keepMigrated } from './feature-db';
 import { git } from './git';
+import { KeyedLock } from '../platform/keyed-lock';
 
 const asPair = (p: BranchPairView): ExperimentPair | null =>
   p.gitBranch && p.database && p.worktree ? { gitBranch: p.gitBranch, worktree: p.worktree, database: p.database.name } : null;
 
 /**
  * Makes (once) and returns the experiment pair of a story: the feature pair first (from the default
- * branch) when it does not exist, then the story's, from the nearest earlier story (in `order`) that
- * still has its pair, else from the feature pair.
+ * branch) when it does not exist, then the story's, from the nearest story it may stack on (`stackable`:
+ * the stories before it in its lane, lanes.ts) that still has its pair, else from the feature pair.
  */
-export function storyExperiments(branches: BranchService, feature: string, defaultBranch: string, order: () => Promise<readonly string[]>): StoryExperiments {
+export function storyExperiments(
+  branches: BranchService,
+  feature: string,
+  defaultBranch: string,
+  stackable: (story: string) => Promise<readonly string[]>,
+): StoryExperiments {
   const made = new Map<string, Promise<ExperimentPair>>();
   // Listing the pairs asks git whether each is merged (three processes a pair), and every cycle
   // step asks for its story's pair: a story's answer is kept until a pair is made or removed
   // (`forget`), or its worktree is gone (issue 17).
   const resolved = new Map<string, ExperimentPair>();
+  const serial = new KeyedLock();
   const ensure = (gitBranch: string, parent: () => Promise<string>): Promise<ExperimentPair> => {
     let pair = made.get(gitBranch);
     if (!pair) {
@@ -37,7 +44,9 @@ export function storyExperiments(branches: BranchService, feature: string, defau
         const existing = (await branches.list()).pairs.find((p) => p.gitBranch === gitBranch);
         const found = existing ? asPair(existing) : null;
         if (found) return found;
-        const created = await branches.create(gitBranch, { parent: await parent(), ttlHours: null });
+        // Lanes built at once make their pairs one at a time: one git repository, one branch service.
+        const from = await parent();
+        const created = await serial.run('create', () => branches.create(gitBranch, { parent: from, ttlHours: null }));
         // A new pair may stack on a story already resolved: every answer is asked again.
         resolved.clear();
         return { gitBranch, worktree: created.worktree, database: created.database };
@@ -65,8 +74,7 @@ export function storyExperiments(branches: BranchService, feature: string, defau
       // Not there (never made, or merged and removed since): made now, from the chain as it stands.
       made.delete(gitBranch);
       return ensure(gitBranch, async () => {
-        const stories = await order();
-        const earlier = stories.slice(0, Math.max(0, stories.indexOf(story))).reverse();
+        const earlier = [...(await stackable(story))].reverse();
         const stacked = earlier.map((s) => pairs.find((p) => p.gitBranch === storyBranch(feature, s))).find((p) => p && asPair(p));
         return stacked?.gitBranch ?? base.gitBranch;
       });
@@ -118,6 +126,8 @@ export async function mergeStoryExperiments(deps: CycleDeps, branches: BranchSer
     return parent && parent !== feature && parent.gitBranch?.startsWith(`${target}--`) ? 1 + depth(parent) : 0;
   };
   const chain = byStory.sort((a, b) => depth(a.pair) - depth(b.pair));
+  // Chains cut from the feature pair itself: more than one means lanes were built in parallel.
+  const lanes = chain.filter((c) => depth(c.pair) === 0).length;
   const merged: MergedStory[] = [];
   for (const { story, branch } of chain) {
     const commit = await git(deps.root, ['rev-parse', `refs/heads/${branch}`]);
@@ -143,8 +153,12 @@ export async function mergeStoryExperiments(deps: CycleDeps, branches: BranchSer
         ]);
       } catch (error) {
         await git(featurePair.worktree, ['merge', '--abort']).catch(() => undefined);
+        const why = (error as Error).message.split('\n')[0];
+        // Stories of other lanes were built beside this one, not under it: sending it back would build it beside them again.
         throw new Error(
-          `merging story ${story} (${branch}) into ${target} conflicts, so nothing was merged: ${(error as Error).message.split('\n')[0]}. Send the story back at acceptance (its items run again on top of the others), or merge it by hand in ${featurePair.worktree} and run again.`,
+          lanes > 1
+            ? `merging story ${story} (${branch}) into ${target} conflicts with a story built beside it (its story.json declared them independent, so they were built in parallel, lanes.ts), so nothing of it was merged: ${why}. They were not independent: name the story it needs in its story.json's depends_on (then approve the spec again and run: it is built on top of that story), or merge it by hand in ${featurePair.worktree} and run again.`
+            : `merging story ${story} (${branch}) into ${target} conflicts, so nothing was merged: ${why}. Send the story back at acceptance (its items run again on top of the others), or merge it by hand in ${featurePair.worktree} and run again.`,
         );
       }
       const after = await git(deps.root, ['rev-parse', `refs/heads/${target}`]);

@@ -68,6 +68,8 @@ export const projectSettingsSchema = z
     /** Role → adapter: a name (`scripted`, `command`, a preset) or its settings (shared/agents.ts). */
     agents: z.record(z.string(), agentSettingSchema),
     repairBudget: z.number().int().min(0).max(10),
+    /** Lanes of independent stories built at once (electron/engine/lanes.ts); default: the machine's cores. */
+    parallel: z.number().int().min(1).max(32).optional(),
     /** Runs on every new database branch before anything else connects: a SQL file (a path) or a command. */
     masking: z.union([z.string().min(1), z.strictObject({ sql: z.string().min(1) }), z.strictObject({ command: z.string().min(1) })]).nullable(),
     /** The scripted agent's scenario file (relative to the root), for roles whose adapter is `scripted`. */

@@ -27,7 +27,7 @@ import { compareSchemas } from '../schema';
 import type { SchemaDiff } from '../../../shared/branches';
 import { childrenOf, describe, ensureTemplate, finishCreate, reserve } from './branch-folders';
 import { copyDir } from './copy-dir';
-import { KeyedLock } from './keyed-lock';
+import { KeyedLock } from '../../platform/keyed-lock';
 import { pidAlive } from '../../platform/fs-facts';
 import { assertBranchName, bumpGeneration, dataOf, listHomes, PgliteLayout, readMeta, removeDir, writeMeta, type BranchMeta } from './layout';
 import { asQueryable, connectClient, localUrl, reporter, type Reporter } from './progress';

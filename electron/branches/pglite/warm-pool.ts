@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { copyDir } from './copy-dir';
-import type { KeyedLock } from './keyed-lock';
+import type { KeyedLock } from '../../platform/keyed-lock';
 import { isMissing, pidAlive } from '../../platform/fs-facts';
 import { dataOf, readMeta, removeDir, type PgliteLayout } from './layout';
 import { lockHolder, readServeInfo } from './server-process';

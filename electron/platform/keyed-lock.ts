@@ -1,5 +1,5 @@
 /**
- * One operation at a time per branch within this process (serve, stop, copy, swap). Across
+ * One operation at a time per key within this process (a branch: serve, stop, copy, swap). Across
  * processes the generation counter and serve.json catch what this cannot (see warm-pool.ts).
  * Callers that need two branches lock the descendant before the ancestor, never the reverse.
  */
