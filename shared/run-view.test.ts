@@ -75,3 +75,85 @@ describe('folding a run', () => {
     expect(again.items).toBe(ended.items);
   });
 });
+
+describe('items built in parallel', () => {
+  const cycle = (item: string, state: 'plan' | 'red' | 'green' | 'done' | 'escalated'): RunFeedEvent => ({
+    kind: 'cycle.state',
+    feature: 'F-1',
+    item,
+    state,
+    counters,
+  });
+  const start: RunFeedEvent[] = [
+    { kind: 'run.requested', runId: 'r1', feature: 'F-1', at: 't0' },
+    { kind: 'lifecycle.state', feature: 'F-1', state: 'building' },
+  ];
+  // T1 (story S-1) and T3 (story S-2) interleave, as two cycles running at once send them.
+  const interleaved: RunFeedEvent[] = [
+    ...start,
+    cycle('T1', 'plan'),
+    cycle('T3', 'plan'),
+    cycle('T1', 'red'),
+    { kind: 'turn.started', item: 'T1', role: 'navigator', step: 'red', attempt: 1 },
+    cycle('T3', 'red'),
+    { kind: 'turn.started', item: 'T3', role: 'navigator', step: 'red', attempt: 1 },
+    { kind: 'runner.started', item: 'T1', step: 'red', command: 'npm test' },
+    { kind: 'turn.output', item: 'T3', chunk: 'wrote test/b.test.js\n' },
+  ];
+
+  it('lists every item whose cycle runs, in the order they started, each with what it did last', () => {
+    const state = foldRunEvents(IDLE_RUN, interleaved, 100);
+    expect(state.active).toEqual(['T1', 'T3']);
+    expect(state.activity).toEqual({
+      T1: { kind: 'runner', runner: { item: 'T1', step: 'red', command: 'npm test' } },
+      T3: { kind: 'turn', turn: { item: 'T3', role: 'navigator', step: 'red', attempt: 1 } },
+    });
+    // The single-item fields still say what moved last.
+    expect(state).toMatchObject({ currentItem: 'T3', turn: { item: 'T3' }, runner: { item: 'T1' } });
+  });
+
+  it('lets an item go when its cycle is done or escalated, and keeps the other', () => {
+    const oneDone = foldRunEvents(IDLE_RUN, [...interleaved, cycle('T1', 'green'), cycle('T1', 'done')], 100);
+    expect(oneDone.active).toEqual(['T3']);
+    expect(Object.keys(oneDone.activity)).toEqual(['T3']);
+    expect(oneDone.items.find((i) => i.item === 'T1')?.state).toBe('done');
+    const both = foldRunEvents(oneDone, [cycle('T3', 'escalated')], 100);
+    expect(both.active).toEqual([]);
+    expect(both.activity).toEqual({});
+  });
+
+  it('adds an item at its next cycle after the first finished, at the end of the list', () => {
+    const state = foldRunEvents(IDLE_RUN, [...interleaved, cycle('T1', 'done'), cycle('T2', 'plan')], 100);
+    expect(state.active).toEqual(['T3', 'T2']);
+  });
+
+  it('does not add an item for a final state of a cycle it never saw start, nor for turns outside a cycle', () => {
+    const state = foldRunEvents(
+      IDLE_RUN,
+      [
+        ...start,
+        cycle('T1', 'done'),
+        cycle('T2', 'escalated'),
+        { kind: 'turn.started', item: null, role: 'author', step: 'artifact', attempt: 1 },
+        { kind: 'runner.started', item: 'T9', step: 'green', command: 'npm test' },
+      ],
+      100,
+    );
+    expect(state.active).toEqual([]);
+    expect(state.activity).toEqual({});
+    expect(state.items.map((i) => i.item)).toEqual(['T1', 'T2']);
+  });
+
+  it('empties the list when the run ends, and a new run starts with none', () => {
+    const state = foldRunEvents(IDLE_RUN, interleaved, 100);
+    const other = foldRunEvents(state, [{ kind: 'run.ended', runId: 'other', outcome: 'failed', message: null, at: 'now' }], 100);
+    expect(other.active).toEqual(['T1', 'T3']);
+    const ended = foldRunEvents(state, [{ kind: 'run.ended', runId: 'r1', outcome: 'stopped', message: null, at: 'now' }], 100);
+    expect(ended.active).toEqual([]);
+    expect(ended.activity).toEqual({});
+    expect(ended.currentItem).toBe('T3');
+    const again = foldRunEvents(state, [{ kind: 'run.requested', runId: 'r2', feature: null, at: 'later' }], 100);
+    expect(again.active).toEqual([]);
+    expect(again.activity).toEqual({});
+  });
+});

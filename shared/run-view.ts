@@ -3,7 +3,7 @@
  * renderer (between `run:progressed` batches). The streaming panes keep only their last lines.
  * Pure.
  */
-import type { CycleCounters, RunFeedEvent, RunItemState, RunLine, RunLog, RunStateView } from './run';
+import type { CycleCounters, CycleStateName, RunFeedEvent, RunItemActivity, RunItemState, RunLine, RunLog, RunStateView } from './run';
 
 export const EMPTY_LOG: RunLog = { lines: [], dropped: 0, open: false };
 
@@ -17,6 +17,8 @@ export const IDLE_RUN: RunStateView = {
   lifecycle: null,
   items: [],
   currentItem: null,
+  active: [],
+  activity: {},
   turn: null,
   runner: null,
   waiting: null,
@@ -76,6 +78,32 @@ function upsertItem(items: readonly RunItemState[], id: string, patch: Partial<R
 
 const itemLabel = (item: string | null): string => item ?? 'the feature';
 
+/** The cycle states a cycle ends in: its item is no longer being built. */
+export const FINAL_CYCLE_STATES: ReadonlySet<CycleStateName> = new Set(['done', 'escalated']);
+
+type Building = Pick<RunStateView, 'active' | 'activity'>;
+
+/**
+ * An item enters `active` on its cycle's first state that is not final and leaves it on a final
+ * one. A final state of an item never started (a cycle restored already done) leaves the list as is.
+ */
+function moveActive(state: RunStateView, item: string, cycle: CycleStateName): Building {
+  const has = state.active.includes(item);
+  const same = { active: state.active, activity: state.activity };
+  if (!FINAL_CYCLE_STATES.has(cycle)) return has ? same : { active: [...state.active, item], activity: state.activity };
+  if (!has) return same;
+  return {
+    active: state.active.filter((i) => i !== item),
+    activity: Object.fromEntries(Object.entries(state.activity).filter(([id]) => id !== item)),
+  };
+}
+
+/** Notes what an item being built did last; a turn or test run of no item, or of one not active, is not an item's. */
+function noteActivity(state: RunStateView, item: string | null, activity: RunItemActivity): RunStateView['activity'] {
+  if (item === null || !state.active.includes(item)) return state.activity;
+  return { ...state.activity, [item]: activity };
+}
+
 export function foldRunEvent(state: RunStateView, event: RunFeedEvent, maxLines: number): RunStateView {
   switch (event.kind) {
     case 'run.requested':
@@ -96,23 +124,34 @@ export function foldRunEvent(state: RunStateView, event: RunFeedEvent, maxLines:
     case 'lifecycle.state':
       return { ...state, feature: event.feature, lifecycle: event.state, waiting: null };
     case 'cycle.state':
-      return { ...state, items: upsertItem(state.items, event.item, { state: event.state, counters: event.counters }), currentItem: event.item };
+      return {
+        ...state,
+        ...moveActive(state, event.item, event.state),
+        items: upsertItem(state.items, event.item, { state: event.state, counters: event.counters }),
+        currentItem: event.item,
+      };
     case 'item.status':
       return { ...state, items: upsertItem(state.items, event.item, { status: event.status }) };
-    case 'turn.started':
+    case 'turn.started': {
+      const turn = { item: event.item, role: event.role, step: event.step, attempt: event.attempt };
       return {
         ...state,
-        turn: { item: event.item, role: event.role, step: event.step, attempt: event.attempt },
+        turn,
+        activity: noteActivity(state, event.item, { kind: 'turn', turn }),
         transcript: appendHead(state.transcript, `${event.role} · ${event.step} · ${itemLabel(event.item)} · attempt ${event.attempt}`, maxLines),
       };
+    }
     case 'turn.output':
       return { ...state, transcript: appendText(state.transcript, event.chunk, maxLines) };
-    case 'runner.started':
+    case 'runner.started': {
+      const runner = { item: event.item, step: event.step, command: event.command };
       return {
         ...state,
-        runner: { item: event.item, step: event.step, command: event.command },
+        runner,
+        activity: noteActivity(state, event.item, { kind: 'runner', runner }),
         runnerOutput: appendHead(state.runnerOutput, `${event.step} · ${itemLabel(event.item)} · $ ${event.command}`, maxLines),
       };
+    }
     case 'runner.output':
       return { ...state, runnerOutput: appendText(state.runnerOutput, event.chunk, maxLines) };
     case 'recorded':
@@ -127,7 +166,18 @@ export function foldRunEvent(state: RunStateView, event: RunFeedEvent, maxLines:
       return event.runId === state.runId ? { ...state, stopping: true } : state;
     case 'run.ended':
       if (event.runId !== state.runId) return state;
-      return { ...state, running: false, stopping: false, outcome: event.outcome, message: event.message, finishedAt: event.at, waiting: null };
+      // Nothing is being built once the run has ended: a cycle it stopped in resumes with the next run.
+      return {
+        ...state,
+        running: false,
+        stopping: false,
+        outcome: event.outcome,
+        message: event.message,
+        finishedAt: event.at,
+        waiting: null,
+        active: [],
+        activity: {},
+      };
   }
 }
 

@@ -119,6 +119,9 @@ export interface RunnerCall {
   readonly command: string;
 }
 
+/** What an item being built did last: its agent turn or its test run, whichever started later. */
+export type RunItemActivity = { readonly kind: 'turn'; readonly turn: RunTurn } | { readonly kind: 'runner'; readonly runner: RunnerCall };
+
 /** A line of a streaming pane: `head` marks where a turn or a runner call began. */
 export interface RunLine {
   readonly kind: 'head' | 'text';
@@ -148,11 +151,18 @@ export interface RunStateView {
   readonly lifecycle: LifecycleStateName | null;
   /** Items the run (or a persisted snapshot) knows, in the order they were reached. */
   readonly items: readonly RunItemState[];
-  /** The item whose cycle moved last. */
+  /** The item whose cycle moved last (one of `active` while cycles run; kept for single-item readers). */
   readonly currentItem: string | null;
-  /** The agent turn running now, or the run's last one once it has ended. */
+  /**
+   * The items whose cycle is running now, in the order they started: several when the run builds
+   * independent stories in parallel (issue 17 part 6). Empty once the run has ended.
+   */
+  readonly active: readonly string[];
+  /** What each item of `active` did last, by item; an item has no entry before its first turn or test run. */
+  readonly activity: Readonly<Record<string, RunItemActivity>>;
+  /** The agent turn started last (of any item), or the run's last one once it has ended. */
   readonly turn: RunTurn | null;
-  /** The orchestrator's test run going on now, or the run's last one once it has ended. */
+  /** The orchestrator's test run started last (of any item), or the run's last one once it has ended. */
   readonly runner: RunnerCall | null;
   readonly waiting: { readonly gate: string; readonly message: string } | null;
   /** The agent turns' transcript. */

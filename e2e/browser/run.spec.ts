@@ -55,6 +55,9 @@ test('start the demo run, watch T1 go green, stop the run, open its evidence', a
     await expect(page.getByTestId('run-transcript')).toContainText('[scripted]');
     await expect(page.getByTestId('run-runner-output')).toContainText('ℹ tests');
     await expect(page.getByTestId('run-runner-output-detail')).toContainText('node --test');
+    // The demo builds one item at a time: "Building now" names one, and says nothing of parallel work.
+    await expect(page.getByTestId('run-building')).toHaveAttribute('data-count', '1');
+    await expect(page.getByTestId('run-building')).not.toContainText('parallel');
   });
 
   await test.step('T1 moves into the green (or already refactored) column', async () => {
@@ -69,6 +72,9 @@ test('start the demo run, watch T1 go green, stop the run, open its evidence', a
     await expect(page.getByTestId('run-start')).toBeEnabled();
     await expect(page.getByTestId('run-stop')).toBeDisabled();
     await expect(page.getByTestId('run-phase')).toHaveAttribute('data-condition', 'stopped');
+    // A stopped run builds nothing: no item is listed as building, no card says it is running.
+    await expect(page.getByTestId('run-building')).toHaveCount(0);
+    await expect(page.getByTestId('card-running')).toHaveCount(0);
   });
 
   await test.step("T1's evidence: its cycle's records in the ledger", async () => {

@@ -2,13 +2,15 @@
 import { runItem } from '../../../shared/run-view';
 import { Icon } from '../components/icon';
 import { useStore } from '../store/store';
+import { isBuilding } from './building-model';
 import { stateWord } from './run-words';
 
 const LOCKED_STATES: ReadonlySet<string> = new Set(['green', 'refactor', 'review', 'done']);
 
 export function CardRunBadges({ featureId, itemId }: { featureId: string; itemId: string }) {
   const item = useStore((s) => runItem(s.run, featureId, itemId));
-  const live = useStore((s) => s.run.running && s.run.feature === featureId && s.run.currentItem === itemId);
+  // Live while its cycle runs: with stories built in parallel, several cards are live at once.
+  const live = useStore((s) => isBuilding(s.run, featureId, itemId));
   if (!item) return null;
   const { repairs, violations } = item.counters;
   return (

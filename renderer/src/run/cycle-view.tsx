@@ -1,9 +1,11 @@
 /**
- * The cycle machine of one item (the one that moved last, or the one picked from the list), with
- * its counters, and every item the run reached as a row of chips to pick from.
+ * The cycle machine of one item (the first of those being built, else the one that moved last, or
+ * the one picked from the list), with its counters, and every item the run reached as a row of
+ * chips to pick from; each item being built now is marked live, in words and with an icon.
  */
 import { useState } from 'react';
 import { CYCLE_STATE_NAMES, type RunItemState } from '../../../shared/run';
+import { Icon } from '../components/icon';
 import { MachineStrip } from './machine-strip';
 import { stateWord } from './run-words';
 
@@ -29,7 +31,15 @@ function Counters({ item }: { item: RunItemState }) {
   );
 }
 
-export function CycleView({ items, current }: { items: readonly RunItemState[]; current: string | null }) {
+interface Props {
+  readonly items: readonly RunItemState[];
+  /** The item the view follows unless one is picked (building-model.ts followedItem). */
+  readonly current: string | null;
+  /** The items being built now. */
+  readonly active: readonly string[];
+}
+
+export function CycleView({ items, current, active }: Props) {
   const [picked, setPicked] = useState<string | null>(null);
   const shownId = picked ?? current ?? items.at(-1)?.item ?? null;
   const shown = items.find((i) => i.item === shownId) ?? null;
@@ -47,19 +57,25 @@ export function CycleView({ items, current }: { items: readonly RunItemState[]; 
       </div>
       <MachineStrip label={`Cycle of ${shown.item}`} states={CYCLE_PATH} current={shown.state} testId="cycle-machine" />
       <ul className="run-items" role="list" aria-label="Items of this run">
-        {items.map((item) => (
-          <li key={item.item}>
-            <button
-              type="button"
-              className="run-item"
-              data-testid={`run-item-${item.item}`}
-              aria-pressed={item.item === shown.item}
-              onClick={() => pick(item.item)}
-            >
-              <span className="mono">{item.item}</span> {stateWord(item.state)}
-            </button>
-          </li>
-        ))}
+        {items.map((item) => {
+          const live = active.includes(item.item);
+          return (
+            <li key={item.item}>
+              <button
+                type="button"
+                className={live ? 'run-item run-item-live' : 'run-item'}
+                data-testid={`run-item-${item.item}`}
+                data-live={live}
+                aria-pressed={item.item === shown.item}
+                onClick={() => pick(item.item)}
+              >
+                {live && <Icon name="progress" />}
+                <span className="mono">{item.item}</span> {stateWord(item.state)}
+                {live && <span className="visually-hidden"> (building now)</span>}
+              </button>
+            </li>
+          );
+        })}
       </ul>
     </div>
   );

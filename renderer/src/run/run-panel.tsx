@@ -1,13 +1,17 @@
 /**
- * The bottom panel: the live run. The feature's lifecycle and the current item's cycle as strips
- * of their states, the Path of the feature's branches up to the tier, and the agent's transcript
- * and the runner's output streaming side by side.
+ * The bottom panel: the live run. The feature's lifecycle as a strip of its states, every item
+ * being built now (several when stories are built in parallel), one item's cycle as a strip, the
+ * Path of the feature's branches up to the tier, and the agent's transcript and the runner's
+ * output streaming side by side (the items' lines interleave, each turn and test run under a head
+ * naming its item).
  */
 import { readOnlyReason } from '../../../shared/read-only';
 import { LIFECYCLE_STATE_NAMES } from '../../../shared/run';
 import { ErrorBanner } from '../components/error-banner';
 import { Badge } from '../components/status-badge';
 import { useStore } from '../store/store';
+import { buildingRows, followedItem } from './building-model';
+import { BuildingNow } from './building-now';
 import { CycleView } from './cycle-view';
 import { LogPane } from './log-pane';
 import { MachineStrip } from './machine-strip';
@@ -44,7 +48,8 @@ function RunBody() {
             <h3>{ran ? 'Feature lifecycle' : 'Feature lifecycle (last known)'}</h3>
             <MachineStrip label="Feature lifecycle" states={LIFECYCLE_PATH} current={run.lifecycle} testId="lifecycle-machine" />
           </div>
-          <CycleView items={run.items} current={run.currentItem} />
+          <BuildingNow rows={buildingRows(run)} />
+          <CycleView items={run.items} current={followedItem(run)} active={run.active} />
         </div>
       )}
       {run.feature && (ran || run.lifecycle) && <RunPath feature={run.feature} />}

@@ -2,7 +2,7 @@
  * The run panel's Path: where the run's feature's code stands. Its story experiments → the feature
  * pair → the tier, each with whether it is merged into its parent and, once asked (Check
  * migrations connects to every database, so it is never polled), where its database stands
- * against its code's migrations. Read again when the run's lifecycle or item moves on, and on Refresh.
+ * against its code's migrations. Read again when the run's lifecycle or items move on, and on Refresh.
  */
 import { useEffect, useMemo } from 'react';
 import type { BranchPairView, MigrationState } from '../../../shared/branches';
@@ -19,7 +19,9 @@ const KIND_WORD: Readonly<Record<BranchPairView['kind'], string>> = { experiment
 export function RunPath({ feature }: { feature: string }) {
   const root = useStore((s) => s.project?.root ?? null);
   const lifecycle = useStore((s) => s.run.lifecycle);
-  const currentItem = useStore((s) => s.run.currentItem);
+  // The items being built, as one string: it changes when an item starts or finishes, not each
+  // time parallel cycles take turns moving.
+  const building = useStore((s) => s.run.active.join(' '));
   const outcome = useStore((s) => s.run.outcome);
   // An embedded (PGlite) database serves one client at a time: a check while the run works could
   // take the connection its tests need. Waiting at a gate, or ended, the run holds none.
@@ -30,10 +32,10 @@ export function RunPath({ feature }: { feature: string }) {
   const migrations = useStore((s) => s.branchMigrations);
 
   // The run makes a story's experiment at its first item's PLAN and merges them at acceptance:
-  // read the pairs again whenever the lifecycle, the item in work or the outcome changes.
+  // read the pairs again whenever the lifecycle, the items in work or the outcome changes.
   useEffect(() => {
     if (root) void refreshBranchesForRun();
-  }, [root, feature, lifecycle, currentItem, outcome]);
+  }, [root, feature, lifecycle, building, outcome]);
 
   const rows = useMemo(() => featurePath(list?.pairs ?? [], feature), [list, feature]);
   const tier = rows.find((r) => r.pair.kind === 'tier');
