@@ -59,10 +59,11 @@ export function describeEvent(e: RunEvent): string | null {
       return `  ${e.item}: ${e.state}${e.counters.repairs ? ` (repairs ${e.counters.repairs})` : ''}${e.counters.violations ? ` (violations ${e.counters.violations})` : ''}`;
     case 'item.status':
       return `  ${e.item} → ${e.status}`;
+    // Items of parallel lanes interleave: every line names its item.
     case 'turn.started':
-      return `    ${e.role} ${e.step} attempt ${e.attempt}`;
+      return `    ${e.item ? `${e.item}: ` : ''}${e.role} ${e.step} attempt ${e.attempt}`;
     case 'runner.started':
-      return `    runner: ${e.command}`;
+      return `    ${e.item ? `${e.item}: ` : ''}runner: ${e.command}`;
     case 'waiting':
       return e.message;
     case 'run.blocked':
