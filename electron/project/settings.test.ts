@@ -159,6 +159,9 @@ describe('detectDefaults: the rest of project.json', () => {
     expect(projectSettingsSchema.safeParse({ ...good, version: 2 }).success).toBe(false);
     expect(projectSettingsSchema.safeParse({ ...good, repairBudget: 11 }).success).toBe(false);
     expect(projectSettingsSchema.safeParse({ ...good, branchProvider: 'sqlite' }).success).toBe(false);
+    // `parallel`: lanes built at once, a whole number from 1; absent means the machine's cores.
+    expect(projectSettingsSchema.parse({ ...good, parallel: 2 })).toMatchObject({ parallel: 2 });
+    for (const parallel of [0, 1.5, '2', 33]) expect(projectSettingsSchema.safeParse({ ...good, parallel }).success).toBe(false);
     expect(projectSettingsSchema.safeParse({ ...good, migrations: { tool: 'flyway', path: 'db' } }).success).toBe(false);
     // Unknown keys survive, so a newer Baton's settings are not lost by an older one.
     expect(projectSettingsSchema.parse({ ...good, later: true })).toMatchObject({ later: true });
