@@ -16,6 +16,11 @@ type TurnPart = Omit<EnforcedTurnRequest, 'agent' | 'item' | 'attempt' | 'round'
 };
 
 export async function agentTurn(deps: CycleDeps, input: StepInput, database: string, part: TurnPart): Promise<EnforcedTurn> {
+  // Lanes built at once: no other lane's test run is under way while an agent has the network.
+  return deps.gate ? deps.gate.turn(() => turnOnce(deps, input, database, part)) : turnOnce(deps, input, database, part);
+}
+
+async function turnOnce(deps: CycleDeps, input: StepInput, database: string, part: TurnPart): Promise<EnforcedTurn> {
   const agent = deps.agent(part.role);
   const emit = (chunk: string) => deps.emit({ kind: 'turn.output', item: input.item, chunk });
   const branch = agent.needsDatabase ? await turnDatabase(deps.provider, database, part.worktree, deps.settings, deps.signal) : null;

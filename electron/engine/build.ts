@@ -20,6 +20,9 @@ import { runPersisted } from './persisted-machine';
 import { cycleWorktree, recordsFor, setItemStatus } from './step-support';
 import { cycleIdFor, escalationsOf, foldEscalations } from '../gates/escalations';
 import type { StepInput } from '../orchestrator/cycle-types';
+import { LaneGate } from './lane-gate';
+import { detectBubblewrap } from '../process/sandbox';
+import type { ProjectSettings } from '../project/settings';
 
 export interface BuildResult {
   readonly outputs: readonly CycleOutput[];
@@ -91,11 +94,12 @@ export async function buildItems(deps: CycleDeps, store: StateStore, items: read
   const signal = deps.signal ? AbortSignal.any([deps.signal, stop.signal]) : stop.signal;
   const outputs = new Map<string, CycleOutput>();
   let next = 0;
+  const slots = Math.max(1, Math.min(plan.parallel ?? 1, work.length));
+  const gate = slots > 1 ? new LaneGate(await runsCannotReachNetwork(deps.settings)) : null;
   const slot = async (n: number): Promise<void> => {
-    const mine: CycleDeps = { ...deps, signal, runSite: n === 0 ? deps.runSite : (plan.siteFor?.(n) ?? deps.runSite) };
+    const mine: CycleDeps = { ...deps, signal, runSite: n === 0 ? deps.runSite : (plan.siteFor?.(n) ?? deps.runSite), ...(gate ? { gate } : {}) };
     for (let lane = work[next++]; lane && !signal.aborted; lane = work[next++]) await buildLane(mine, store, lane, plan.repairBudget, outputs);
   };
-  const slots = Math.max(1, Math.min(plan.parallel ?? 1, work.length));
   const settled = await Promise.allSettled(
     Array.from({ length: slots }, (_, n) =>
       slot(n).catch((error: unknown) => {
@@ -182,4 +186,11 @@ async function buildLane(
       }
     });
   }
+}
+
+/** Test runs in bubblewrap with the network cut (the default where bubblewrap can) cannot reach another lane's databases. */
+async function runsCannotReachNetwork(settings: ProjectSettings): Promise<boolean> {
+  if (settings.sandbox === 'off' || settings.testNetwork === 'shared') return false;
+  const support = await detectBubblewrap();
+  return support.ok && support.unshareNet;
 }

@@ -6,6 +6,7 @@ import type { Ledger } from '../ledger';
 import type { ProjectSettings } from '../project/settings';
 import type { JudgedReport } from '../orchestrator/judge';
 import type { RunSite } from '../runner/controlled-run';
+import type { LaneGate } from './lane-gate';
 
 /** The story's experiment pair: the git branch the orchestrator commits to, its worktree, its database. */
 export interface ExperimentPair {
@@ -22,6 +23,8 @@ export interface CycleDeps {
   readonly provider: BranchProvider;
   /** The stories of `story`'s lane (lanes.ts): whose code and locked tests its branch holds. Absent: every story's. */
   readonly lane?: (story: string) => Promise<readonly string[]>;
+  /** With lanes built at once: keeps agent turns and other lanes' test runs apart (lane-gate.ts). */
+  readonly gate?: LaneGate;
   /** Makes (once) and returns the story's experiment pair. */
   readonly experiment: (story: string) => Promise<ExperimentPair>;
   readonly agent: (role: Role) => AgentAdapter;

@@ -118,20 +118,24 @@ export async function orchestratorRun(
   const { step, worktree, fields, blobs } = request;
   deps.emit({ kind: 'runner.started', item: input.item, step, command: deps.settings.testCommand ?? '' });
   // The runner's output streams to the live panel a line at a time; the ledger keeps all of it.
-  const test = await runTwice({
-    provider: deps.provider,
-    parentDatabase: request.database,
-    settings: deps.settings,
-    worktree,
-    site: deps.runSite,
-    locked: request.lock ? request.lock.set.files.map((f) => f.path) : [],
-    hide: deps.hide,
-    dependencies: dependenciesFor(deps),
-    readOnly: await projectPackages(deps),
-    ...(request.recheck ? { recheck: request.recheck } : {}),
-    ...(deps.signal ? { signal: deps.signal } : {}),
-    onOutput: (chunk: string) => deps.emit({ kind: 'runner.output', item: input.item, chunk }),
-  });
+  const readOnly = await projectPackages(deps);
+  const twice = () =>
+    runTwice({
+      provider: deps.provider,
+      parentDatabase: request.database,
+      settings: deps.settings,
+      worktree,
+      site: deps.runSite,
+      locked: request.lock ? request.lock.set.files.map((f) => f.path) : [],
+      hide: deps.hide,
+      dependencies: dependenciesFor(deps),
+      readOnly,
+      ...(request.recheck ? { recheck: request.recheck } : {}),
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      onOutput: (chunk: string) => deps.emit({ kind: 'runner.output', item: input.item, chunk }),
+    });
+  // Lanes built at once: no agent turn of another lane runs while this run's databases are served.
+  const test = await (deps.gate ? deps.gate.run(twice) : twice());
   const { run, second, migrations, ms } = test;
   const runFields: StepFields = {
     ...fields,
