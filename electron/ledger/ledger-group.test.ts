@@ -21,7 +21,7 @@ const appendFive = async (ledger: Ledger) => {
   for (let i = 1; i <= 5; i++)
     out.push(
       await ledger.append({
-        type: 'cycle.step',
+        type: 'group.append',
         actor: ORCHESTRATOR,
         subject: { feature: 'F-1', item: 'T1' },
         data: { i },
