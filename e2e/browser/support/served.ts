@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { makeBatonProject, type BatonProject } from './baton-project';
 import { makeBranchProject, type BranchProject } from './branch-project';
 import { makeDemoProject, type DemoProject } from './demo-project';
+import { makeParallelProject, type LanesProject } from './lanes-project';
 import { runDemo, type DemoRun } from './demo-run';
 import { runDependencyProject, type DependencyRun } from './dependency-run';
 import { amend, type LockSeed, type ProposalSeed } from './amended-project';
@@ -178,6 +179,14 @@ export const demoProject = (): ProjectSource<DemoProject> => ({
   make: makeDemoProject,
   target: (demo) => demo.root,
   env: (demo) => ({ BATON_DATA_DIR: demo.dataDir }),
+});
+
+/** Two independent stories, `parallel: 2`, before any run (lanes-project.ts), served with its data folder. */
+export const parallelProject = (): ProjectSource<LanesProject> => ({
+  name: 'parallel',
+  make: makeParallelProject,
+  target: (project) => project.root,
+  env: (project) => ({ BATON_DATA_DIR: project.dataDir }),
 });
 
 /** A feature whose Driver asked for packages, run to the acceptance gate (dependency-run.ts). */
