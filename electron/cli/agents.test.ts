@@ -5,7 +5,7 @@
  * starts; a recorded run turned into a scenario and replayed to the same figures.
  */
 import { execFile } from 'node:child_process';
-import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,8 @@ import { calcSource, greenTurn, makeCycleProject, redTurn } from '../engine/cycl
 import { removeDir } from '../project/temp-project.fixture';
 import { detectBubblewrap } from '../process/sandbox';
 import { Ledger } from '../ledger';
+import { seedTemplate } from '../branches/pglite/pglite.fixture';
+import { projectDataDir } from '../platform/data-dir';
 
 const exec = promisify(execFile);
 const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.mjs');
@@ -35,6 +37,11 @@ async function setAgents(root: string, agents: Record<string, unknown>): Promise
 }
 
 const cleanup: string[] = [];
+
+/** The CLI keeps a project's databases in projectDataDir(root, BATON_DATA_DIR): seeded there, its first branch skips initdb. */
+async function seedForCli(project: { root: string; dataDir: string }): Promise<void> {
+  await seedTemplate(projectDataDir(await realpath(project.root), project.dataDir));
+}
 afterAll(async () => {
   for (const dir of cleanup) await removeDir(dir);
 });
@@ -43,8 +50,9 @@ describe('the demo feature built by a command agent', () => {
   it('refuses a missing agent CLI before the run starts, then takes the demo to the acceptance gate with a plain program as both roles', async () => {
     const prepared = await baton(['demo', '--no-run', '--json']);
     expect(prepared.code, prepared.stderr).toBe(0);
-    const { project } = JSON.parse(prepared.stdout) as { project: string };
+    const { project, dataDir } = JSON.parse(prepared.stdout) as { project: string; dataDir: string };
     cleanup.push(dirname(project));
+    await seedTemplate(dataDir);
 
     const missing = await baton(['run', project, '--agent', 'driver=claude', '--json'], { PATH: dirname(process.execPath) + ':/usr/bin:/bin' });
     expect(missing.code).toBe(1);
@@ -109,6 +117,7 @@ describe('record and replay', () => {
     const agent = { adapter: 'codex', command: [process.execPath, FAKE_HOST, 'codex', moves] };
     const recorded = await makeCycleProject(['T1', 'T2'], { turns: [] }, { repairBudget: 2, agents: { navigator: agent, driver: agent } });
     cleanup.push(join(recorded.root, '..'));
+    await seedForCli(recorded);
     const env = { OPENAI_API_KEY: 'sk-fake-0123456789', BATON_DATA_DIR: recorded.dataDir };
     const ran = await baton(['run', recorded.root, '--until', 'acceptance', '--json'], env);
     expect(ran.code, ran.stderr).toBe(0);
@@ -122,6 +131,7 @@ describe('record and replay', () => {
     for (const from of [recorded.root, out]) {
       const fresh = await makeCycleProject(['T1', 'T2'], { turns: [] }, { repairBudget: 2 });
       cleanup.push(join(fresh.root, '..'));
+      await seedForCli(fresh);
       const replay = await baton(['replay', fresh.root, '--from', from, '--json'], { BATON_DATA_DIR: fresh.dataDir });
       expect(replay.code, replay.stderr).toBe(0);
       const result = JSON.parse(replay.stdout) as {

@@ -3,15 +3,12 @@
  * in-process with its output captured, and the project's per-machine data folder in a temp dir.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { projectDataDir } from '../platform/data-dir';
-import { copyDir } from '../branches/pglite/copy-dir';
-import { PgliteLayout } from '../branches/pglite/layout';
 import { PgliteProvider } from '../branches/pglite/pglite-provider';
-import { makeTempProvider } from '../branches/pglite/pglite.fixture';
+import { seedTemplate } from '../branches/pglite/pglite.fixture';
 import { addWorktree, createGitBranch, worktreePath } from '../branches/git-pair';
 import { sanitizeBranchName } from '../branches/names';
 import { putEntry, readRegistry } from '../branches/registry';
@@ -80,16 +77,7 @@ export async function makeProject(dir: string, dataBase: string, defaultBranch =
 }
 
 /** Copies an initialised empty PGlite database into the project's data folder, saving initdb (~10 s). */
-export async function seedPgliteTemplate(dataDir: string): Promise<void> {
-  const target = new PgliteLayout(dataDir).template;
-  if (existsSync(join(target, 'PG_VERSION'))) return;
-  const temp = await makeTempProvider({ poolSize: 0 });
-  try {
-    await copyDir(temp.layout.template, target);
-  } finally {
-    await temp.dispose();
-  }
-}
+export const seedPgliteTemplate = (dataDir: string): Promise<void> => seedTemplate(dataDir);
 
 /** PGlite branch servers outlive the CLI by design; tests stop them. */
 export async function stopPgliteServers(dataDir: string): Promise<void> {

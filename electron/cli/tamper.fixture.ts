@@ -15,7 +15,9 @@ import { greenTurn, makeCycleProject, redTurn, testFile, type CycleProject } fro
 import { runFeature } from '../engine/run-feature';
 import { recordHash } from '../ledger/hashing';
 import { removeDir } from '../project/temp-project.fixture';
+import { builtOnce, type Built } from '../platform/run-scratch.fixture';
 import { main } from './main';
+import { seedTemplate } from '../branches/pglite/pglite.fixture';
 
 const exec = promisify(execFile);
 
@@ -32,6 +34,7 @@ export async function buildTamperProject(): Promise<CycleProject> {
   const t2 = greenTurn('T2', ['T1']);
   const cheat = { ...t2, write: { ...t2.write, 'test/T1.test.js': testFile([['T1 adds', 'assert.ok(true);']]) } };
   const project = await makeCycleProject(['T1', 'T2'], { turns: [redTurn('T1'), greenTurn('T1'), redTurn('T2'), cheat] } as never);
+  await seedTemplate(project.dataDir);
   const summary = await runFeature({ root: project.root, until: 'acceptance', dataDir: project.dataDir, gatePollMs: 50 });
   if (summary.phase !== 'acceptance') throw new Error(`the tamper project stopped at ${summary.phase}, not acceptance`);
   return project;
@@ -46,13 +49,28 @@ export interface Copy {
   readonly base: string;
 }
 
-/** The project, built once per test file, and the copies each attack works on. */
+/**
+ * The project, built once per vitest run (the first tamper file builds it, the others wait and
+ * share it: see builtOnce), and the copies each attack works on. The shared project is never
+ * changed: every attack works on its own copy.
+ */
 export class TamperLab {
-  private project: CycleProject | null = null;
+  private project: Built | null = null;
   private readonly bases: string[] = [];
 
   async build(): Promise<void> {
-    this.project = await buildTamperProject();
+    this.project = await builtOnce(
+      'tamper-project',
+      async (into) => {
+        const built = await buildTamperProject();
+        try {
+          await cp(built.root, into, { recursive: true, verbatimSymlinks: true });
+        } finally {
+          await removeDir(join(built.root, '..'));
+        }
+      },
+      BUILD_TIMEOUT,
+    );
   }
 
   /** A fresh copy of the whole project folder (.git included), with an empty config folder beside it. */
@@ -61,7 +79,7 @@ export class TamperLab {
     const base = await mkdtemp(join(tmpdir(), 'baton-tamper-'));
     this.bases.push(base);
     const root = join(base, 'app');
-    await cp(this.project.root, root, { recursive: true, verbatimSymlinks: true });
+    await cp(this.project.dir, root, { recursive: true, verbatimSymlinks: true });
     const config = join(base, 'config');
     await mkdir(config);
     return { root, config, base };
@@ -76,7 +94,7 @@ export class TamperLab {
 
   async dispose(): Promise<void> {
     for (const base of this.bases) await removeDir(base);
-    if (this.project) await removeDir(join(this.project.root, '..'));
+    if (this.project && !this.project.shared) await removeDir(this.project.dir);
   }
 }
 

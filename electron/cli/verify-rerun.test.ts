@@ -13,6 +13,7 @@ import { removeDir } from '../project/temp-project.fixture';
 import { greenTurn, makeCycleProject, redTurn, type CycleProject } from '../engine/cycle-project.fixture';
 import { runFeature } from '../engine/run-feature';
 import { main } from './main';
+import { seedTemplate } from '../branches/pglite/pglite.fixture';
 
 const exec = promisify(execFile);
 
@@ -33,6 +34,7 @@ describe('baton verify --rerun (real runs)', () => {
 
   beforeAll(async () => {
     project = await makeCycleProject(['T1', 'T2'], { turns: [redTurn('T1'), greenTurn('T1'), redTurn('T2'), greenTurn('T2', ['T1'])] } as never);
+    await seedTemplate(project.dataDir);
     expect((await runFeature({ root: project.root, until: 'acceptance', dataDir: project.dataDir, gatePollMs: 50 })).phase).toBe('acceptance');
   }, 240_000);
   afterAll(() => removeDir(join(project.root, '..')));

@@ -21,6 +21,7 @@ import { removeDir } from '../project/temp-project.fixture';
 import { runFeature } from './run-feature';
 import { calcSource, makeCycleProject, testFile, type CycleProject } from './cycle-project.fixture';
 import { amendmentsIn } from './amend-steps';
+import { seedTemplate } from '../branches/pglite/pglite.fixture';
 
 const exec = promisify(execFile);
 const PERSON = 'Ada Lovelace <ada@example.com>';
@@ -91,6 +92,7 @@ describe('test amendments: proposed in REVIEW, approved, re-run (real runs)', ()
 
   beforeAll(async () => {
     project = await makeCycleProject(['T1', 'T2'], SCENARIO as never, { repairBudget: 0 });
+    await seedTemplate(project.dataDir);
   }, 60_000);
   afterAll(() => removeDir(join(project.root, '..')));
 

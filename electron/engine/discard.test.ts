@@ -17,6 +17,7 @@ import { readProject } from '../project';
 import { removeDir } from '../project/temp-project.fixture';
 import { greenTurn, makeCycleProject, redTurn, type CycleProject } from './cycle-project.fixture';
 import { runFeature } from './run-feature';
+import { seedTemplate } from '../branches/pglite/pglite.fixture';
 
 const exec = promisify(execFile);
 const PO = 'Ada <ada@example.com>';
@@ -52,6 +53,7 @@ describe('a story discarded at acceptance (real runs)', () => {
 
   beforeAll(async () => {
     project = await makeCycleProject(['T1', 'T2'], SCENARIO as never, { extra: TWO_STORIES });
+    await seedTemplate(project.dataDir);
   }, 60_000);
   afterAll(() => removeDir(join(project.root, '..')));
 

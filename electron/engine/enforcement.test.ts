@@ -13,6 +13,7 @@ import { Ledger, verifyChain } from '../ledger';
 import { removeDir } from '../project/temp-project.fixture';
 import { runFeature } from './run-feature';
 import { calcSource, makeCycleProject, testFile, type CycleProject } from './cycle-project.fixture';
+import { seedTemplate } from '../branches/pglite/pglite.fixture';
 
 const exec = promisify(execFile);
 // Each item tests its own new function f<item>, which does not exist yet: a real RED every time.
@@ -58,6 +59,7 @@ describe('enforcement with scripted cheating agents (one real run)', () => {
   beforeAll(async () => {
     const scenario = { turns: Object.values(CHEATS).flat() };
     project = await makeCycleProject(Object.keys(CHEATS), scenario as never, { repairBudget: 0 });
+    await seedTemplate(project.dataDir);
     summary = await runFeature({ root: project.root, until: 'acceptance', dataDir: project.dataDir });
     records = [...(await Ledger.forArtifactRoot(join(project.root, '.baton')).read()).records];
   }, 300_000);

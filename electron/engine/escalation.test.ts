@@ -13,6 +13,7 @@ import { Ledger, verifyChain } from '../ledger';
 import { removeDir } from '../project/temp-project.fixture';
 import { runFeature } from './run-feature';
 import { calcSource, makeCycleProject, testFile, type CycleProject } from './cycle-project.fixture';
+import { seedTemplate } from '../branches/pglite/pglite.fixture';
 
 const exec = promisify(execFile);
 const PERSON = 'Ada Lovelace <ada@example.com>';
@@ -60,6 +61,7 @@ describe('escalations decided by a person, acted on by the next run (real runs)'
 
   beforeAll(async () => {
     project = await makeCycleProject(['T1', 'T2', 'T3'], SCENARIO as never, { repairBudget: 0 });
+    await seedTemplate(project.dataDir);
   }, 60_000);
   afterAll(() => removeDir(join(project.root, '..')));
 

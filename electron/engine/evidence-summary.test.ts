@@ -14,6 +14,7 @@ import { Workbench } from '../core/workbench';
 import { featureStatus } from './status';
 import { runFeature } from './run-feature';
 import { calcSource, makeCycleProject, testFile, type CycleProject } from './cycle-project.fixture';
+import { seedTemplate } from '../branches/pglite/pglite.fixture';
 
 const red = (item: string) => ({
   role: 'navigator' as const,
@@ -49,6 +50,7 @@ describe('the acceptance summary after a real run', () => {
         '.baton/features/F-1/test-list.json': { items },
       },
     });
+    await seedTemplate(project.dataDir);
     await runFeature({ root: project.root, until: 'acceptance', dataDir: project.dataDir });
     records = (await Ledger.forArtifactRoot(join(project.root, '.baton')).read()).records;
     const loaded = await loadProject(project.root);

@@ -14,6 +14,7 @@ import { removeDir } from '../project/temp-project.fixture';
 import { loadProject } from '../core/load-project';
 import { runFeature } from './run-feature';
 import { greenTurn, makeCycleProject, redTurn, type CycleProject } from './cycle-project.fixture';
+import { seedTemplate } from '../branches/pglite/pglite.fixture';
 
 const SCENARIO = { turns: [redTurn('T1'), greenTurn('T1'), redTurn('T2'), greenTurn('T2', ['T1'])] };
 
@@ -27,6 +28,7 @@ describe('a drifted gate stops the run', () => {
 
   beforeEach(async () => {
     project = await makeCycleProject(['T1', 'T2'], SCENARIO as never, { repairBudget: 0 });
+    await seedTemplate(project.dataDir);
   }, 120_000);
   afterEach(() => removeDir(join(project.root, '..')));
 

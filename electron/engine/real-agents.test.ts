@@ -14,6 +14,7 @@ import { Ledger } from '../ledger';
 import { removeDir } from '../project/temp-project.fixture';
 import { runFeature } from './run-feature';
 import { calcSource, greenTurn, makeCycleProject, redTurn, type CycleProject } from './cycle-project.fixture';
+import { seedTemplate } from '../branches/pglite/pglite.fixture';
 
 const FAKE_HOST = resolve(import.meta.dirname, '..', 'agents', 'fixtures', 'fake-host.mjs');
 const KEYS = { ANTHROPIC_API_KEY: 'sk-ant-fake-0123456789', OPENAI_API_KEY: 'sk-fake-0123456789', GEMINI_API_KEY: 'fake-gemini-0123456789' };
@@ -54,6 +55,7 @@ describe('real agent adapters take a feature to the acceptance gate', () => {
         const full = adapter === 'command' || adapter === 'claude';
         const items = full ? ['T1', 'T2'] : ['T2'];
         const project = await makeCycleProject(items, { turns: [] }, { repairBudget: 2, agents: { navigator: agent, driver: agent } });
+        await seedTemplate(project.dataDir);
         projects.push(project);
         const events: RunEvent[] = [];
         const summary = await runFeature({ root: project.root, until: 'acceptance', dataDir: project.dataDir, onEvent: (e) => events.push(e) });

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,8 @@ import { removeDir } from '../project/temp-project.fixture';
 import { loadSettings } from './run-feature';
 import { calcSource, makeCycleProject, testFile, type CycleProject } from './cycle-project.fixture';
 import { THROWAWAY_PREFIX } from './test-run';
+import { seedTemplate } from '../branches/pglite/pglite.fixture';
+import { projectDataDir } from '../platform/data-dir';
 
 const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.mjs');
 const KILL_AT = ['plan', 'red', 'lock', 'green', 'refactor', 'review', 'violation'] as const;
@@ -73,6 +75,8 @@ describe('resume after a kill at every transition of a cycle', () => {
       { role: 'driver', item, step: 'refactor', write: { 'src/calc.js': calcSource(ITEMS.slice(0, i + 1), '/** Sums, one per item. */\n') } },
     ]);
     project = await makeCycleProject(ITEMS, { turns } as never, { repairBudget: 1 });
+    // Where the CLI keeps this project's databases (BATON_DATA_DIR below): seeded, its first branch skips initdb.
+    await seedTemplate(projectDataDir(await realpath(project.root), join(project.dataDir, '..', 'baton-data')));
   }, 60_000);
   afterAll(() => removeDir(join(project.root, '..')));
 
@@ -115,8 +119,6 @@ describe('resume after a kill at every transition of a cycle', () => {
 
   it('no throwaway branch and no turn worktree is left behind', async () => {
     const settings = await loadSettings(project.root);
-    const { projectDataDir } = await import('../platform/data-dir');
-    const { realpath } = await import('node:fs/promises');
     const dataDir = projectDataDir(await realpath(project.root), join(project.dataDir, '..', 'baton-data'));
     const provider = await createProvider('pglite', { settings, dataDir, env: process.env });
     try {

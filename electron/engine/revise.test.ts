@@ -18,6 +18,7 @@ import { removeDir } from '../project/temp-project.fixture';
 import { calcSource, greenTurn, makeCycleProject, redTurn, testFile, type CycleProject } from './cycle-project.fixture';
 import { takeUpRejections } from './revise';
 import { runFeature } from './run-feature';
+import { seedTemplate } from '../branches/pglite/pglite.fixture';
 
 const exec = promisify(execFile);
 const PO = 'Ada <ada@example.com>';
@@ -51,6 +52,7 @@ describe('a story sent back at acceptance (real runs)', () => {
 
   beforeAll(async () => {
     project = await makeCycleProject(['T1'], SCENARIO as never);
+    await seedTemplate(project.dataDir);
   }, 60_000);
   afterAll(() => removeDir(join(project.root, '..')));
 

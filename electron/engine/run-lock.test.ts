@@ -12,6 +12,7 @@ import { Ledger } from '../ledger';
 import { removeDir } from '../project/temp-project.fixture';
 import { runFeature } from './run-feature';
 import { calcSource, makeCycleProject, testFile, type CycleProject } from './cycle-project.fixture';
+import { seedTemplate } from '../branches/pglite/pglite.fixture';
 
 const SCENARIO = {
   turns: [
@@ -27,6 +28,7 @@ describe('the run lock', () => {
 
   beforeEach(async () => {
     project = await makeCycleProject(['T1'], SCENARIO as never, { repairBudget: 0 });
+    await seedTemplate(project.dataDir);
   }, 120_000);
   afterEach(() => removeDir(join(project.root, '..')));
 

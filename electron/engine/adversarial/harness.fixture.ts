@@ -17,6 +17,7 @@ import { loadProject } from '../../core/load-project';
 import { verifyProject } from '../../core/verify-project';
 import { Ledger } from '../../ledger';
 import { git } from '../../platform/git';
+import { seedTemplate } from '../../branches/pglite/pglite.fixture';
 import { DEMO_SOURCE, prepareDemo } from '../prepare-demo';
 import { runFeature } from '../run-feature';
 import { EXPERIMENT_BRANCH, HONEST_CODE, honestTest, srcPath, testPath, type CheckContext, type Strategy, type StrategyEnv } from './strategies.fixture';
@@ -77,6 +78,7 @@ export async function runGroup(strategies: readonly Strategy[]): Promise<GroupRe
     },
     settings: { repairBudget: 0, testTimeoutSeconds: 90, scenario: '.baton/scenario.json', ...(unsandboxed ? { sandbox: 'off' } : {}) },
   });
+  await seedTemplate(demo.dataDir); // an initialised empty database copied, not initdb's seconds of CPU
   const dependency = join(demo.root, 'node_modules', 'pg', 'package.json');
   const env: StrategyEnv = { ...partialEnv, dependency: { path: dependency, content: await readFile(dependency, 'utf8') } };
   const scenario = { turns: [...turns, ...strategies.flatMap((s) => s.turns(s.id, env))] };
