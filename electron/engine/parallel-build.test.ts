@@ -14,6 +14,7 @@ import { removeDir } from '../project/temp-project.fixture';
 import { makeLanesProject } from './lanes-project.fixture';
 import { git } from './git';
 import { runFeature } from './run-feature';
+import { seedTemplate } from '../branches/pglite/pglite.fixture';
 import { approveGate, gateEvidence } from '../gates';
 import { readProject } from '../project';
 
@@ -27,6 +28,7 @@ afterEach(async () => {
 async function twoStories(declare: Record<string, unknown>, parallel: number) {
   const project = await makeLanesProject(['T1', 'T2'], declare, parallel);
   base = join(project.root, '..');
+  await seedTemplate(project.dataDir);
   const summary = await runFeature({ root: project.root, until: 'acceptance', dataDir: project.dataDir });
   const { records } = await Ledger.forArtifactRoot(join(project.root, '.baton')).read();
   const seqOf = (type: typeof RECORD_TYPES.cyclePlanned | typeof RECORD_TYPES.cycleFinished, item: string) =>
