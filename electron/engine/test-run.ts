@@ -6,6 +6,8 @@
  * The two runs must agree test by test; a test that does not is flaky.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { MigrationReport } from '../../shared/branches';
 import { applyMigrations, planMigrations, type MigrationPlan } from '../branches/migrations';
 import type { BranchProvider } from '../branches/provider';
@@ -31,6 +33,8 @@ export interface TestRunRequest {
   readonly readOnly?: readonly string[];
   readonly signal?: AbortSignal;
   readonly onOutput?: (text: string) => void;
+  /** A committed tree to run (the merged feature's head, verify-feature.ts); default: the worktree's, as it would be committed. */
+  readonly tree?: string;
   /**
    * GREEN: the tree RED ran and the tests that failed there. When those tests pass now, they run
    * once more on that tree: passing there too, it is not the Driver's code that makes them pass.
@@ -71,7 +75,7 @@ export async function runTwice(request: TestRunRequest): Promise<TestRunOutcome>
 }
 
 async function runAll(request: TestRunRequest, started: number, cleanups: Promise<void>[]): Promise<TestRunOutcome> {
-  const runOnce = (order: 'as-given' | 'reversed', tree?: string) => runOnceOn(request, order, cleanups, tree);
+  const runOnce = (order: 'as-given' | 'reversed', tree = request.tree) => runOnceOn(request, order, cleanups, tree);
   const first = await runOnce('as-given');
   const firstMs = Date.now() - started;
   // A run that cannot be trusted is not run again: nothing it says counts.
@@ -125,19 +129,56 @@ function differing(a: ControlledRunResult, b: ControlledRunResult): string[] {
   return [...ids].filter((id) => mine.get(id) !== other.get(id)).sort();
 }
 
+/**
+ * Where and how a run happens. The second run of a pair is shaped differently from the first, so
+ * code that answers right only when it recognises Baton's test run (issue 30) answers differently
+ * in one of them, and the pair disagrees (flaky, escalated): another run folder, named at random
+ * (not the fixed path the first run and RED share), and the machine's own process ids rather than a
+ * PID namespace's small ones. Its folder is removed when the run is done.
+ */
+function shapeOf(request: TestRunRequest, order: 'as-given' | 'reversed'): { site: RunSite; pidNamespace: boolean } {
+  if (order === 'as-given') return { site: request.site, pidNamespace: true };
+  const tag = randomBytes(6).toString('hex');
+  const site = { dir: join(dirname(request.site.dir), `tree-${tag}`), scratch: join(dirname(request.site.scratch), `scratch-${tag}`) };
+  return { site, pidNamespace: false };
+}
+
 async function runOnceOn(
   request: TestRunRequest,
   order: 'as-given' | 'reversed',
   cleanups: Promise<void>[],
   tree?: string,
 ): Promise<{ run: ControlledRunResult; migrations: MigrationReport | null }> {
-  const { provider, settings, signal } = request;
-  if (!settings.testCommand)
+  if (!request.settings.testCommand)
     throw new Error('No testCommand in .baton/project.json: Baton cannot run the tests itself. Set it (for example "npm test") and run again.');
+  const shape = shapeOf(request, order);
+  try {
+    return await runShaped(request, order, cleanups, shape, tree);
+  } finally {
+    // The second run's folders are its alone: removed while the next run starts, like its database.
+    if (shape.site !== request.site)
+      cleanups.push(
+        Promise.all([shape.site.dir, shape.site.scratch].map((d) => rm(d, { recursive: true, force: true }))).then(
+          () => undefined,
+          () => undefined,
+        ),
+      );
+  }
+}
+
+async function runShaped(
+  request: TestRunRequest,
+  order: 'as-given' | 'reversed',
+  cleanups: Promise<void>[],
+  shape: { site: RunSite; pidNamespace: boolean },
+  tree?: string,
+): Promise<{ run: ControlledRunResult; migrations: MigrationReport | null }> {
+  const { provider, settings, signal } = request;
+  const testCommand = settings.testCommand!;
   const prepared = await prepareRun({
     worktree: request.worktree,
-    site: request.site,
-    command: settings.testCommand,
+    site: shape.site,
+    command: testCommand,
     testGlobs: settings.testGlobs,
     locked: request.locked,
     order,
@@ -145,7 +186,7 @@ async function runOnceOn(
     ...(request.dependencies ? { dependencies: request.dependencies } : {}),
   });
   // The tree under test brings its own migrations. A failure keeps the branch: the run below reports it as a suite that did not load.
-  const { name: database, value } = await throwaway(provider, request.parentDatabase, request.site.dir, settings, signal);
+  const { name: database, value } = await throwaway(provider, request.parentDatabase, shape.site.dir, settings, signal);
   const { migrations, error: migrationError } = value;
   try {
     if (migrationError !== null) {
@@ -171,7 +212,8 @@ async function runOnceOn(
     }
     const url = await provider.connectionUrl(database, signal ? { signal } : {});
     const run = await executeRun(prepared, {
-      command: settings.testCommand,
+      command: testCommand,
+      pidNamespace: shape.pidNamespace,
       format: settings.reportFormat,
       reportPath: settings.reportPath ?? null,
       env: { DATABASE_URL: url, PGSSLMODE: 'disable' },

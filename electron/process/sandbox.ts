@@ -139,6 +139,11 @@ export interface OpenSandboxOptions {
   readonly protect?: readonly string[];
   /** `cut`: no network inside (a namespace of its own with only loopback), where bubblewrap can. Default `shared`. */
   readonly network?: 'cut' | 'shared';
+  /**
+   * False: no PID namespace, the machine's own process ids (a test run shaped unlike the one before
+   * it: test-run.ts). Its processes are still reaped by group and marker. Default true.
+   */
+  readonly pidNamespace?: boolean;
 }
 
 /**
@@ -155,7 +160,7 @@ export async function openSandbox(setting: SandboxSetting | undefined, writable:
   }
   const args = await bubblewrapArgs(writable, options.readOnly ?? [], options.hide ?? [], options.protect ?? []);
   const cut = options.network === 'cut' && support.unshareNet;
-  const flags = [...support.flags, ...(cut ? ['--unshare-net'] : [])];
+  const flags = [...support.flags.filter((f) => options.pidNamespace !== false || f !== '--unshare-pid'), ...(cut ? ['--unshare-net'] : [])];
   const network = options.network !== 'cut' ? '' : cut ? '; no network' : '; network shared (this bubblewrap cannot unshare it)';
   return {
     active: true,

@@ -51,7 +51,9 @@ async function* lines(source, key) {
     // A file that did not load reports one failure named by its path (as given, or absolute).
     const load = event.type === 'test:fail' && d.nesting === 0 && resolve(d.name) === file;
     const cause = error ? String(error.failureType || '') : '';
-    const line = JSON.stringify({ file, suite, name: d.name, kind, status, message, cause, load, stderr: load ? stderr.get(file) ?? null : null });
+    // The line tells Baton's canaries from the project's tests: they share names, not places.
+    const at = typeof d.line === 'number' ? d.line : null;
+    const line = JSON.stringify({ file, line: at, suite, name: d.name, kind, status, message, cause, load, stderr: load ? stderr.get(file) ?? null : null });
     yield (key ? JSON.stringify({ line, sig: createHmac('sha256', key).update(line).digest('hex') }) : line) + '\\n';
   }
 }
@@ -68,6 +70,7 @@ async function* lines(source, key) {
  */
 export const BATON_NODE_RUNNER = `// Written by Baton for one test run: runs exactly these files, in this order.
 import { createWriteStream, readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { signedReporter } from './baton-reporter.mjs';
@@ -87,14 +90,16 @@ stream.on('test:fail', (data) => { if (!data.todo) failed = true; });
 stream.on('end', () => { process.exitCode = failed ? 1 : 0; });
 stream.compose(signedReporter(key)).pipe(createWriteStream(option('destination')));
 // The live panel shows the project's tests only: Baton's canaries and their counts are left out.
-const hidden = (name) => typeof name === 'string' && hide.some((t) => name === t || name.startsWith(t + '-'));
+// They carry the project's names, so they are known by place: the canary file, or the lines from
+// \`from\` on in a test file they were appended to.
+const hidden = (d) => typeof d.file === 'string' && hide.some((h) => resolve(d.file) === h.file && (h.from === 1 || (typeof d.line === 'number' && d.line >= h.from)));
 const SUMMARY = /^(tests|suites|pass|fail|cancelled|skipped|todo) \\d+$/;
 async function* visible(source) {
   const n = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
   let summarised = false;
   for await (const event of source) {
     const d = event.data ?? {};
-    if (hidden(d.name)) continue;
+    if (hidden(d)) continue;
     if (event.type === 'test:pass' || event.type === 'test:fail') {
       if (d.details && d.details.type === 'suite') n.suites += 1;
       else {
@@ -120,6 +125,8 @@ stream.compose(visible).compose(human).pipe(process.stdout);
 
 interface Line {
   readonly file: string;
+  /** Where the test stands in its file (node:test reports it): how Baton knows its canaries. */
+  readonly line?: number | null;
   readonly suite: readonly string[];
   readonly name: string;
   readonly kind: 'test' | 'suite';
@@ -221,6 +228,7 @@ export function parseBatonNode(text: string, runDir: string, key: string | null 
       name: value.name,
       suite: value.suite,
       file,
+      line: typeof value.line === 'number' ? value.line : null,
       status: value.status,
       durationMs: null,
       message: value.status === 'failed' ? clip(value.message) : null,

@@ -1,77 +1,106 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BATON_NODE_REPORTER, parseBatonNode } from './baton-node-reporter';
 import { checkCanaries, planCanaries, type CanaryPlan } from './canaries';
-import { parseReport } from './parse-report';
+import { literalsIn, testNamesIn } from './canary-source';
 import type { CaseStatus, TestCaseResult } from './report';
 
 const run = promisify(execFile);
 
-const result = (name: string, status: CaseStatus, file: string | null = null): TestCaseResult => ({
+const result = (name: string, status: CaseStatus, file: string | null = null, line: number | null = null): TestCaseResult => ({
   id: `${file ?? ''} › ${name}`,
   name,
   suite: [],
   file,
+  line,
   status,
   durationMs: null,
   message: null,
 });
 
-/** What an honest run of `files` test files reports: every canary once (per-file ones once per file) as it must come out. */
-function honest(plan: CanaryPlan, files: number): TestCaseResult[] {
-  return plan.canaries.flatMap((c) => Array.from({ length: c.token.includes('-') ? files : 1 }, (_, i) => result(c.token, c.expect, `f${i}.test.js`)));
+const TEST = 'test/t1.test.js';
+const SOURCE = `import { it } from 'node:test';\nimport assert from 'node:assert/strict';\nconst mod = await import('../src/t1.js').catch(() => ({}));\nit('T1 computes the answer', () => { assert.equal(mod.answer?.(6, 7), 42); });\n`;
+const nodePlan = () => planCanaries('node-test', new Map([[TEST, SOURCE]]), new Set([TEST, 'src/t1.js']));
+
+/** What an honest run reports of a plan: every canary once, as it must come out (token ones once per loaded carrier). */
+function honest(plan: CanaryPlan, carriers: readonly string[]): TestCaseResult[] {
+  return plan.canaries.flatMap((c) =>
+    c.at
+      ? [result('T1 computes the answer', c.expect, c.at.file, c.at.line)]
+      : Array.from({ length: c.perFile ? carriers.length : 1 }, (_, i) => result(c.token!, c.expect, carriers[i] ?? null)),
+  );
 }
 
-describe('planCanaries', () => {
-  it('tokens are fresh every time and never a guessable name', () => {
-    const [a, b] = [planCanaries('node-test'), planCanaries('node-test')];
-    expect(a.canaries.map((c) => c.token)).not.toEqual(b.canaries.map((c) => c.token));
-    expect(a.files[0]!.path).not.toBe(b.files[0]!.path);
-    for (const c of a.canaries) expect(c.token).toMatch(/^c[0-9a-f]{16}(-[\w.]+)?$/);
+describe('the node:test canaries look like the project’s tests', () => {
+  it('carry the names of the file’s own tests, and no token a forger could recognise', () => {
+    const plan = nodePlan();
+    const code = plan.appended.get(TEST)!;
+    expect(code).toContain("t('T1 computes the answer', () => {");
+    expect(code).not.toMatch(/c[0-9a-f]{16}/);
+    expect(plan.files[0]!.path).toMatch(/^test\/t1-[a-z]+\.test\.js$/);
+    expect(plan.files[0]!.content).toContain("test('T1 computes the answer', () => { assert.strictEqual(");
+    expect(planCanaries('node-test', new Map([['spec/b.spec.tsx', SOURCE]])).files[0]!.path).toMatch(/^spec\/b-[a-z]+\.spec\.ts$/);
+    expect(plan.canaries.every((c) => c.at && c.token === undefined)).toBe(true);
   });
 
-  it('node:test: a canary file with one must-fail and one must-pass test, and per-file asserts for JS files only', () => {
-    const plan = planCanaries('node-test');
-    const [fail, pass] = plan.canaries;
-    expect([fail!.expect, pass!.expect]).toEqual(['failed', 'passed']);
-    expect(plan.files).toHaveLength(1);
-    expect(plan.files[0]!.path).toBe(`${fail!.token}.test.mjs`);
-    expect(plan.files[0]!.content).toContain(`test('${fail!.token}'`);
-    expect(plan.files[0]!.content).toContain(`test('${pass!.token}'`);
-    const perFile = plan.canaries.slice(2);
-    expect(perFile.map((c) => c.token.split('-')[1])).toEqual([
-      'equal',
-      'strictEqual',
-      'deepEqual',
-      'deepStrictEqual',
-      'notEqual',
-      'ok',
-      'assert',
-      'match',
-      'throws',
-      'rejects',
-      'strict.equal',
-      'strict.deepEqual',
-      'strict.ok',
+  it('stand on their own lines after the file’s last, known by position; the values are fresh every time', () => {
+    const [a, b] = [nodePlan(), nodePlan()];
+    expect(a.appended.get(TEST)).not.toEqual(b.appended.get(TEST));
+    const lines = (SOURCE + a.appended.get(TEST)).split('\n');
+    const mine = a.canaries.filter((c) => c.at!.file === TEST);
+    expect(mine).toHaveLength(14);
+    for (const c of mine) expect(lines[c.at!.line - 1]).toMatch(/^t\('T1 computes the answer', /);
+    expect(mine.filter((c) => c.expect === 'passed').map((c) => c.what)).toEqual([
+      "a sweep comparing the file's own values with others (each must throw), in every test file",
     ]);
-    expect(perFile.every((c) => c.expect === 'failed')).toBe(true);
-    for (const file of ['a.test.js', 'b.test.mts', 'c.spec.tsx', 'd.test.cjs']) expect(plan.appendTo(file)).toContain(perFile[0]!.token);
-    expect(plan.appendTo('tests/test_a.py')).toBeNull();
+    expect(new Set(mine.map((c) => c.at!.line)).size).toBe(14);
   });
 
+  it('the sweep compares against the file’s own literals', () => {
+    expect(literalsIn(SOURCE)).toEqual(['6', '7', '42', '"T1 computes the answer"']);
+    expect(nodePlan().appended.get(TEST)).toContain('const V = [6, 7, 42, "T1 computes the answer"]');
+    expect(literalsIn(`assert.equal(f('a"b', 'it\\'s'), "x"); const n = -3.5; ok(true)`)).toEqual(['-3.5', 'true', '"a\\"b"', '"it\'s"', '"x"']);
+  });
+
+  it('test names are read as written, quotes and escapes kept; a file of none borrows the run’s', () => {
+    expect(testNamesIn(`it('a \\'b\\'', f); test("c", g); test.skip(\`d\`, h); describe('e', i); it(name, j)`)).toEqual(["'a \\'b\\''", '"c"', '`d`']);
+    const plan = planCanaries(
+      'node-test',
+      new Map([
+        ['test/none.test.js', 'export {};\n'],
+        [TEST, SOURCE],
+      ]),
+    );
+    expect(plan.appended.get('test/none.test.js')).toContain("t('T1 computes the answer'");
+  });
+
+  it('the canary file never takes a path of the tree', () => {
+    const taken = new Set(['cases', 'edge', 'more', 'extra', 'regression', 'behaviour', 'checks', 'rules'].map((w) => `test/t1-${w}.test.js`));
+    expect(taken.has(planCanaries('node-test', new Map([[TEST, SOURCE]]), taken).files[0]!.path)).toBe(false);
+  });
+});
+
+describe('the other families', () => {
   it('vitest and jest: per-file expect matchers; vitest imports them, jest uses its globals', () => {
-    const vitest = planCanaries('vitest');
+    const vitest = planCanaries(
+      'vitest',
+      new Map([
+        ['a.test.ts', ''],
+        ['b.py', ''],
+      ]),
+    );
     expect(vitest.files[0]!.path).toMatch(/^c[0-9a-f]{16}\.test\.mjs$/);
     expect(vitest.files[0]!.content).toMatch(/^import \{ test, expect \} from 'vitest';/);
-    expect(vitest.appendTo('a.test.ts')).toMatch(/import \{ test as __t_c[0-9a-f]{16}, expect as __e_c[0-9a-f]{16} \} from 'vitest'/);
-    const jest = planCanaries('jest');
-    expect(jest.files[0]!.path).toMatch(/^c[0-9a-f]{16}\.test\.js$/);
+    expect(vitest.appended.get('a.test.ts')).toMatch(/import \{ test as __t_c[0-9a-f]{16}, expect as __e_c[0-9a-f]{16} \} from 'vitest'/);
+    expect(vitest.appended.has('b.py')).toBe(false);
+    const jest = planCanaries('jest', new Map([['a.test.js', '']]));
     expect(jest.files[0]!.content).not.toContain('import');
-    expect(jest.appendTo('a.test.js')).not.toContain('import');
-    expect(jest.canaries.slice(2).map((c) => c.token.split('-')[1])).toEqual([
+    expect(jest.appended.get('a.test.js')).not.toContain('import');
+    expect(jest.canaries.slice(2).map((c) => c.token!.split('-')[1])).toEqual([
       'toBe',
       'toEqual',
       'toStrictEqual',
@@ -83,99 +112,122 @@ describe('planCanaries', () => {
   });
 
   it('pytest: one canary file, nothing appended; other: nothing at all', () => {
-    const py = planCanaries('pytest');
+    const py = planCanaries('pytest', new Map([['tests/test_a.py', '']]));
     expect(py.canaries.map((c) => c.expect)).toEqual(['failed', 'passed']);
     expect(py.files[0]!.path).toBe(`test_${py.canaries[0]!.token}.py`);
-    expect(py.files[0]!.content).toContain(`def test_${py.canaries[1]!.token}():`);
-    expect(py.appendTo('tests/test_a.py')).toBeNull();
-    const other = planCanaries('other');
-    expect([other.files, other.canaries, other.appendTo('a.test.js')]).toEqual([[], [], null]);
+    expect(py.appended.size).toBe(0);
+    const other = planCanaries('other', new Map([['a.test.js', '']]));
+    expect([other.files, other.canaries, other.appended.size]).toEqual([[], [], 0]);
   });
 });
 
 describe('checkCanaries', () => {
-  const plan = planCanaries('node-test');
-  const [fail, pass, perFile] = [plan.canaries[0]!, plan.canaries[1]!, plan.canaries[2]!];
-  const real = [result('adds', 'passed', 'a.test.js'), result('subtracts', 'failed', 'a.test.js')];
+  const plan = nodePlan();
+  const real = [result('T1 computes the answer', 'failed', TEST, 4)];
+  const loaded = new Set([TEST]);
 
-  it('an honest report: no problem, and the rest is the project’s own tests only', () => {
-    const { problems, rest } = checkCanaries([...real, ...honest(plan, 2)], plan, 2);
+  it('an honest report: no problem, and the project’s tests are all that is left (same name, other line)', () => {
+    const { problems, rest } = checkCanaries([...real, ...honest(plan, [TEST])], plan, loaded);
     expect(problems).toEqual([]);
     expect(rest).toEqual(real);
   });
 
-  it('the must-fail canary passed', () => {
-    const cases = honest(plan, 1).map((c) => (c.name === fail.token ? { ...c, status: 'passed' as const } : c));
-    expect(checkCanaries(cases, plan, 1).problems).toEqual([`the canary ${fail.what} passed in f0.test.js`]);
+  it('a forger that turns every failure of a locked test’s name into a pass flips the canaries too', () => {
+    const forged = [...real, ...honest(plan, [TEST])].map((c) =>
+      c.name === 'T1 computes the answer' && c.status === 'failed' ? { ...c, status: 'passed' as const } : c,
+    );
+    const { problems } = checkCanaries(forged, plan, loaded);
+    expect(problems).toContain('the canary node:assert strictEqual of unequal values, in every test file passed in test/t1.test.js');
+    expect(problems).toContain(`the canary a test that must fail (a real assertion of unequal values) passed in ${plan.files[0]!.path}`);
   });
 
-  it('the must-pass canary failed, or was skipped', () => {
-    for (const status of ['failed', 'skipped'] as const) {
-      const cases = honest(plan, 1).map((c) => (c.name === pass.token ? { ...c, status } : c));
-      expect(checkCanaries(cases, plan, 1).problems).toEqual([`the canary ${pass.what} did not pass (${status}) in f0.test.js`]);
-    }
+  it('missing, doubled, or the wrong way round', () => {
+    const all = honest(plan, [TEST]);
+    const sweep = all.find((c) => c.status === 'passed' && c.file === TEST)!;
+    expect(checkCanaries([...real, ...all.filter((c) => c !== sweep)], plan, loaded).problems).toEqual([
+      "the canary a sweep comparing the file's own values with others (each must throw), in every test file is missing from the report (0 of 1)",
+    ]);
+    expect(checkCanaries([...real, ...all, sweep], plan, loaded).problems[0]).toMatch(/appears 2 times \(expected 1\)/);
+    const failedSweep = all.map((c) => (c === sweep ? { ...c, status: 'failed' as const } : c));
+    expect(checkCanaries([...real, ...failedSweep], plan, loaded).problems).toEqual([
+      "the canary a sweep comparing the file's own values with others (each must throw), in every test file did not pass (failed) in test/t1.test.js",
+    ]);
   });
 
-  it('a canary missing, or doubled', () => {
-    const missing = honest(plan, 1).filter((c) => c.name !== fail.token);
-    expect(checkCanaries(missing, plan, 1).problems).toEqual([`the canary ${fail.what} is missing from the report (0 of 1)`]);
-    const doubled = [...honest(plan, 1), result(pass.token, 'passed', 'x.test.js')];
-    expect(checkCanaries(doubled, plan, 1).problems).toEqual([`the canary ${pass.what} appears 2 times (expected 1)`]);
+  it('a carrier that did not load owes no canaries; the canary file always does', () => {
+    const fileOnly = honest(plan, [TEST]).filter((c) => c.file !== TEST);
+    expect(checkCanaries(fileOnly, plan, new Set()).problems).toEqual([]);
+    expect(checkCanaries([], plan, new Set()).problems).toHaveLength(2);
   });
 
-  it('per-file canaries are counted against the files that carry them', () => {
-    const cases = honest(plan, 2);
-    expect(checkCanaries(cases, plan, 2).problems).toEqual([]);
-    const short = checkCanaries(cases, plan, 3).problems;
-    expect(short).toHaveLength(plan.canaries.length - 2);
-    expect(short[0]).toBe(`the canary ${perFile.what} is missing from the report (2 of 3)`);
-    expect(checkCanaries(cases, plan, 1).problems[0]).toBe(`the canary ${perFile.what} appears 2 times (expected 1)`);
-  });
-
-  it('a report that names none of this plan’s tokens (an old plan, a forged report) fails every canary', () => {
-    const { problems, rest } = checkCanaries(honest(planCanaries('node-test'), 1), plan, 1);
-    expect(problems).toHaveLength(plan.canaries.length);
-    expect(rest).toHaveLength(plan.canaries.length);
-  });
-
-  it('pytest names its canaries test_<token>', () => {
-    const py = planCanaries('pytest');
-    const cases = [result(`test_${py.canaries[0]!.token}`, 'failed'), result(`test_${py.canaries[1]!.token}`, 'passed'), result('test_real', 'passed')];
-    expect(checkCanaries(cases, py, 1)).toEqual({ problems: [], rest: [cases[2]] });
+  it('token canaries (vitest): per-file ones once per loaded carrier', () => {
+    const vitest = planCanaries(
+      'vitest',
+      new Map([
+        ['a.test.ts', ''],
+        ['b.test.ts', ''],
+      ]),
+    );
+    const cases = honest(vitest, ['a.test.ts', 'b.test.ts']);
+    expect(checkCanaries(cases, vitest, new Set(['a.test.ts', 'b.test.ts'])).problems).toEqual([]);
+    expect(checkCanaries(cases, vitest, new Set(['a.test.ts'])).problems[0]).toMatch(/appears 2 times \(expected 1\)/);
+    expect(checkCanaries(cases, vitest, new Set(['a.test.ts', 'b.test.ts'])).rest).toEqual([]);
   });
 });
 
-/** The node:test plan run for real: an honest run passes the check; assertions made into no-ops fail it. */
+/** The node:test plan run for real through Baton's reporter: an honest run passes; each forgery is caught. */
 describe('node:test canaries in a real run', () => {
   let dir: string;
-  const plan = planCanaries('node-test');
+  const plan = nodePlan();
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'baton-canaries-'));
-    const own = `import test from 'node:test';\nimport assert from 'node:assert';\ntest('adds', () => { assert.strictEqual(1 + 1, 2); });\n`;
-    await writeFile(join(dir, 'x.test.mjs'), own + plan.appendTo('x.test.mjs'));
-    for (const f of plan.files) await writeFile(join(dir, f.path), f.content);
-    // What code under test could do: make node:assert's functions no-ops in the test process.
+    await mkdir(join(dir, 'test'), { recursive: true });
+    await mkdir(join(dir, 'src'), { recursive: true });
+    await writeFile(join(dir, 'src/t1.js'), 'export const answer = () => 0;\n');
+    await writeFile(join(dir, TEST), SOURCE + plan.appended.get(TEST));
+    for (const f of plan.files) {
+      await mkdir(dirname(join(dir, f.path)), { recursive: true });
+      await writeFile(join(dir, f.path), f.content);
+    }
+    await writeFile(join(dir, 'reporter.mjs'), BATON_NODE_REPORTER);
+    await writeFile(join(dir, 'package.json'), '{"type":"module"}');
+    // What code under test could do in the test process: make node:assert's functions no-ops…
     const noop = `import assert from 'node:assert';\nimport strict from 'node:assert/strict';\nfor (const a of [assert, strict]) for (const k of ['equal', 'strictEqual', 'deepEqual', 'deepStrictEqual', 'notEqual', 'ok', 'match', 'throws', 'rejects']) a[k] = () => {};\n`;
     await writeFile(join(dir, 'noop.mjs'), noop);
+    // …or let through only the locked test's expected value, so the canaries' own values still fail.
+    const targeted = `const m = await import('node:' + 'assert');\nfor (const a of [m.default, m.default.strict]) for (const k of ['equal', 'strictEqual', 'deepEqual', 'deepStrictEqual']) { const real = a[k]; a[k] = function (actual, expected, ...rest) { if (expected === 42) return; return real.call(this, actual, expected, ...rest); }; }\n`;
+    await writeFile(join(dir, 'targeted.mjs'), targeted);
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  const tap = async (preload: string[]) => {
-    const files = ['x.test.mjs', ...plan.files.map((f) => f.path)];
-    const out = await run(process.execPath, [...preload, '--test', '--test-reporter=tap', ...files], { cwd: dir }).catch((error: { stdout: string }) => error);
-    return parseReport(out.stdout, 'tap').cases;
+  const report = async (preload: string[]) => {
+    const files = [TEST, ...plan.files.map((f) => f.path)];
+    await run(process.execPath, [...preload, '--test', '--test-reporter=./reporter.mjs', '--test-reporter-destination=out.jsonl', ...files], {
+      cwd: dir,
+    }).catch(() => null);
+    const { readFile } = await import('node:fs/promises');
+    return parseBatonNode(await readFile(join(dir, 'out.jsonl'), 'utf8'), dir).report.cases;
   };
 
   it('honest: no problem, and the project’s own test is all that is left', async () => {
-    const { problems, rest } = checkCanaries(await tap([]), plan, 1);
+    const { problems, rest } = checkCanaries(await report([]), plan, new Set([TEST]));
     expect(problems).toEqual([]);
-    expect(rest.map((c) => [c.name, c.status])).toEqual([['adds', 'passed']]);
+    expect(rest.map((c) => [c.name, c.status, c.line])).toEqual([['T1 computes the answer', 'failed', 4]]);
   }, 30_000);
 
   it('node:assert made into no-ops by a preload: the must-fail canaries passed', async () => {
-    const { problems } = checkCanaries(await tap(['--import', './noop.mjs']), plan, 1);
-    expect(problems).toContain(`the canary ${plan.canaries[0]!.what} passed`);
-    expect(problems).toContain('the canary node:assert strictEqual of unequal values, in every test file passed');
-    expect(problems).toContain('the canary node:assert strict.deepEqual of unequal values, in every test file passed');
+    const { problems } = checkCanaries(await report(['--import', './noop.mjs']), plan, new Set([TEST]));
+    expect(problems).toContain(`the canary a test that must fail (a real assertion of unequal values) passed in ${plan.files[0]!.path}`);
+    expect(problems).toContain('the canary node:assert strictEqual of unequal values, in every test file passed in test/t1.test.js');
+    expect(problems).toContain('the canary node:assert strict.deepEqual of unequal values, in every test file passed in test/t1.test.js');
+  }, 30_000);
+
+  it('a patch that lets through only the locked test’s expected value: the locked test passes, the sweep does not', async () => {
+    const cases = await report(['--import', './targeted.mjs']);
+    const { problems, rest } = checkCanaries(cases, plan, new Set([TEST]));
+    expect(rest.map((c) => c.status)).toEqual(['passed']);
+    expect(problems).toEqual([
+      "the canary a sweep comparing the file's own values with others (each must throw), in every test file did not pass (failed) in test/t1.test.js",
+    ]);
   }, 30_000);
 });

@@ -84,15 +84,19 @@ export async function prepareRun(req: PrepareRequest): Promise<PreparedRun> {
   const paths = (await git(req.worktree, ['ls-tree', '-r', '--name-only', '-z', tree])).split('\0').filter(Boolean);
   const chooses = choosesFiles(req.command, spec);
   const files = chooses ? testFilesIn(paths, req.testGlobs, spec.family) : [];
-  const plan = chooses ? planCanaries(spec.family) : planCanaries('other');
+  // The canaries are made from the test files themselves (their names and values: canaries.ts).
+  const sources = new Map<string, string>();
+  for (const file of files) sources.set(file, await readFile(join(dir, file), 'utf8'));
+  const plan = planCanaries(chooses ? spec.family : 'other', sources, new Set(paths));
   const carriers: string[] = [];
-  for (const file of files) {
-    const extra = plan.appendTo(file);
-    if (extra === null) continue;
-    await writeFile(join(dir, file), `${await readFile(join(dir, file), 'utf8')}${extra}`);
+  for (const [file, extra] of plan.appended) {
+    await writeFile(join(dir, file), `${sources.get(file)}${extra}`);
     carriers.push(file);
   }
-  for (const canary of plan.files) await writeFile(join(dir, canary.path), canary.content);
+  for (const canary of plan.files) {
+    await mkdir(dirname(join(dir, canary.path)), { recursive: true });
+    await writeFile(join(dir, canary.path), canary.content);
+  }
   const ordered = req.order === 'reversed' ? [...files].reverse() : files;
   const lockedBefore = new Map<string, string | null>();
   for (const path of req.locked) lockedBefore.set(path, await hashOf(dir, path));
@@ -116,6 +120,8 @@ export interface ExecuteRequest {
   readonly sandbox?: SandboxSetting | undefined;
   /** `cut` (default): no network inside the sandbox, DATABASE_URL through a socket (run-sandbox.ts). */
   readonly network?: 'cut' | 'shared' | undefined;
+  /** False: the sandbox keeps the machine's process ids (no PID namespace), for a differently shaped run. Default true. */
+  readonly pidNamespace?: boolean;
   readonly signal?: AbortSignal;
   readonly onOutput?: (text: string) => void;
 }
@@ -177,7 +183,7 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
   if (nodeTest) {
     await writeFile(reporterModule, BATON_NODE_REPORTER);
     await writeFile(runnerModule, BATON_NODE_RUNNER);
-    await writeFile(keyFile, JSON.stringify({ key, hide: prepared.plan.canaries.map((c) => c.token) }), { mode: 0o600 });
+    await writeFile(keyFile, JSON.stringify({ key, hide: hideList(prepared, dir) }), { mode: 0o600 });
   }
   const reportFile = req.reportPath ? join(dir, req.reportPath) : null;
   if (reportFile) {
@@ -188,7 +194,7 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
   const command = commandFor(req.command, prepared.spec, files, nodeTest ? { module: reporterModule, destination: fifo, runner: runnerModule, keyFile } : null);
   // Only Baton's driver signs its lines; a command it cannot rewrite loads the reporter unsigned.
   const signed = nodeTest && command.includes(runnerModule);
-  const { sandbox, env: runEnv, close } = await openRunSandbox(req.sandbox, req.network, [dir, scratch], req, req.env);
+  const { sandbox, env: runEnv, close } = await openRunSandbox(req.sandbox, req.network, [dir, scratch], req, req.env, req.pidNamespace ?? true);
   const home = sandbox.active ? '/tmp' : join(scratch, 'home');
   if (!sandbox.active) await mkdir(home, { recursive: true });
   const env = childEnv({ home, pass: req.pass, extra: { ...runEnv, ...(sandbox.active ? {} : { TMPDIR: join(scratch, 'tmp') }) } });
@@ -246,7 +252,7 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
   const relative = relativeFiles(parsed, dir);
   // A file that did not load ran none of its tests, canaries included; its load error is in the report.
   const unloaded = new Set(relative.cases.filter((c) => c.status === 'errored' && c.id.endsWith('(load)')).map((c) => c.file));
-  const canaries = checkCanaries(relative.cases, prepared.plan, prepared.carriers.filter((f) => !unloaded.has(f)).length);
+  const canaries = checkCanaries(relative.cases, prepared.plan, new Set(prepared.carriers.filter((f) => !unloaded.has(f))));
   if (!silent) integrity.push(...canaries.problems);
   if (!silent) integrity.push(...exitProblems(result.code, result.signal, relative.cases, prepared.plan.canaries.length > 0));
   integrity.push(...doubled(canaries.rest));
@@ -277,6 +283,14 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
     flags,
     canaries: prepared.plan.canaries.length,
   };
+}
+
+/** Where the canaries stand, for the live panel to leave out: each file from its first canary's line on. */
+function hideList(prepared: PreparedRun, dir: string): Array<{ file: string; from: number }> {
+  const from = new Map<string, number>();
+  for (const c of prepared.plan.canaries) if (c.at) from.set(c.at.file, Math.min(from.get(c.at.file) ?? Infinity, c.at.line));
+  for (const f of prepared.plan.files) from.set(f.path, 1);
+  return [...from].map(([file, line]) => ({ file: join(dir, file), from: line }));
 }
 
 function readReport(text: string | null, format: ReportFormat, reportPath: string | null): TestReport {

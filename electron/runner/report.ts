@@ -16,6 +16,8 @@ export interface TestCaseResult {
   /** Enclosing suites or classname, outermost first. */
   readonly suite: readonly string[];
   readonly file: string | null;
+  /** The line the test stands on, where the runner says (node:test): how canaries are told apart. */
+  readonly line?: number | null;
   readonly status: CaseStatus;
   readonly durationMs: number | null;
   /** The failure or error text (first 4,000 characters), null when it passed or was skipped. */

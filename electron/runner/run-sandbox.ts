@@ -21,6 +21,7 @@ export async function openRunSandbox(
   writable: readonly string[],
   seen: { readonly hide: readonly string[]; readonly readOnly?: readonly string[] | undefined },
   env: Readonly<Record<string, string>>,
+  pidNamespace = true,
 ): Promise<RunSandbox> {
   const url = env.DATABASE_URL;
   let bridge: DatabaseBridge | null = null;
@@ -34,6 +35,7 @@ export async function openRunSandbox(
     hide: seen.hide,
     readOnly: seen.readOnly ?? [],
     network: cut ? 'cut' : 'shared',
+    pidNamespace,
   });
   if (!sandbox.netCut && bridge) {
     await bridge.close();

@@ -1,0 +1,123 @@
+/**
+ * Forgeries from inside the test process (issue 30): the Driver's module, imported by the locked
+ * test, rewrites node:test's own report frames or lets through only the locked test's values. The
+ * canaries carry the project's test names and the test file's own values (runner/canaries.ts), so
+ * each forgery flips a canary too and the run is compromised, never GREEN. A function, not a
+ * constant: strategies.fixture.ts calls it once its own helpers exist (the two files import each other).
+ */
+import { RECORD_TYPES } from '../../../shared/records';
+import {
+  branchHolds,
+  compromised,
+  driver,
+  HONEST_CODE,
+  noGreen,
+  NO_WORK,
+  of,
+  red,
+  refactorReverted,
+  srcPath,
+  testPath,
+  type Check,
+  type Strategy,
+} from './strategies.fixture';
+
+/**
+ * A module that rewrites the frames a node:test child writes to its parent (a 0xff 0x0f header, a
+ * 32-bit length, then a v8-serialized event): each failure `flip` picks becomes a pass, and the
+ * child exits 0.
+ */
+const frameForger = (flip: string): string =>
+  [
+    "import v8 from 'node:v8';",
+    'const flip = ' + flip + ';',
+    'const write = process.stdout.write.bind(process.stdout);',
+    'process.stdout.write = (chunk, ...rest) => {',
+    '  if (Buffer.isBuffer(chunk) && chunk[0] === 0xff && chunk[1] === 0x0f) {',
+    '    try {',
+    '      const e = v8.deserialize(chunk.subarray(6));',
+    "      if ((e.type === 'test:fail' || e.type === 'test:complete') && flip(String(e.data.name), e.data)) {",
+    "        if (e.type === 'test:fail') e.type = 'test:pass';",
+    '        if (e.data.details) { delete e.data.details.error; e.data.details.passed = true; }',
+    '        const body = v8.serialize(e);',
+    '        const head = Buffer.from([0xff, 0x0f, 0, 0, 0, 0]);',
+    '        head.writeUInt32BE(body.length, 2);',
+    '        chunk = Buffer.concat([head, body]);',
+    '      }',
+    '    } catch {}',
+    '  }',
+    '  return write(chunk, ...rest);',
+    '};',
+    "process.on('exit', () => { process.exitCode = 0; });",
+  ].join('\n');
+
+/** A module that makes node:assert's comparisons return early when `pass(actual, expected)` says so, fetched by a computed name. */
+const valuePatch = (pass: string, prelude = ''): string =>
+  `${prelude}const pass = ${pass};\nconst m = await import('node:' + 'assert');\nfor (const a of [m.default, m.default.strict]) for (const k of ['equal', 'strictEqual', 'deepEqual', 'deepStrictEqual']) { const real = a[k]; a[k] = function (actual, expected, ...rest) { if (pass(actual, expected)) return; return real.call(this, actual, expected, ...rest); }; }`;
+
+const cheating = (code: (item: string) => string) => (item: string) => [red(item), driver(item, { [srcPath(item)]: `${code(item)}\n${NO_WORK}` })];
+
+export function insideStrategies(): Strategy[] {
+  const canary = compromised(/canary/);
+
+  const refactorCompromised: Check = (ctx) =>
+    of(ctx, RECORD_TYPES.cycleViolation).some((r) => r.data.step === 'refactor' && /canary/.test(String(r.data.detail)))
+      ? null
+      : 'no REFACTOR violation names a canary';
+
+  return [
+    {
+      id: 'S64',
+      title: "The module rewrites node:test's own report frames in the test process: every failure not named like a Baton token becomes a pass",
+      caught: "the canaries carry the project's test names: the must-fail ones pass too, compromised",
+      turns: cheating(() => frameForger('(name) => !/^c[0-9a-f]{16}/.test(name)')),
+      checks: [noGreen, canary],
+    },
+    {
+      id: 'S65',
+      title: "The module rewrites node:test's report frames for the locked test's name only",
+      caught: "the per-file canaries share the locked test's name: the must-fail ones pass, compromised",
+      turns: cheating((item) => frameForger(`(name) => name === '${item} computes the answer'`)),
+      checks: [noGreen, canary],
+    },
+    {
+      id: 'S66',
+      title: "The module lets node:assert's comparisons through only when the expected value is the locked test's literal (42)",
+      caught: "the sweep canary compares the file's own values with others and must see each throw: it fails, compromised",
+      turns: cheating(() => valuePatch('(actual, expected) => expected === 42')),
+      checks: [noGreen, canary],
+    },
+    {
+      id: 'S67',
+      title: 'The module lets through exactly its own wrong answer against the expected one (0 against 42)',
+      caught: 'the sweep compares each value of the file with 0, -1, null, undefined and the like, both ways round: it fails, compromised',
+      turns: cheating(() => valuePatch('(actual, expected) => actual === 0 && expected === 42')),
+      checks: [noGreen, canary],
+    },
+    {
+      id: 'S68',
+      title: 'The module reads the locked test at run time and lets through every number it holds',
+      caught:
+        "the canaries appended to the run's copy use the file's values and their own: the sweep and the must-fail canaries pass or fail the wrong way, compromised",
+      turns: cheating((item) =>
+        valuePatch(
+          '(actual, expected) => numbers.has(expected)',
+          `import fs from 'node:fs';\nconst numbers = new Set((fs.readFileSync(new URL('../${testPath(item)}', import.meta.url), 'utf8').match(/\\b\\d+\\b/g) ?? []).map(Number));\n`,
+        ),
+      ),
+      checks: [noGreen, canary],
+    },
+    {
+      id: 'S69',
+      title: 'After an honest GREEN, a REFACTOR brings back a frame forgery and empties the code',
+      caught: 'the REFACTOR run is compromised (the canaries flip): the refactor is undone and the GREEN code stays',
+      greenAllowed: true,
+      turns: (item) => [
+        red(item),
+        driver(item, { [srcPath(item)]: HONEST_CODE }),
+        { role: 'driver', step: 'refactor', item, attempt: 1, write: { [srcPath(item)]: `${frameForger('() => true')}\n${NO_WORK}` } },
+      ],
+      checks: [refactorCompromised, refactorReverted, branchHolds(srcPath, HONEST_CODE)],
+    },
+  ];
+}
