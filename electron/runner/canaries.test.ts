@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BATON_NODE_REPORTER, parseBatonNode } from './baton-node-reporter';
 import { checkCanaries, planCanaries, type CanaryPlan } from './canaries';
-import { literalsIn, testNamesIn } from './canary-source';
+import { literalsIn, nodeGuard, testNamesIn } from './canary-source';
 import type { CaseStatus, TestCaseResult } from './report';
 
 const run = promisify(execFile);
@@ -40,7 +40,7 @@ describe('the node:test canaries look like the project’s tests', () => {
     const plan = nodePlan();
     const code = plan.appended.get(TEST)!;
     expect(code).toContain("t('T1 computes the answer', () => {");
-    expect(code).not.toMatch(/c[0-9a-f]{16}/);
+    expect(code).not.toMatch(/'c[0-9a-f]{16}/);
     expect(plan.files[0]!.path).toMatch(/^test\/t1-[a-z]+\.test\.js$/);
     expect(plan.files[0]!.content).toContain("test('T1 computes the answer', () => { assert.strictEqual(");
     expect(planCanaries('node-test', new Map([['spec/b.spec.tsx', SOURCE]])).files[0]!.path).toMatch(/^spec\/b-[a-z]+\.spec\.ts$/);
@@ -52,12 +52,13 @@ describe('the node:test canaries look like the project’s tests', () => {
     expect(a.appended.get(TEST)).not.toEqual(b.appended.get(TEST));
     const lines = (SOURCE + a.appended.get(TEST)).split('\n');
     const mine = a.canaries.filter((c) => c.at!.file === TEST);
-    expect(mine).toHaveLength(14);
+    expect(mine).toHaveLength(15);
     for (const c of mine) expect(lines[c.at!.line - 1]).toMatch(/^t\('T1 computes the answer', /);
     expect(mine.filter((c) => c.expect === 'passed').map((c) => c.what)).toEqual([
       "a sweep comparing the file's own values with others (each must throw), in every test file",
+      "node:assert's functions and process.stdout/stderr.write unreplaced since before the test code loaded",
     ]);
-    expect(new Set(mine.map((c) => c.at!.line)).size).toBe(14);
+    expect(new Set(mine.map((c) => c.at!.line)).size).toBe(15);
   });
 
   it('the sweep compares against the file’s own literals', () => {
@@ -190,6 +191,9 @@ describe('node:test canaries in a real run', () => {
       await writeFile(join(dir, f.path), f.content);
     }
     await writeFile(join(dir, 'reporter.mjs'), BATON_NODE_REPORTER);
+    await writeFile(join(dir, 'guard.mjs'), nodeGuard(plan.guard!));
+    // …or wrap the process's output, to rewrite the report frames on their way to the runner.
+    await writeFile(join(dir, 'wrap.mjs'), 'const w = process.stdout.write.bind(process.stdout);\nprocess.stdout.write = (...a) => w(...a);\n');
     await writeFile(join(dir, 'package.json'), '{"type":"module"}');
     // What code under test could do in the test process: make node:assert's functions no-ops…
     const noop = `import assert from 'node:assert';\nimport strict from 'node:assert/strict';\nfor (const a of [assert, strict]) for (const k of ['equal', 'strictEqual', 'deepEqual', 'deepStrictEqual', 'notEqual', 'ok', 'match', 'throws', 'rejects']) a[k] = () => {};\n`;
@@ -202,7 +206,7 @@ describe('node:test canaries in a real run', () => {
 
   const report = async (preload: string[]) => {
     const files = [TEST, ...plan.files.map((f) => f.path)];
-    await run(process.execPath, [...preload, '--test', '--test-reporter=./reporter.mjs', '--test-reporter-destination=out.jsonl', ...files], {
+    await run(process.execPath, ['--import', './guard.mjs', ...preload, '--test', '--test-reporter=./reporter.mjs', '--test-reporter-destination=out.jsonl', ...files], {
       cwd: dir,
     }).catch(() => null);
     const { readFile } = await import('node:fs/promises');
@@ -228,6 +232,14 @@ describe('node:test canaries in a real run', () => {
     expect(rest.map((c) => c.status)).toEqual(['passed']);
     expect(problems).toEqual([
       "the canary a sweep comparing the file's own values with others (each must throw), in every test file did not pass (failed) in test/t1.test.js",
+      "the canary node:assert's functions and process.stdout/stderr.write unreplaced since before the test code loaded did not pass (failed) in test/t1.test.js",
+    ]);
+  }, 30_000);
+
+  it('process.stdout.write wrapped (the way to rewrite report frames), even passing everything through: the guard canary fails', async () => {
+    const { problems } = checkCanaries(await report(['--import', './wrap.mjs']), plan, new Set([TEST]));
+    expect(problems).toEqual([
+      "the canary node:assert's functions and process.stdout/stderr.write unreplaced since before the test code loaded did not pass (failed) in test/t1.test.js",
     ]);
   }, 30_000);
 });

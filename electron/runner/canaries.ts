@@ -47,6 +47,8 @@ export interface CanaryPlan {
   readonly appended: ReadonlyMap<string, string>;
   /** Every canary the report must hold, once each. */
   readonly canaries: readonly Canary[];
+  /** node:test: the key Baton's preload answers its check under (canary-source.ts, nodeGuard). */
+  readonly guard?: string;
 }
 
 const token = (): string => `c${randomBytes(8).toString('hex')}`;
@@ -92,20 +94,27 @@ function nodePlan(sources: ReadonlyMap<string, string>, taken: ReadonlySet<strin
   const fallback = [JSON.stringify('works as specified')];
   const canaries: Canary[] = [];
   const appended = new Map<string, string>();
+  const guard = `g${randomBytes(12).toString('hex')}`;
   const place = (file: string, lines: readonly NodeCanaryLine[]) => {
     for (const l of lines) if (l.canary) canaries.push({ at: { file, line: l.line }, expect: l.canary.expect, what: l.canary.what });
   };
   for (const [file, source] of carriers) {
     const names = testNamesIn(source);
     const values = literalsIn(source);
-    const made = nodeFileCanaries(source, names.length ? names : allNames.length ? allNames : fallback, values.length ? values : allValues, unequalPair());
+    const made = nodeFileCanaries(
+      source,
+      names.length ? names : allNames.length ? allNames : fallback,
+      values.length ? values : allValues,
+      unequalPair(),
+      guard,
+    );
     appended.set(file, made.code);
     place(file, made.lines);
   }
   const path = canaryPath(carriers[0]?.[0] ?? [...sources.keys()][0], new Set([...taken, ...sources.keys()]));
   const made = nodeCanaryFile(allNames.length ? allNames : fallback, unequalPair());
   place(path, made.lines);
-  return { files: [{ path, content: made.code }], appended, canaries };
+  return { files: [{ path, content: made.code }], appended, canaries, guard };
 }
 
 function expectPlan(family: 'vitest' | 'jest', sources: ReadonlyMap<string, string>): CanaryPlan {

@@ -73,8 +73,19 @@ const nodeAsserts = (a: number, b: number): Array<[string, string]> => [
 const sweep = (values: readonly string[]): string =>
   `const V = [${values.join(', ')}]; const W = [0, -1, 1, null, undefined, '', false, true, ...V]; let want = 0, got = 0; for (const [m, loose] of [[a, true], [s, false]]) for (const k of ['equal', 'strictEqual', 'deepEqual', 'deepStrictEqual']) for (const v of V) for (const w of W) { if (loose && (k === 'equal' || k === 'deepEqual') ? w == v : Object.is(w, v)) continue; want += 2; try { m[k](w, v); } catch { got += 1; } try { m[k](v, w); } catch { got += 1; } } if (got !== want) throw new Error(\`\${want - got} of \${want} comparisons of unequal values passed\`);`;
 
-/** What is appended to a test file of the run: starts on the line after the file's last. */
-export function nodeFileCanaries(source: string, names: readonly string[], values: readonly string[], [a, b]: [number, number]): NodeCanaryCode {
+/**
+ * What is appended to a test file of the run: starts on the line after the file's last. With
+ * `guard` (the key Baton's preload holds its check under: nodeGuard), one more must-pass test asks
+ * it whether node:assert's functions or the process's output were replaced since before any test
+ * code ran; without the preload (a command Baton cannot rewrite) the check has nothing to ask.
+ */
+export function nodeFileCanaries(
+  source: string,
+  names: readonly string[],
+  values: readonly string[],
+  [a, b]: [number, number],
+  guard: string | null = null,
+): NodeCanaryCode {
   const base = source.split('\n').length;
   const name = (i: number) => names[i % names.length]!;
   const body = [
@@ -90,6 +101,15 @@ export function nodeFileCanaries(source: string, names: readonly string[], value
     lines.push({
       line: base + body.length,
       canary: { expect: 'passed', what: "a sweep comparing the file's own values with others (each must throw), in every test file" },
+    });
+  }
+  if (guard) {
+    body.push(
+      `t(${name(body.length)}, () => { const check = globalThis[Symbol.for('${guard}')]; const replaced = typeof check === 'function' ? check() : []; if (replaced.length) throw new Error('replaced since the run started: ' + replaced.join(', ')); });`,
+    );
+    lines.push({
+      line: base + body.length,
+      canary: { expect: 'passed', what: "node:assert's functions and process.stdout/stderr.write unreplaced since before the test code loaded" },
     });
   }
   body.push('});');
@@ -111,4 +131,26 @@ export function nodeCanaryFile(names: readonly string[], [a, b]: [number, number
       { line: 3, canary: { expect: 'passed', what: 'a test that must pass' } },
     ],
   };
+}
+
+/**
+ * Baton's preload for a node:test run (`--import`, before the project's options, inherited by every
+ * test process): it notes node:assert's functions and process.stdout/stderr.write before any test
+ * code loads, and answers under `Symbol.for(key)` — a property that cannot be replaced or removed —
+ * which of them have been replaced since. Written beside the reporter, outside the tested tree.
+ */
+export function nodeGuard(key: string): string {
+  return `// Written by Baton for one test run: what code under test must not replace.
+import assert from 'node:assert';
+const names = ['ok', 'equal', 'notEqual', 'strictEqual', 'notStrictEqual', 'deepEqual', 'deepStrictEqual', 'notDeepEqual', 'notDeepStrictEqual', 'throws', 'rejects', 'doesNotThrow', 'doesNotReject', 'match', 'doesNotMatch', 'fail', 'ifError'];
+const held = [['node:assert', assert], ['node:assert/strict', assert.strict]].map(([mod, obj]) => [mod, obj, names.map((n) => [n, obj[n]])]);
+const write = [[process.stdout, process.stdout.write, 'process.stdout.write'], [process.stderr, process.stderr.write, 'process.stderr.write']];
+function check() {
+  const replaced = [];
+  for (const [mod, obj, fns] of held) for (const [n, f] of fns) if (obj[n] !== f) replaced.push(mod + ' ' + n);
+  for (const [stream, f, what] of write) if (stream.write !== f) replaced.push(what);
+  return replaced;
+}
+Object.defineProperty(globalThis, Symbol.for(${JSON.stringify(key)}), { value: check, enumerable: false, configurable: false, writable: false });
+`;
 }

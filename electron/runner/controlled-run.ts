@@ -27,6 +27,7 @@ import { childEnv } from '../platform/child-env';
 import { git } from '../platform/git';
 import { BATON_NODE_REPORTER, BATON_NODE_RUNNER, parseBatonNode } from './baton-node-reporter';
 import { checkCanaries, planCanaries, type CanaryPlan } from './canaries';
+import { nodeGuard } from './canary-source';
 import { parseReport } from './parse-report';
 import { makeReport, ReportParseError, type ReportFormat, type TestCaseResult, type TestReport } from './report';
 import { hashRunFile, readRunReport, REPORT_READ_FLOOR_MS, reportTextOf, type ReportRead } from './run-files';
@@ -179,10 +180,12 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
   const runnerModule = join(scratch, 'baton-run.mjs');
   const fifo = join(scratch, 'report.fifo');
   const keyFile = join(scratch, 'report.key');
+  const guardModule = join(scratch, 'baton-guard.mjs');
   const key = randomBytes(32).toString('hex');
   if (nodeTest) {
     await writeFile(reporterModule, BATON_NODE_REPORTER);
     await writeFile(runnerModule, BATON_NODE_RUNNER);
+    if (prepared.plan.guard) await writeFile(guardModule, nodeGuard(prepared.plan.guard));
     await writeFile(keyFile, JSON.stringify({ key, hide: hideList(prepared, dir) }), { mode: 0o600 });
   }
   const reportFile = req.reportPath ? join(dir, req.reportPath) : null;
@@ -191,7 +194,12 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
     await mkdir(dirname(reportFile), { recursive: true });
   }
   const files = [...prepared.files, ...prepared.plan.files.map((f) => f.path)];
-  const command = commandFor(req.command, prepared.spec, files, nodeTest ? { module: reporterModule, destination: fifo, runner: runnerModule, keyFile } : null);
+  const command = commandFor(
+    req.command,
+    prepared.spec,
+    files,
+    nodeTest ? { module: reporterModule, destination: fifo, runner: runnerModule, keyFile, ...(prepared.plan.guard ? { guard: guardModule } : {}) } : null,
+  );
   // Only Baton's driver signs its lines; a command it cannot rewrite loads the reporter unsigned.
   const signed = nodeTest && command.includes(runnerModule);
   const { sandbox, env: runEnv, close } = await openRunSandbox(req.sandbox, req.network, [dir, scratch], req, req.env, req.pidNamespace ?? true);

@@ -5,6 +5,7 @@
  * which canaries it can load (canaries.ts) and, for node:test, that Baton's own reporter reports.
  */
 import { quoteArg } from '../process/run-command';
+import { pathToFileURL } from 'node:url';
 
 export const RUNNER_FAMILIES = ['node-test', 'vitest', 'jest', 'pytest', 'other'] as const;
 export type RunnerFamily = (typeof RUNNER_FAMILIES)[number];
@@ -54,6 +55,8 @@ export interface NodeReporter {
   readonly runner?: string;
   /** The file the driver reads its signing key from (and deletes). */
   readonly keyFile?: string;
+  /** Baton's preload (canary-source.ts, nodeGuard), loaded before the project's node options. */
+  readonly guard?: string;
 }
 
 /**
@@ -109,6 +112,7 @@ function viaBatonRunner(kept: readonly string[], runner: number, reporter: NodeR
   const timeout = test['--test-timeout'];
   return [
     ...kept.slice(0, runner + 1).map(quoteToken),
+    ...(reporter.guard ? [quoteArg(`--import=${pathToFileURL(reporter.guard).href}`)] : []),
     ...options.map(quoteArg),
     quoteArg(reporter.runner!),
     quoteArg(`--destination=${reporter.destination}`),
