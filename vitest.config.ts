@@ -20,6 +20,8 @@ const LONGEST_FIRST = [
   'electron/engine/adversarial/group-1.test.ts',
   'electron/engine/adversarial/group-2.test.ts',
   'electron/engine/adversarial/group-3.test.ts',
+  'electron/engine/adversarial/group-6.test.ts',
+  'electron/engine/adversarial/group-7.test.ts',
   'electron/branches/pglite/pglite-lifecycle.test.ts',
   'electron/engine/dependencies.test.ts',
   'electron/engine/run-lock.test.ts',

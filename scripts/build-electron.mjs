@@ -14,7 +14,9 @@ const common = {
   format: 'cjs',
   target: 'node20',
   sourcemap: true,
-  external: ['electron', '@electric-sql/pglite', '@electric-sql/pglite-socket', 'pg'],
+  // typescript: the tell scan's parser (electron/agents/tell-scan.ts), one 9 MB file loaded only when
+  // a cycle runs — kept out of every bundle and required from the dependencies as it is.
+  external: ['electron', '@electric-sql/pglite', '@electric-sql/pglite-socket', 'pg', 'typescript'],
   logLevel: 'warning',
   ...importMeta,
 };

@@ -17,6 +17,7 @@ export const CHANNEL_NAMES = [
   'gates:withdraw',
   'gates:restore',
   'escalations:decide',
+  'tells:allow',
   'amendments:propose',
   'amendments:decide',
   'features:new',

@@ -140,6 +140,14 @@ export const channels = {
     request: z.object({ feature: id, item: id, decision: z.enum(ESCALATION_DECISIONS), note, approver }).strict(),
     response: returns<LedgerRecord>(),
   },
+  /**
+   * Allow an item's code that tells a test run apart (issue 30), with a reason: the tells its violations
+   * named (`tells`: their ids; none: all of them not allowed yet). The item then needs a `retry` to run again.
+   */
+  'tells:allow': {
+    request: z.object({ feature: id, item: id, tells: z.array(sha256Hex).max(100).optional(), reason, approver }).strict(),
+    response: returns<LedgerRecord>(),
+  },
   /** Propose new content for locked test files of an item (a person's proposal; the Navigator's come from its REVIEW turn). */
   'amendments:propose': {
     request: z

@@ -38,9 +38,17 @@ export const RECORD_TYPES = {
   storyMerged: 'story.merged',
   /** A story dropped at acceptance (the PO's discard, taken up by the orchestrator): its items set aside, its experiment pair removed. */
   storyDiscarded: 'story.discarded',
+  /**
+   * After acceptance merged the stories: the merged feature branch's whole suite, run by the orchestrator
+   * twice on a fresh database with every migration applied in file order (issue 30), or the GREEN run
+   * that already tested that very tree. A failure stops the run before the deploy and the deploy gate.
+   */
+  featureVerified: 'feature.verified',
   deployRan: 'deploy.ran',
   promoteDone: 'promote.done',
   promoteRolledBack: 'promote.rolledback',
+  /** A person allowed an item's code that tells a test run apart (issue 30): the tells' ids, with a reason. */
+  tellsAllowed: 'tells.allowed',
   /** A person's decision on an escalated cycle (issue 5): retry, skip or abandon. */
   escalationDecided: 'escalation.decided',
   /** Intake (issue 14): a person's one-paragraph request for a new feature, with its attachments as blobs. */

@@ -27,7 +27,11 @@ const artifacts = z.record(text, artifactHash).refine((a) => Object.keys(a).leng
 const testCase = z.object({ id: text, status: z.enum(['passed', 'failed', 'errored', 'skipped']), message: z.string().nullable() });
 const totals = z.object({ passed: count, failed: count, errored: count, skipped: count });
 const change = z.object({ kind: text, path: text, from: text.optional() });
-const tell = z.object({ file: text, line: z.number().int(), why: text, text });
+/**
+ * Code that tells a test run apart (agents/tell-scan.ts): `id` names it in a person's allowance, and
+ * `allowed` is the `tells.allowed` record that allowed it (older records have neither).
+ */
+const tell = z.object({ file: text, line: z.number().int(), why: text, text, id: hash.optional(), allowed: hash.optional() });
 
 /** What a cycle step records about the agent's turn (every working step). */
 const turnFields = {
@@ -133,6 +137,8 @@ export const RECORD_DATA = {
     files: list(z.object({ path: text, kind: text })),
     against: text,
     detail: text.optional(),
+    /** A violation of code that tells a test run apart: the tells no person allowed. */
+    tells: list(tell).optional(),
   }),
   [RECORD_TYPES.cycleRefactored]: z.looseObject({ ...verdictFields, verdict: z.enum(['kept', 'reverted']) }),
   [RECORD_TYPES.cycleReviewed]: z.looseObject({
@@ -183,6 +189,28 @@ export const RECORD_DATA = {
   [RECORD_TYPES.branchCollected]: z.looseObject({ provider: text, removed: list(z.unknown()), kept: list(z.unknown()) }),
   [RECORD_TYPES.storyDiscarded]: z.looseObject({ story: text, rejection: hash, by: text, note: z.string().nullable(), items: list(text) }),
   [RECORD_TYPES.storyMerged]: z.looseObject({ story: text, experiment: text, into: text, commit: text, merge: text }),
+  [RECORD_TYPES.featureVerified]: z.looseObject({
+    feature: text,
+    branch: text,
+    /** The feature branch's head and its tree: what was verified (a resumed run looks for its tree). */
+    commit: text,
+    tree: text,
+    verdict: z.enum(['passed', 'failed']),
+    /** The GREEN (or kept refactor) record whose runs already tested this very tree, when nothing ran again; null when the suite ran. */
+    tested: hash.nullable(),
+    /** Each test that failed (either run) or was flaky, with the stories whose merged changes wrote it. */
+    failing: list(z.object({ test: text, file: z.string().nullable(), stories: list(text) })),
+    /** The stories to make depend on one another: those that wrote a failing test and those merged beside them. */
+    stories: list(text),
+    /** The lanes those stories were built in (engine/lanes.ts): more than one, they were declared independent. */
+    lanes: list(list(text)),
+    integrity: list(text),
+    flaky: list(text),
+    totals: totals.nullable(),
+    migrations: list(text),
+    worktree: text,
+    testRunMs: z.number(),
+  }),
   [RECORD_TYPES.deployRan]: z.looseObject({ feature: text, commit: text, target: text, healthy: z.boolean(), verifyPassed: z.boolean(), exitCode: z.number() }),
   [RECORD_TYPES.promoteDone]: z.looseObject({
     feature: text,
@@ -205,6 +233,13 @@ export const RECORD_DATA = {
   }),
   [RECORD_TYPES.branchMigrated]: z.looseObject({ name: text, gitBranch: text, commit: text, provider: text, applied: list(text), error: text.nullable() }),
   [RECORD_TYPES.branchAdopted]: z.looseObject({ name: text, gitBranch: text, provider: text, replaced: text.nullable() }),
+  [RECORD_TYPES.tellsAllowed]: z.looseObject({
+    tells: z
+      .array(tell.extend({ id: hash }))
+      .min(1, 'names no tell')
+      .readonly(),
+    reason: z.string().trim().min(1, 'gives no reason'),
+  }),
   [RECORD_TYPES.escalationDecided]: z.looseObject({
     decision: z.enum(ESCALATION_DECISIONS),
     round: count.optional(),

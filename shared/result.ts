@@ -43,6 +43,7 @@ export const APP_ERROR_CODES = [
   'not-found',
   'not-locked',
   'not-pending',
+  'not-verified',
   'prerequisite',
   'protected',
   'read-only',

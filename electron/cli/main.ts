@@ -13,6 +13,7 @@ import { approveCommand, rejectCommand, resolveCommand, restoreCommand, withdraw
 import { exportCommand, signCommand } from './commands/export';
 import { featureCommand } from './commands/feature';
 import { amendCommand } from './commands/amend';
+import { allowTellsCommand } from './commands/allow-tells';
 import { gatesCommand } from './commands/gates';
 import { initCommand } from './commands/init';
 import { inspectCommand } from './commands/inspect';
@@ -39,6 +40,7 @@ const COMMANDS: readonly Command[] = [
   rejectCommand,
   withdrawCommand,
   resolveCommand,
+  allowTellsCommand,
   amendCommand,
   restoreCommand,
   logCommand,

@@ -162,6 +162,14 @@ const readOnlyCases = (label: string, project: () => string, feature: string, it
     { feature, item, decision: 'skip', approver: APPROVER },
     'read-only',
   ],
+  [
+    `${label}: allow-tells`,
+    project,
+    (dir) => ['allow-tells', dir, '--feature', feature, '--item', item, '--reason', 'it logs its pid', '--approver', APPROVER],
+    'tells:allow',
+    { feature, item, reason: 'it logs its pid', approver: APPROVER },
+    'read-only',
+  ],
   [`${label}: run`, project, (dir) => ['run', dir], 'run:start', {}, 'read-only'],
 ];
 
@@ -234,6 +242,14 @@ const CASES: Case[] = [
     (dir) => ['resolve', dir, '--feature', 'F-9', '--item', 'T1', '--decision', 'skip', '--approver', APPROVER],
     'escalations:decide',
     { feature: 'F-9', item: 'T1', decision: 'skip', approver: APPROVER },
+    'not-found',
+  ],
+  [
+    'allow tells in an unknown feature',
+    () => baton,
+    (dir) => ['allow-tells', dir, '--feature', 'F-9', '--item', 'T1', '--reason', 'it logs its pid', '--approver', APPROVER],
+    'tells:allow',
+    { feature: 'F-9', item: 'T1', reason: 'it logs its pid', approver: APPROVER },
     'not-found',
   ],
 ];

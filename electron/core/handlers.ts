@@ -21,6 +21,7 @@ export function createHandlers(workbench: Workbench): Handlers {
     'gates:approve': (request) => workbench.approve(request),
     'gates:reject': (request) => workbench.reject(request),
     'escalations:decide': (request) => workbench.decideEscalation(request),
+    'tells:allow': (request) => workbench.allowTells(request),
     'amendments:propose': (request) => workbench.proposeAmendment(request),
     'amendments:decide': (request) => workbench.decideAmendment(request),
     'features:new': (request) => workbench.newFeature(request),

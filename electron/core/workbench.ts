@@ -14,6 +14,7 @@ import { err, ok, type Result } from '../../shared/result';
 import { writableProject } from '../../shared/read-only';
 import { approveGate, gateEvidence, rejectGate, withdrawGate } from '../gates';
 import { decideEscalation } from '../gates/escalations';
+import { allowTells } from '../gates/tell-allowances';
 import { decideAmendment, proposeAmendment } from '../gates/amendments';
 import { evidenceSummary } from '../gates/proof';
 import { checkpointIfKeyed, Ledger } from '../ledger';
@@ -152,6 +153,11 @@ export class Workbench {
 
   decideEscalation(request: RequestOf<'escalations:decide'>): Promise<Result<LedgerRecord>> {
     return this.decide((p, ledger) => decideEscalation(p.view, ledger, request), 'escalations');
+  }
+
+  /** A person allows an item's code that tells a test run apart, with a reason. */
+  allowTells(request: RequestOf<'tells:allow'>): Promise<Result<LedgerRecord>> {
+    return this.decide((p, ledger) => allowTells(p.view, ledger, request), 'escalations');
   }
 
   /** A person's proposal to change an item's locked tests: recorded, for a decision in the inbox. */

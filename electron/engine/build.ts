@@ -5,7 +5,7 @@
  * does with the item: `retry` runs its next round from PLAN, `skip` sets it aside; undecided, it
  * stays escalated.
  */
-import { RECORD_TYPES } from '../../shared/records';
+import { RECORD_TYPES, recordsOf } from '../../shared/records';
 import { fromPromise } from 'xstate';
 import type { TestItem } from '../../shared/model';
 import { CYCLE_VERSION, cycleMachine } from '../orchestrator/cycle-machine';
@@ -21,6 +21,7 @@ import { cycleWorktree, recordsFor, setItemStatus } from './step-support';
 import { cycleIdFor, escalationsOf, foldEscalations } from '../gates/escalations';
 import type { StepInput } from '../orchestrator/cycle-types';
 import { LaneGate } from './lane-gate';
+import { laneDependenciesDir } from './dependencies';
 import { detectBubblewrap } from '../process/sandbox';
 import type { ProjectSettings } from '../project/settings';
 
@@ -96,9 +97,17 @@ export async function buildItems(deps: CycleDeps, store: StateStore, items: read
   let next = 0;
   const slots = Math.max(1, Math.min(plan.parallel ?? 1, work.length));
   const gate = slots > 1 ? new LaneGate(await runsCannotReachNetwork(deps.settings)) : null;
+  // Each lane installs and runs with its own packages while it is built apart (dependencies.ts).
+  const merged = new Set(
+    recordsOf((await deps.ledger.read()).records, RECORD_TYPES.storyMerged)
+      .filter((r) => r.subject.feature === deps.feature)
+      .map((r) => r.data.story),
+  );
+  const packagesOf = (items: readonly TestItem[]) => laneDependenciesDir(deps.dependenciesDir, lanes, lanes[laneOf(items[0]!)] ?? [], merged);
   const slot = async (n: number): Promise<void> => {
     const mine: CycleDeps = { ...deps, signal, runSite: n === 0 ? deps.runSite : (plan.siteFor?.(n) ?? deps.runSite), ...(gate ? { gate } : {}) };
-    for (let lane = work[next++]; lane && !signal.aborted; lane = work[next++]) await buildLane(mine, store, lane, plan.repairBudget, outputs);
+    for (let lane = work[next++]; lane && !signal.aborted; lane = work[next++])
+      await buildLane({ ...mine, dependenciesDir: packagesOf(lane) }, store, lane, plan.repairBudget, outputs);
   };
   const settled = await Promise.allSettled(
     Array.from({ length: slots }, (_, n) =>

@@ -32,7 +32,7 @@ export interface CycleDeps {
   readonly turnsDir: string;
   /** Where the orchestrator's test runs happen: one fixed run folder and a private scratch folder. */
   readonly runSite: RunSite;
-  /** The feature's installed dependency requests and the node_modules its test runs link (dependencies.ts). */
+  /** The installed dependency requests and the node_modules test runs link: the feature's folder, or a lane's own while lanes are built apart (dependencies.ts). */
   readonly dependenciesDir: string;
   /** Folders agents' commands and test runs must not see: Baton's config and data folders, its installation. */
   readonly hide: readonly string[];

@@ -6,6 +6,7 @@
  * acceptance evidence lists what was added.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -19,7 +20,7 @@ import { verifyChain } from '../ledger';
 import { readProject } from '../project';
 import { makeTempDir, removeDir, writeTree } from '../project/temp-project.fixture';
 import type { CycleDeps } from './cycle-deps';
-import { honourRequests } from './dependencies';
+import { dependenciesFor, gatherLaneDependencies, honourRequests, laneDependenciesDir } from './dependencies';
 import type { CycleProject } from './cycle-project.fixture';
 import { runDependencyProject, type DependencyRun } from './dependencies.fixture';
 import { startRegistry, type FakeRegistry } from './npm-registry.fixture';
@@ -144,4 +145,45 @@ describe('requests that are declined before or by npm', () => {
     expect(out!.refused[0]!.why).toMatch(/^npm could not install it: .*(404|Not Found)/);
     expect(await readFile(join(w, 'package.json'), 'utf8')).toBe('{\n  "name": "app"\n}\n');
   });
+});
+
+describe('dependency folders per lane (issue 30)', () => {
+  let dir: string;
+  let registry: FakeRegistry;
+  const saved = process.env.npm_config_registry;
+  beforeAll(async () => {
+    dir = await makeTempDir('baton-lane-deps-');
+    registry = await startRegistry([{ name: 'lane-pad', version: '1.0.0', files: { 'index.js': 'module.exports = 1;\n' } }]);
+    process.env.npm_config_registry = registry.url;
+  });
+  afterAll(async () => {
+    if (saved === undefined) delete process.env.npm_config_registry;
+    else process.env.npm_config_registry = saved;
+    await registry.close();
+    await removeDir(dir);
+  });
+
+  it('a package one lane installs is invisible to the other lane’s runs, and gathered for the merged feature', async () => {
+    const feature = join(dir, 'deps');
+    const lanes = [['S-1'], ['S-2']];
+    const folder = (lane: string[], merged: string[] = []) => laneDependenciesDir(feature, lanes, lane, new Set(merged));
+    const cycleDeps = (dependenciesDir: string) => ({ root: dir, settings: {}, dependenciesDir, emit: () => undefined }) as unknown as CycleDeps;
+    const sees = (dependenciesDir: string) => existsSync(join(dependenciesFor(cycleDeps(dependenciesDir)), 'lane-pad', 'index.js'));
+    // Lanes apart each have a folder; one lane, or a lane already merged, builds with the feature's.
+    expect(folder(['S-1'])).not.toBe(folder(['S-2']));
+    expect(laneDependenciesDir(feature, [['S-1', 'S-2']], ['S-1', 'S-2'], new Set())).toBe(feature);
+    expect(folder(['S-2'], ['S-2'])).toBe(feature);
+    const worktree = await makeTempDir('baton-lane-deps-wt-');
+    await writeTree(worktree, { 'package.json': '{\n  "name": "app"\n}\n' });
+    const out = await honourRequests(cycleDeps(folder(['S-1'])), worktree, 'green', 'BATON-DEPENDENCY: lane-pad@^1.0.0');
+    expect(out!.installed.map((d) => d.name)).toEqual(['lane-pad']);
+    expect([sees(folder(['S-1'])), sees(folder(['S-2'])), sees(feature)]).toEqual([true, false, false]);
+    // Merged, the feature's folder has every lane's packages; gathering again has nothing to do.
+    await gatherLaneDependencies(cycleDeps(feature));
+    expect(sees(feature)).toBe(true);
+    const asked = registry.requests.length;
+    await gatherLaneDependencies(cycleDeps(feature));
+    expect(registry.requests.length).toBe(asked);
+    await removeDir(worktree);
+  }, 120_000);
 });

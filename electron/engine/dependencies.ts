@@ -1,8 +1,9 @@
 /**
  * Dependency requests (shared/dependencies.ts): after a GREEN turn, the packages the Driver asked
  * for are installed by the orchestrator, never by the agent. npm installs them (scripts off) into
- * the feature's own folder — `<data>/dependencies/<feature>/install` — whose node_modules then also
- * links every package the project already has: that folder is what the feature's test runs see.
+ * the feature's own folder — `<data>/dependencies/<feature>/install`, or a lane's own below it while
+ * lanes are built apart (laneDependenciesDir) — whose node_modules then also links every package
+ * the project already has: that folder is what the lane's test runs see.
  * The worktree's package.json (and package-lock.json, rewritten by npm) get the new entries; the
  * `cycle.dependencies` record carries both files as blobs, and the locks follow them (feature-lock.ts):
  * an audited amendment of the locked manifest, shown to the PO with the acceptance evidence.
@@ -37,7 +38,7 @@ const OTHER_MANAGERS: ReadonlyArray<[string, string]> = [
 const NPM_FLAGS = ['--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'];
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 
-/** Lanes built at once share the feature's install folder: one install at a time. */
+/** One install at a time in a folder (a lane's cycles and the gathering after the merge may meet there). */
 const installs = new KeyedLock();
 
 /** The requests in what the Driver said, honoured or refused; null when it asked for nothing. */
@@ -73,21 +74,7 @@ async function honour(deps: CycleDeps, worktree: string, step: string, said: str
   }
   const install = join(deps.dependenciesDir, 'install');
   const log: string[] = [];
-  const npm = async (cwd: string, args: string[]): Promise<string | null> => {
-    const command = ['npm', ...args, ...NPM_FLAGS].map(quoteArg).join(' ');
-    log.push(`$ ${command}`);
-    // npm's tokens stay out of its log (a registry URL's password is scrubbed anyway).
-    const secrets = ['NPM_TOKEN', 'NODE_AUTH_TOKEN'].flatMap((name) => process.env[name] ?? []);
-    const result = await runCommand(command, { cwd, timeoutMs: INSTALL_TIMEOUT_MS, secrets, ...(deps.signal ? { signal: deps.signal } : {}) }).catch(
-      (error: Error) => ({
-        code: 1,
-        stdout: '',
-        stderr: error.message,
-      }),
-    );
-    log.push(result.stdout.trimEnd(), result.stderr.trimEnd());
-    return result.code === 0 ? null : lastLines(result.stderr || result.stdout);
-  };
+  const npm = (cwd: string, args: string[]) => npmIn(deps, cwd, args, log);
   await prepareInstall(install);
   for (const dev of [false, true]) {
     const wanted = requests.filter((r) => r.dev === dev);
@@ -133,6 +120,78 @@ async function honour(deps: CycleDeps, worktree: string, step: string, said: str
     blobs.push({ name: `amended/${file}`, content: now });
   }
   return { manager: 'npm', requested: requests, installed, refused, files, blobs };
+}
+
+/** Runs npm (scripts off) in `cwd`, its command and output appended to `log`: null when it succeeded, else its last words. */
+async function npmIn(deps: CycleDeps, cwd: string, args: string[], log: string[]): Promise<string | null> {
+  const command = ['npm', ...args, ...NPM_FLAGS].map(quoteArg).join(' ');
+  log.push(`$ ${command}`);
+  // npm's tokens stay out of its log (a registry URL's password is scrubbed anyway).
+  const secrets = ['NPM_TOKEN', 'NODE_AUTH_TOKEN'].flatMap((name) => process.env[name] ?? []);
+  const result = await runCommand(command, { cwd, timeoutMs: INSTALL_TIMEOUT_MS, secrets, ...(deps.signal ? { signal: deps.signal } : {}) }).catch(
+    (error: Error) => ({
+      code: 1,
+      stdout: '',
+      stderr: error.message,
+    }),
+  );
+  log.push(result.stdout.trimEnd(), result.stderr.trimEnd());
+  return result.code === 0 ? null : lastLines(result.stderr || result.stdout);
+}
+
+/**
+ * The dependency folder a lane's cycles install into and run with (issue 30). Lanes built apart
+ * each get a folder of their own (`lanes/<first story>` in the feature's), so a package one lane's
+ * Driver asked for is invisible to another lane's runs, as it is to that lane's branch. The
+ * feature's own folder serves a build of one lane, and a lane whose stories are merged already:
+ * those build on the merged feature branch, which has every lane's packages (gatherLaneDependencies).
+ */
+export function laneDependenciesDir(featureDir: string, lanes: readonly (readonly string[])[], lane: readonly string[], merged: ReadonlySet<string>): string {
+  const first = lane[0];
+  if (lanes.length < 2 || first === undefined || lane.some((story) => merged.has(story))) return featureDir;
+  return join(featureDir, LANES, first);
+}
+
+const LANES = 'lanes';
+
+/**
+ * Once the lanes are merged into the feature branch, the feature's folder gets every package a lane
+ * installed, at the spec npm saved for it (npm again, preferring its cache: the lanes just fetched
+ * them), so the merged suite and every later round on the feature branch see them all. Only what
+ * the folder lacks is installed; nothing to gather, nothing runs.
+ */
+export function gatherLaneDependencies(deps: CycleDeps): Promise<void> {
+  return installs.run(deps.dependenciesDir, () => gather(deps));
+}
+
+async function gather(deps: CycleDeps): Promise<void> {
+  const manifest = async (install: string) =>
+    JSON.parse(await readFile(join(install, MANIFEST), 'utf8').catch(() => '{}')) as Record<string, Record<string, string> | undefined>;
+  const install = join(deps.dependenciesDir, 'install');
+  const have = await manifest(install);
+  const wanted = { dependencies: new Map<string, string>(), devDependencies: new Map<string, string>() };
+  for (const lane of await readdir(join(deps.dependenciesDir, LANES)).catch(() => [] as string[])) {
+    const theirs = await manifest(join(deps.dependenciesDir, LANES, lane, 'install'));
+    for (const section of ['dependencies', 'devDependencies'] as const)
+      for (const [name, spec] of Object.entries(theirs[section] ?? {})) if (have[section]?.[name] !== spec) wanted[section].set(name, spec);
+  }
+  if (wanted.dependencies.size + wanted.devDependencies.size === 0) return;
+  const log: string[] = [];
+  await prepareInstall(install);
+  let failed: string | null = null;
+  for (const section of ['dependencies', 'devDependencies'] as const) {
+    const specs = [...wanted[section]].map(([name, spec]) => `${name}@${spec}`);
+    if (specs.length && !failed)
+      failed = await npmIn(deps, install, ['install', section === 'dependencies' ? '--save' : '--save-dev', '--prefer-offline', ...specs], log);
+  }
+  await linkProjectPackages(deps, install);
+  // Said, not thrown: the merged suite's run then shows what a missing package breaks, and stops the run if it does.
+  const outcome = failed ? `npm could not install them, so the merged feature's runs may miss them: ${failed}` : 'installed';
+  deps.emit({
+    kind: 'runner.output',
+    item: null,
+    chunk: `[baton] the lanes' packages, gathered for the merged feature: ${outcome}\n${log.filter(Boolean).join('\n')}\n`,
+  });
 }
 
 /** What the feature's test runs link as node_modules: its installed requests over the project's packages, or the project's. */

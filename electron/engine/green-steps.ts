@@ -22,6 +22,7 @@ import { commitTested, recordViolation, treeOf } from './red-steps';
 import { applyKept, casesOf, compact, cycleWorktree, recordsFor, setItemStatus } from './step-support';
 import { turnAndRun } from './turn-and-run';
 import { proposeFromReview } from './amend-steps';
+import { cycleTells, keptBefore, recordTells, removeTells, tellsEscalation } from './cycle-tells';
 
 export async function greenStep(deps: CycleDeps, input: StepInput): Promise<GreenOutcome> {
   const records = recordsFor(deps, input);
@@ -31,9 +32,11 @@ export async function greenStep(deps: CycleDeps, input: StepInput): Promise<Gree
   const found = await records.find(RECORD_TYPES.cycleGreen, key);
   if (found) {
     if (found.data.verdict === 'green') await finishGreen(deps, records, input, found, pair);
-    return greenOutcome(found);
+    return greenOutcome(input, found);
   }
   const { record: lockRecord, lock } = await cycleLock(deps, records);
+  // The commit the attempt starts from: what the Driver's code is judged against for tells.
+  const base = await branchHead(deps.root, pair.gitBranch);
   await greenWorktree(deps, records, worktree, pair.gitBranch, input.attempt - 1);
   const redTree = lockRecord.data.tree;
   const failingAtRed = casesOf(lockRecord)
@@ -52,25 +55,31 @@ export async function greenStep(deps: CycleDeps, input: StepInput): Promise<Gree
   const trust = trustOf(test!);
   // A run that cannot be trusted is a violation too: something the Driver wrote tampered with the verdict.
   if (trust?.verdict === 'compromised') await recordCompromised(deps, records, input, 'green', trust.detail);
+  // Code that tells a test run apart, brought in by any attempt of this cycle, is no GREEN unless a person allowed it.
+  const told = await cycleTells(deps, input, { worktree, base, kept: [...(await keptBefore(records, input.attempt)), ...turn.kept] });
+  if (told.refused.length) await recordTells(deps, records, input, 'green', told.refused);
   const judged = trust ?? judgeGreen(casesOf(lockRecord), run!.report);
   const violations = turn.violations.length + (trust?.verdict === 'compromised' ? 1 : 0);
+  const verdict = judged.verdict === 'green' && told.refused.length ? 'failing' : judged.verdict;
+  const failure = judged.verdict === 'failing' ? judged.failure : trust ? trust.detail : null;
   const record = await records.append(
     RECORD_TYPES.cycleGreen,
     key,
     {
       ...fields,
+      tells: told.tells,
       violations,
-      verdict: judged.verdict,
-      failure: judged.verdict === 'failing' ? judged.failure : trust ? trust.detail : null,
+      verdict,
+      failure: told.refused.length ? [failure, removeTells(told.refused)].filter(Boolean).join('\n\n') : failure,
       escalate: trust?.verdict === 'flaky' ? `The suite is flaky: ${trust.detail}.` : null,
       lock: lockRecord.hash,
     },
     blobs,
   );
   // A failing attempt: the next repair round resets the worktree and replays what this record kept.
-  if (judged.verdict === 'green') await finishGreen(deps, records, input, record, pair);
+  if (verdict === 'green') await finishGreen(deps, records, input, record, pair);
   else await setItemStatus(deps, records, input, 'red', `status:failing:${input.attempt}`);
-  return greenOutcome(record);
+  return greenOutcome(input, record);
 }
 
 /** A compromised run, recorded as a violation of the Driver's (the code under test is the Driver's). */
@@ -102,13 +111,15 @@ async function greenWorktree(deps: CycleDeps, records: CycleRecords, worktree: s
   }
 }
 
-function greenOutcome(record: TypedRecord<typeof RECORD_TYPES.cycleGreen>): GreenOutcome {
+function greenOutcome(input: StepInput, record: TypedRecord<typeof RECORD_TYPES.cycleGreen>): GreenOutcome {
+  const refused = record.data.verdict === 'green' ? [] : record.data.tells.filter((t) => t.id && !t.allowed);
   return {
     verdict: record.data.verdict === 'green' ? 'green' : 'failing',
     violations: record.data.violations,
     record: record.hash,
     failure: record.data.failure ?? null,
     escalate: record.data.escalate ?? null,
+    tells: refused.length ? tellsEscalation(input, refused) : null,
   };
 }
 
@@ -142,6 +153,7 @@ export async function refactorStep(deps: CycleDeps, input: StepInput): Promise<R
   if (found) return { verdict: found.data.verdict, record: found.hash };
   const pair = await deps.experiment(input.story);
   const worktree = cycleWorktree(deps, input);
+  const base = await branchHead(deps.root, pair.gitBranch);
   await resetWorktree(deps.root, worktree, pair.gitBranch);
   const { record: lockRecord, lock } = await cycleLock(deps, records);
   const { turn, run, test, fields, blobs } = await turnAndRun(deps, input, {
@@ -159,17 +171,21 @@ export async function refactorStep(deps: CycleDeps, input: StepInput): Promise<R
   }
   const trust = trustOf(test!);
   if (trust?.verdict === 'compromised') await recordCompromised(deps, records, input, 'refactor', trust.detail);
+  const told = await cycleTells(deps, input, { worktree, base, kept: turn.kept });
+  if (told.refused.length) await recordTells(deps, records, input, 'refactor', told.refused);
   const judged = trust ?? judgeGreen(casesOf(lockRecord), run.report);
-  // A refactor that touched the lock, broke the suite or could not be trusted is undone as a whole.
-  const verdict = judged.verdict === 'green' && turn.violations.length === 0 ? 'kept' : 'reverted';
+  // A refactor that touched the lock, broke the suite, could not be trusted or tells a test run apart is undone as a whole.
+  const verdict = judged.verdict === 'green' && turn.violations.length === 0 && told.refused.length === 0 ? 'kept' : 'reverted';
   const detail = trust
     ? trust.detail
     : judged.verdict === 'failing'
       ? judged.failure
       : turn.violations.length
         ? 'locked files were changed'
-        : 'suite stayed green';
-  const record = await records.append(RECORD_TYPES.cycleRefactored, key, { ...fields, verdict, detail }, blobs);
+        : told.refused.length
+          ? removeTells(told.refused)
+          : 'suite stayed green';
+  const record = await records.append(RECORD_TYPES.cycleRefactored, key, { ...fields, tells: told.tells, verdict, detail }, blobs);
   if (verdict === 'kept') {
     await commitTested(deps, record.hash, treeOf(record), pair, `refactor(${input.item}): suite stays green`);
     await deps.baseline.set(input.story, { cases: compact(run.report) });
@@ -188,10 +204,13 @@ export async function reviewStep(deps: CycleDeps, input: StepInput): Promise<Rev
   const start = planned?.data.startCommit ?? null;
   const head = await branchHead(deps.root, pair.gitBranch);
   const diff = start ? await diffBetween(deps.root, start, head) : '';
-  // What the scan of the Driver's lines flagged in this cycle goes in front of the reviewer, and into the record.
-  const flagged = [...(await records.all(RECORD_TYPES.cycleGreen)), ...(await records.all(RECORD_TYPES.cycleRefactored))].flatMap((r) => r.data.tells);
+  // The tells that went into the code (a person allowed them) go in front of the reviewer, and into the record.
+  const flagged = [
+    ...(await records.all(RECORD_TYPES.cycleGreen)).filter((r) => r.data.verdict === 'green'),
+    ...(await records.all(RECORD_TYPES.cycleRefactored)).filter((r) => r.data.verdict === 'kept'),
+  ].flatMap((r) => r.data.tells);
   const flagNote = flagged.length
-    ? `\n\nFlagged for your review — lines the Driver added that look like code telling test runs apart:\n${flagged.map((t) => `- ${t.file}:${t.line} ${t.why}: ${t.text}`).join('\n')}`
+    ? `\n\nFlagged for your review — code the Driver added that tells test runs apart${flagged.some((t) => t.allowed) ? ' (allowed by a person for this item)' : ''}:\n${flagged.map((t) => `- ${t.file}:${t.line} ${t.why}: ${t.text}`).join('\n')}`
     : '';
   const worktree = cycleWorktree(deps, input);
   await resetWorktree(deps.root, worktree, head);

@@ -38,6 +38,8 @@ import { shipSteps, type ShipSteps } from './ship-steps';
 import { alignFeatureDatabase } from './feature-db';
 import { dropStoryExperiment, mergeStoryExperiments, storyExperiments } from './story-experiments';
 import { frozenGuard, type FrozenGuard } from './frozen-guard';
+import { verifyMergedFeature } from './verify-feature';
+import { gatherLaneDependencies } from './dependencies';
 import { baselineStore, laneSite, parallelOf, runLanes, storyOrder, type RunLanes } from './build-lanes';
 
 export interface RunOptions {
@@ -160,9 +162,12 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
       return (now.ok ? now.value.features.find((f) => f.id === feature.id)?.testList : undefined) ?? feature.testList;
     };
     // Merging and dropping remove experiment pairs: the pairs known so far are looked up again.
+    // Merged, the lanes' packages are gathered and the lanes tested together before anything after acceptance runs (verify-feature.ts).
     const accepted = async () => {
       experiments.forget();
       await mergeStoryExperiments(deps, branches, storyOrder(await items())).finally(() => experiments.forget());
+      await gatherLaneDependencies(deps);
+      await verifyMergedFeature(deps, branches);
     };
     const drop = (story: string) => dropStoryExperiment(branches, feature.id, story).finally(() => experiments.forget());
     const ship = shipSteps({ root, settings, feature: feature.id, ledger, branches, dataDir, hide, signal }, emit);
@@ -233,8 +238,9 @@ async function driveLifecycle(
         const decision = await waitForGate(ledger, input, pollMs, signal, deps);
         // An approval whose files changed since is no approval to build on.
         if (decision.decision === 'approved') await frozen.check(AFTER_GATE[input.gate], `gate:${input.gate}`, null);
-        // Accepted: the stories' experiments are merged into the feature branch, and the orchestrator
-        // deploys it before the deploy gate opens, so its evidence is there to decide on.
+        // Accepted: the stories' experiments are merged into the feature branch and its whole suite
+        // verified (a failure escalates the run with what to do), and the orchestrator deploys it
+        // before the deploy gate opens, so its evidence is there to decide on.
         if (decision.decision === 'approved' && input.gate === 'acceptance') await ship.accepted();
         if (decision.decision === 'approved' && input.gate === 'acceptance' && ship.deploy) await ship.deploy();
         return decision;

@@ -7,6 +7,7 @@ import { foldAmendments } from '../gates/amendments';
 import { evidenceSummary } from '../gates/proof';
 import type { LedgerRecord } from '../../shared/ledger';
 import { recordOf, RECORD_TYPES } from '../../shared/records';
+import { standingFailure, verificationFailure } from '../gates/feature-verified';
 
 export async function summarize(
   root: string,
@@ -31,7 +32,7 @@ export async function summarize(
       : phase === 'escalated'
         ? escalations.length
           ? `escalated: ${escalations.map((e) => `${e.item} (${e.reason})`).join('; ')}. Decide in the Inbox or with \`baton resolve ${root} --feature ${featureId} --item ${escalations[0]!.item} --decision retry|skip|abandon\`, then run again`
-          : (designEscalation(records, featureId) ?? 'escalated: every escalation is decided; run again to go on')
+          : (mergedSuiteFailure(records, featureId) ?? designEscalation(records, featureId) ?? 'escalated: every escalation is decided; run again to go on')
         : (phase === 'acceptance' || phase === 'deployGate') && amendment
           ? `waiting at the ${phase === 'acceptance' ? 'acceptance' : 'deploy'} gate, which cannot be approved yet: ${amendment}`
           : phase.endsWith('Gate') || phase === 'acceptance'
@@ -59,6 +60,12 @@ function pendingAmendment(records: readonly LedgerRecord[], feature: string): st
   if (!pending) return null;
   const item = pending.record.subject.item;
   return `a test amendment of ${item} waits for a decision (\`baton amend list\`, then \`baton amend approve|reject --amendment ${pending.record.hash.slice(0, 12)}\`, or the Inbox)`;
+}
+
+/** The merged feature's failed verification, when it is what stopped the run (engine/verify-feature.ts). */
+function mergedSuiteFailure(records: readonly LedgerRecord[], feature: string): string | null {
+  const failed = standingFailure(records, feature);
+  return failed ? `stopped after acceptance: ${verificationFailure(failed)}` : null;
 }
 
 /** A design role's second refusal, when it is the feature's last word: what a person must do next. */

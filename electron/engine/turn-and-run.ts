@@ -89,7 +89,7 @@ export async function turnAndRun(
     outOfScope: turn.outOfScope.map((o) => ({ path: o.change.path, kind: o.change.kind, why: o.why })),
     turnMs: turn.result.ms,
     agentExitCode: turn.result.exitCode,
-    // Lines that look like code telling test runs apart: for the Navigator's review, never silently accepted.
+    // Code that tells a test run apart: GREEN and REFACTOR judge these (cycle-tells.ts) and record what they decided.
     tells: turn.tells,
     ...(turn.result.usage ? { agent: turn.result.usage } : {}),
   };
@@ -117,25 +117,13 @@ export async function orchestratorRun(
 ): Promise<{ run: ControlledRunResult; test: TestRunOutcome; fields: StepFields; blobs: Blob[] }> {
   const { step, worktree, fields, blobs } = request;
   deps.emit({ kind: 'runner.started', item: input.item, step, command: deps.settings.testCommand ?? '' });
-  // The runner's output streams to the live panel a line at a time; the ledger keeps all of it.
-  const readOnly = await projectPackages(deps);
-  const twice = () =>
-    runTwice({
-      provider: deps.provider,
-      parentDatabase: request.database,
-      settings: deps.settings,
-      worktree,
-      site: deps.runSite,
-      locked: request.lock ? request.lock.set.files.map((f) => f.path) : [],
-      hide: deps.hide,
-      dependencies: dependenciesFor(deps),
-      readOnly,
-      ...(request.recheck ? { recheck: request.recheck } : {}),
-      ...(deps.signal ? { signal: deps.signal } : {}),
-      onOutput: (chunk: string) => deps.emit({ kind: 'runner.output', item: input.item, chunk }),
-    });
-  // Lanes built at once: no agent turn of another lane runs while this run's databases are served.
-  const test = await (deps.gate ? deps.gate.run(twice) : twice());
+  const test = await runSuite(deps, {
+    worktree,
+    database: request.database,
+    locked: request.lock ? request.lock.set.files.map((f) => f.path) : [],
+    item: input.item,
+    ...(request.recheck ? { recheck: request.recheck } : {}),
+  });
   const { run, second, migrations, ms } = test;
   const runFields: StepFields = {
     ...fields,
@@ -160,4 +148,41 @@ export async function orchestratorRun(
     flags: test.flags,
   };
   return { run, test, fields: runFields, blobs: [...blobs, ...runBlobs(run), ...(second ? runBlobs(second, 'runner/second/') : [])] };
+}
+
+/**
+ * The orchestrator's two runs (test-run.ts) as every step makes them: on a throwaway of `database`,
+ * in this run's site, with the feature's dependencies and the hidden folders, the output streamed
+ * live (the ledger keeps all of it). `tree`: a committed tree to run instead of the worktree's.
+ */
+export async function runSuite(
+  deps: CycleDeps,
+  request: {
+    worktree: string;
+    database: string;
+    locked: readonly string[];
+    item: string | null;
+    tree?: string;
+    recheck?: { tree: string; failing: readonly string[] };
+  },
+): Promise<TestRunOutcome> {
+  const readOnly = await projectPackages(deps);
+  const twice = () =>
+    runTwice({
+      provider: deps.provider,
+      parentDatabase: request.database,
+      settings: deps.settings,
+      worktree: request.worktree,
+      site: deps.runSite,
+      locked: request.locked,
+      hide: deps.hide,
+      dependencies: dependenciesFor(deps),
+      readOnly,
+      ...(request.tree ? { tree: request.tree } : {}),
+      ...(request.recheck ? { recheck: request.recheck } : {}),
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      onOutput: (chunk: string) => deps.emit({ kind: 'runner.output', item: request.item, chunk }),
+    });
+  // Lanes built at once: no agent turn of another lane runs while this run's databases are served.
+  return deps.gate ? deps.gate.run(twice) : twice();
 }

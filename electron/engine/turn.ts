@@ -50,7 +50,10 @@ export interface EnforcedTurn {
   readonly violations: readonly TreeChange[];
   /** What the violating files held before they were restored (null: deleted), as evidence. */
   readonly tampered: ReadonlyArray<{ readonly path: string; readonly content: Buffer | null }>;
-  /** Lines a Driver added that look like code telling test runs apart (test-detection.ts). */
+  /**
+   * Tells this Driver turn brought into the files it changed (test-detection.ts), for the turn's account;
+   * GREEN and REFACTOR judge the step's code as a whole against the branch (engine/cycle-tells.ts).
+   */
   readonly tells: readonly Tell[];
 }
 

@@ -24,6 +24,7 @@ const VALID: Partial<Record<Channel, unknown>> = {
   'gates:withdraw': { feature: 'F-1', gate: 'spec', approver: APPROVER, reason: 'scope changed' },
   'gates:restore': { feature: 'F-1', gate: 'spec', approver: APPROVER, expect: { 'feature.json': SHA, 'stories/S-1/story.json': null } },
   'escalations:decide': { feature: 'F-1', item: 'T1', decision: 'retry', note: 'try again', approver: APPROVER },
+  'tells:allow': { feature: 'F-1', item: 'T1', tells: [SHA], reason: 'the pool logs its pid', approver: APPROVER },
   'amendments:propose': { feature: 'F-1', item: 'T1', files: [{ path: 'test/pay.test.ts', content: 'test()' }], reason: 'typo', approver: APPROVER },
   'amendments:decide': { feature: 'F-1', amendment: SHA, decision: 'approve', approver: APPROVER },
   'features:new': { title: 'Refunds', request: 'Shoppers can get a refund.', attachments: [{ name: 'notes.md', text: '# notes' }], approver: APPROVER },

@@ -11,6 +11,7 @@ import { gateKey, type GateFold } from './state';
 import { conformanceError, gateConformance } from './conformance';
 import { amendmentError } from './amendments';
 import { revisingError } from './revising';
+import { verificationError } from './feature-verified';
 import type { LedgerRecord } from '../../shared/ledger';
 import type { Layout } from '../../shared/model';
 
@@ -73,6 +74,8 @@ export const approvalBlocker = async (
   records: readonly LedgerRecord[],
 ): Promise<AppError | null> =>
   (await prerequisiteError(located, ref, folds)) ??
+  // Before the evidence files: a failed merged suite says what to do, a missing deploy-evidence.json does not.
+  verificationError(ref, records) ??
   artifactError(snapshots, ref) ??
   conformanceError(ref, await gateConformance(located, ref.gate, layout)) ??
   amendmentError(ref, records) ??

@@ -70,6 +70,7 @@ export const batonGate = async (site: FeatureSite, gate: GateName, story: string
 /** The approval check's refusal, as the Inbox files it: an earlier gate, missing evidence, nothing changed. */
 const blockOf = (gate: GateName, error: AppError): GateBlock => {
   if (error.code === 'amendment-open') return { kind: 'amendment', gate: null, message: error.message };
+  if (error.code === 'not-verified') return { kind: 'evidence', gate: null, message: error.message };
   if (error.code === 'prerequisite') return { kind: 'earlier-gate', gate: PREREQUISITE[gate], message: error.message };
   if (error.code === 'missing-artifact' || error.code === 'invalid-artifact') {
     return { kind: gate === 'deploy' || gate === 'promote' ? 'evidence' : 'artifacts', gate: null, message: error.message };

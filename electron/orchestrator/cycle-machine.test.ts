@@ -119,6 +119,25 @@ describe('the cycle machine driven by scripted ports', () => {
     expect(snap.output).toMatchObject({ status: 'escalated', reason: 'The lock step failed: ledger is locked' });
   });
 
+  it('an attempt refused for code that tells a test run apart is repaired like a failing one, then escalates saying so', async () => {
+    const calls: string[] = [];
+    const told: GreenOutcome = {
+      verdict: 'failing',
+      violations: 0,
+      record: 'g',
+      failure: 'remove it',
+      tells: 'The code reads process.execArgv; allow it with baton allow-tells',
+    };
+    const machine = scripted([RED[0]!], [told, told], [], calls);
+    const snap = await waitFor(createActor(machine, { input: { ...input, repairBudget: 1 } }).start(), (s) => s.status === 'done');
+    expect(calls).toEqual(['plan', 'red#1', 'lock', 'green#1', 'green#2(remove it)']);
+    expect(snap.output).toMatchObject({
+      status: 'escalated',
+      violations: 0,
+      reason: 'Still failing after 1 repair round: The code reads process.execArgv; allow it with baton allow-tells',
+    });
+  });
+
   it('a repair round gets the failure output, then GREEN, refactor, accept', async () => {
     const calls: string[] = [];
     const machine = scripted([RED[0]!], [GREEN[2]!, GREEN[0]!], [REVIEW[0]!], calls);

@@ -202,7 +202,8 @@ export const cycleMachine = setup({
             actions: assign({
               violations: ({ context, event }) => context.violations + event.output.violations,
               failure: ({ event }) => event.output.failure,
-              reason: ({ context }) => `Still failing after ${context.repairBudget} repair round${context.repairBudget === 1 ? '' : 's'}.`,
+              reason: ({ context, event }) =>
+                `Still failing after ${context.repairBudget} repair round${context.repairBudget === 1 ? '' : 's'}${event.output.tells ? `: ${event.output.tells}` : '.'}`,
             }),
           },
         ],

@@ -45,6 +45,11 @@ export interface GreenOutcome {
   readonly failure: string | null;
   /** Set when no repair can help (the suite is flaky): the cycle escalates with this reason. */
   readonly escalate?: string | null;
+  /**
+   * Set when the attempt was refused for code that tells a test run apart (issue 30): which, and how
+   * a person allows it. A repair round may remove it; once none is left, the escalation says this.
+   */
+  readonly tells?: string | null;
 }
 
 export interface RefactorOutcome {

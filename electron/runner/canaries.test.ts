@@ -206,9 +206,13 @@ describe('node:test canaries in a real run', () => {
 
   const report = async (preload: string[]) => {
     const files = [TEST, ...plan.files.map((f) => f.path)];
-    await run(process.execPath, ['--import', './guard.mjs', ...preload, '--test', '--test-reporter=./reporter.mjs', '--test-reporter-destination=out.jsonl', ...files], {
-      cwd: dir,
-    }).catch(() => null);
+    await run(
+      process.execPath,
+      ['--import', './guard.mjs', ...preload, '--test', '--test-reporter=./reporter.mjs', '--test-reporter-destination=out.jsonl', ...files],
+      {
+        cwd: dir,
+      },
+    ).catch(() => null);
     const { readFile } = await import('node:fs/promises');
     return parseBatonNode(await readFile(join(dir, 'out.jsonl'), 'utf8'), dir).report.cases;
   };

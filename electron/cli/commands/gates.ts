@@ -79,6 +79,8 @@ export const gatesCommand: Command = {
             g.drift.map(driftNote).join(', ') || referenceNote(g) || g.note || '',
           ]);
           io.out(table(['gate', 'status', 'approver', 'approved at', 'notes'], rows, '  '));
+          // Why a waiting gate cannot be decided on its evidence (a failed merged suite, no deploy evidence yet), as the Inbox says it.
+          for (const g of feature.gates) if (g.blockedBy?.kind === 'evidence') io.out(`  ${g.name} cannot be approved yet: ${g.blockedBy.message}`);
           if (feature.evidence) io.out(formatEvidence(feature.evidence, '  '));
           io.out('');
         }
