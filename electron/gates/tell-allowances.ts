@@ -7,32 +7,14 @@
  */
 import type { LedgerRecord } from '../../shared/ledger';
 import type { ProjectView } from '../../shared/model';
-import { RECORD_TYPES, recordsOf, type RecordData } from '../../shared/records';
+import { RECORD_TYPES, recordsOf } from '../../shared/records';
+import { ofItem, tellsToAllow } from '../../shared/tells';
+
+export { allowedTells, tellsToAllow, type AllowableTell } from '../../shared/tells';
 import { err, ok, type Result } from '../../shared/result';
 import { writableProject } from '../../shared/read-only';
 import type { Ledger } from '../ledger';
 import { policyRefusal } from './policy';
-
-type RecordedTell = NonNullable<RecordData<typeof RECORD_TYPES.cycleViolation>['tells']>[number];
-export type AllowableTell = RecordedTell & { readonly id: string };
-
-const ofItem = (r: LedgerRecord, feature: string, item: string) => r.subject.feature === feature && r.subject.item === item;
-
-/** Tell id → the hash of the `tells.allowed` record that allowed it, for one item. */
-export function allowedTells(records: readonly LedgerRecord[], feature: string, item: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const r of recordsOf(records, RECORD_TYPES.tellsAllowed)) if (ofItem(r, feature, item)) for (const t of r.data.tells) out.set(t.id, r.hash);
-  return out;
-}
-
-/** The tells the item's violations named that no one has allowed yet, each once, oldest first. */
-export function tellsToAllow(records: readonly LedgerRecord[], feature: string, item: string): AllowableTell[] {
-  const allowed = allowedTells(records, feature, item);
-  const out = new Map<string, AllowableTell>();
-  for (const v of recordsOf(records, RECORD_TYPES.cycleViolation))
-    if (ofItem(v, feature, item)) for (const t of v.data.tells ?? []) if (t.id && !allowed.has(t.id) && !out.has(t.id)) out.set(t.id, { ...t, id: t.id });
-  return [...out.values()];
-}
 
 /** How a person allows an item's tells, for the words that tell them so (an escalation, a refusal). */
 export const allowTellsHint = (feature: string, item: string): string =>

@@ -6,6 +6,7 @@
  */
 import { expect, type Page } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BatonProject } from './baton-project';
@@ -23,6 +24,8 @@ export interface EscalationSeed {
   readonly repairs?: number;
   readonly violations?: number;
   readonly rejectedRed?: number;
+  /** Code that tells a test run apart, named by the last GREEN's violation (file, line, why, text). */
+  readonly tells?: ReadonlyArray<{ readonly file: string; readonly line: number; readonly why: string; readonly text: string }>;
 }
 
 /** A ledger record as `events.jsonl` holds it (the fields a spec checks). */
@@ -84,6 +87,24 @@ function recordsOf(seed: EscalationSeed): unknown[] {
         { name: 'runner/stderr.txt', content: seed.stderr ?? '' },
       ],
     },
+    ...(seed.tells?.length
+      ? [
+          {
+            type: 'cycle.violation',
+            actor: { kind: 'agent', id: 'driver:scripted' },
+            subject,
+            data: {
+              key: `tells:green:${repairs + 1}`,
+              attempt: repairs + 1,
+              step: 'green',
+              files: [...new Set(seed.tells.map((t) => t.file))].map((path) => ({ path, kind: 'tell' })),
+              against: 'code that tells a test run apart',
+              tells: seed.tells.map((t) => ({ ...t, id: createHash('sha256').update(`${t.file}\n${t.why}\n${t.text}`).digest('hex') })),
+            },
+            blobs: [],
+          },
+        ]
+      : []),
     {
       type: 'cycle.finished',
       actor: ORCHESTRATOR,

@@ -19,11 +19,15 @@ interface Props {
   readonly readOnlyReason: string | null;
   readonly busy: boolean;
   readonly error: AppError | null;
+  /** Tells waiting to be allowed (code that tells a test run apart): offers Allow and retry. */
+  readonly tells?: number;
   onDecide(decision: Exclude<EscalationDecision, 'abandon'>, note: string): void;
+  /** Allow the tells with the note as the reason, then retry. */
+  onAllowTells?(note: string): void;
   onAbandon(): void;
 }
 
-export function EscalationDecisionBar({ item, featureName, nextRound, readOnlyReason, busy, error, onDecide, onAbandon }: Props) {
+export function EscalationDecisionBar({ item, featureName, nextRound, readOnlyReason, busy, error, tells = 0, onDecide, onAllowTells, onAbandon }: Props) {
   const approver = useStore((s) => s.approver);
   const [note, setNote] = useState('');
   const noteId = useId();
@@ -60,6 +64,13 @@ export function EscalationDecisionBar({ item, featureName, nextRound, readOnlyRe
           <p className="muted field-hint" id={helpId}>
             <strong>Retry</strong> runs {item} again from PLAN on the next run (round {nextRound}), with your note in the agents&apos; prompts.{' '}
             <strong>Set aside</strong> marks {item} skipped and {featureName} goes on without it. <strong>Abandon</strong> stops {featureName}.
+            {tells > 0 && (
+              <>
+                {' '}
+                <strong>Allow and retry</strong> lets the code that tells a test run apart through for {item}, with this note as the recorded reason (required),
+                then retries.
+              </>
+            )}
           </p>
         </div>
       )}
@@ -68,6 +79,19 @@ export function EscalationDecisionBar({ item, featureName, nextRound, readOnlyRe
           <Icon name="refactored" />
           {approver ? `Retry as ${approver}` : 'Retry as…'}
         </button>
+        {tells > 0 && onAllowTells && (
+          <button
+            type="button"
+            className="button"
+            data-testid="escalation-allow-tells"
+            disabled={locked || note.trim() === ''}
+            title={note.trim() === '' ? 'Write the reason in the note first' : undefined}
+            onClick={() => onAllowTells(note)}
+          >
+            <Icon name="shield" />
+            Allow {tells === 1 ? 'the tell' : `${tells} tells`} and retry
+          </button>
+        )}
         <button type="button" className="button" data-testid="escalation-skip" disabled={locked} onClick={() => onDecide('skip', note)}>
           <Icon name="skipped" />
           Set aside

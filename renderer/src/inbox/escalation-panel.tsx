@@ -13,7 +13,8 @@ import { ReasonDialog } from '../components/reason-dialog';
 import { TestStatusBadge } from '../components/status-badge';
 import { friendlyTime } from '../lib/format';
 import { lastFailingRun, type EscalationEntry, type InboxRef } from '../lib/inbox-model';
-import { decideEscalation } from '../store/escalation-actions';
+import { allowTellsAndRetry, decideEscalation } from '../store/escalation-actions';
+import { tellsToAllow } from '../../../shared/tells';
 import { ensureIdentity } from '../store/identity';
 import { useStore } from '../store/store';
 import { EscalationDecisionBar } from './escalation-decision-bar';
@@ -40,12 +41,15 @@ export function EscalationPanel({ entry, onDecided }: Props) {
   const failing = records ? lastFailingRun(records, escalation) : null;
   const waiting = friendlyTime(escalation.at);
 
-  const decide = async (decision: EscalationDecision, note: string) => {
+  // Code that tells a test run apart, waiting for a person to allow it (issue 30).
+  const tells = records ? tellsToAllow(records, ref.feature, ref.item) : [];
+
+  const decide = async (decision: EscalationDecision | 'allow-tells', note: string) => {
     const approver = await ensureIdentity();
     if (!approver) return;
     setBusy(true);
     setError(null);
-    const result = await decideEscalation(ref, decision, approver, note);
+    const result = decision === 'allow-tells' ? await allowTellsAndRetry(ref, approver, note) : await decideEscalation(ref, decision, approver, note);
     setBusy(false);
     if (result.ok) onDecided(ref);
     else setError(result.error);
@@ -97,6 +101,25 @@ export function EscalationPanel({ entry, onDecided }: Props) {
             <dd data-testid="escalation-rejected-red">{escalation.rejectedRed}</dd>
           </div>
         </dl>
+        {tells.length > 0 && (
+          <section className="drawer-section" aria-labelledby="escalation-tells-title" data-testid="escalation-tells">
+            <h3 id="escalation-tells-title">Code that tells a test run apart</h3>
+            <p className="muted">
+              The Driver&apos;s code can act differently under the tests than in production, so its GREEN was refused. Allow it only if that is intended: your
+              reason is recorded with each line.
+            </p>
+            <ul>
+              {tells.map((t) => (
+                <li key={t.id} data-testid="escalation-tell">
+                  <span className="mono">
+                    {t.file}:{t.line}
+                  </span>{' '}
+                  {t.why}: <code>{t.text}</code>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
         <section className="drawer-section" aria-labelledby="escalation-item-title" data-testid="escalation-item">
           <h3 id="escalation-item-title">What {ref.item} tests</h3>
           {item ? (
@@ -140,7 +163,9 @@ export function EscalationPanel({ entry, onDecided }: Props) {
         readOnlyReason={readOnlyReason}
         busy={busy}
         error={error}
+        tells={tells.length}
         onDecide={(decision, note) => void decide(decision, note)}
+        onAllowTells={(note) => void decide('allow-tells', note)}
         onAbandon={() => setAbandoning(true)}
       />
       {abandoning && (

@@ -12,3 +12,14 @@ export function decideEscalation(ref: EscalationRef, decision: EscalationDecisio
   const trimmed = note.trim();
   return api.invoke('escalations:decide', { feature: ref.feature, item: ref.item, decision, approver, ...(trimmed ? { note: trimmed } : {}) });
 }
+
+/**
+ * Allows the item's code that tells a test run apart (every tell its violations named and no one
+ * allowed yet), with the note as the recorded reason, then retries it: two records, and the retry
+ * only once the allowance is in (a refused allowance decides nothing).
+ */
+export async function allowTellsAndRetry(ref: EscalationRef, approver: string, reason: string): Promise<Result<LedgerRecord>> {
+  const allowed = await api.invoke('tells:allow', { feature: ref.feature, item: ref.item, reason: reason.trim(), approver });
+  if (!allowed.ok) return allowed;
+  return decideEscalation(ref, 'retry', approver, reason);
+}
