@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerRecord } from '../../shared/ledger';
+import { RECORD_TYPES } from '../../shared/record-types';
 import { main } from '../cli/main';
 import { Ledger, verifyChain } from '../ledger';
 import { removeDir } from '../project/temp-project.fixture';
@@ -57,10 +58,10 @@ describe('code that tells a test run apart is a violation unless a person allows
   it('the telling code passes its tests but is no GREEN: a violation naming the tell, escalated with how to allow it', async () => {
     const summary = await run();
     await read();
-    const [green] = of('T1', 'cycle.green');
+    const [green] = of('T1', RECORD_TYPES.cycleGreen);
     expect(green!.data).toMatchObject({ verdict: 'failing', totals: { failed: 0 } });
     expect(String(green!.data.failure)).toMatch(/^Remove the code that tells a test run apart[^]*src\/calc\.js:2 reads the command line/);
-    const [violation] = of('T1', 'cycle.violation');
+    const [violation] = of('T1', RECORD_TYPES.cycleViolation);
     expect(violation!.actor.kind).toBe('agent');
     expect(violation!.data).toMatchObject({
       step: 'green',
@@ -68,17 +69,17 @@ describe('code that tells a test run apart is a violation unless a person allows
       files: [{ path: 'src/calc.js', kind: 'tell' }],
       tells: [{ file: 'src/calc.js', line: 2, why: 'reads the command line', id: expect.stringMatching(/^[0-9a-f]{64}$/) }],
     });
-    expect(of('T1', 'cycle.greened')).toEqual([]);
+    expect(of('T1', RECORD_TYPES.cycleGreened)).toEqual([]);
     const escalation = summary.escalations.find((e) => e.item === 'T1');
     expect(escalation?.reason).toMatch(/tells a test run apart[^]*baton allow-tells <project> --feature F-1 --item T1 --reason/);
   }, 240_000);
 
   it('honest configuration (DATABASE_URL) goes GREEN first time; a REFACTOR that adds a tell is undone and recorded', async () => {
-    expect(of('T2', 'cycle.greened')).toHaveLength(1);
-    expect(of('T2', 'cycle.green')[0]!.data.tells).toEqual([]);
-    const [refactor] = of('T2', 'cycle.refactored');
+    expect(of('T2', RECORD_TYPES.cycleGreened)).toHaveLength(1);
+    expect(of('T2', RECORD_TYPES.cycleGreen)[0]!.data.tells).toEqual([]);
+    const [refactor] = of('T2', RECORD_TYPES.cycleRefactored);
     expect(refactor!.data).toMatchObject({ verdict: 'reverted', detail: expect.stringContaining('reads its process ids') });
-    expect(of('T2', 'cycle.violation').map((v) => v.data.step)).toEqual(['refactor']);
+    expect(of('T2', RECORD_TYPES.cycleViolation).map((v) => v.data.step)).toEqual(['refactor']);
     const branch = (await exec('git', ['show', 'baton/f-1--s-1:src/calc.js'], { cwd: project.root })).stdout;
     expect(branch).toBe(HONEST);
   });
@@ -105,9 +106,9 @@ describe('code that tells a test run apart is a violation unless a person allows
     expect(notOne.json.error).toMatchObject({ code: 'not-found', message: expect.stringContaining('src/calc.js:2 reads the command line') });
     const allowed = await baton('allow-tells', project.root, '--feature', 'F-1', '--item', 'T1', '--reason', 'the CLI reads its flags', '--approver', PERSON);
     expect(allowed.code).toBe(0);
-    const violationTells = of('T1', 'cycle.violation')[0]!.data.tells as Array<{ id: string }>;
+    const violationTells = of('T1', RECORD_TYPES.cycleViolation)[0]!.data.tells as Array<{ id: string }>;
     expect(allowed.json.record).toMatchObject({
-      type: 'tells.allowed',
+      type: RECORD_TYPES.tellsAllowed,
       actor: { kind: 'person', id: PERSON },
       subject: { feature: 'F-1', item: 'T1' },
       data: { reason: 'the CLI reads its flags', tells: violationTells.map((t) => expect.objectContaining({ id: t.id })) },
@@ -122,12 +123,12 @@ describe('code that tells a test run apart is a violation unless a person allows
     await run();
     await read();
     const round2 = records.filter((r) => r.subject.cycle === 'F-1/T1#2');
-    const allowance = records.find((r) => r.type === 'tells.allowed')!;
-    const green = round2.find((r) => r.type === 'cycle.green')!;
+    const allowance = records.find((r) => r.type === RECORD_TYPES.tellsAllowed)!;
+    const green = round2.find((r) => r.type === RECORD_TYPES.cycleGreen)!;
     expect(green.data).toMatchObject({ verdict: 'green', tells: [{ why: 'reads the command line', allowed: allowance.hash }] });
-    expect(round2.some((r) => r.type === 'cycle.greened')).toBe(true);
-    expect(round2.filter((r) => r.type === 'cycle.violation')).toEqual([]);
-    expect(round2.find((r) => r.type === 'cycle.reviewed')?.data.flagged).toEqual([expect.objectContaining({ allowed: allowance.hash })]);
+    expect(round2.some((r) => r.type === RECORD_TYPES.cycleGreened)).toBe(true);
+    expect(round2.filter((r) => r.type === RECORD_TYPES.cycleViolation)).toEqual([]);
+    expect(round2.find((r) => r.type === RECORD_TYPES.cycleReviewed)?.data.flagged).toEqual([expect.objectContaining({ allowed: allowance.hash })]);
     const report = await verifyChain(join(project.root, '.baton', 'ledger'));
     expect(report.chain.ok).toBe(true);
     expect(report.problems).toEqual([]);
