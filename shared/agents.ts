@@ -27,6 +27,11 @@ export const agentConfigSchema = z.strictObject({
   silenceSeconds: z.number().int().min(1).max(86_400).optional(),
   /** Extra environment for the agent (never put secrets here: project.json is committed; use `passEnv`). */
   env: z.record(envName, z.string()).optional(),
+  /**
+   * Absolute paths the agent may read beyond its worktree, shown read-only in its sandbox (which
+   * shows nothing of the user's home otherwise): a host's config folder it needs, a shared toolchain.
+   */
+  readPaths: z.array(z.string().regex(/^\//, 'is not an absolute path')).optional(),
 });
 export type AgentConfig = z.infer<typeof agentConfigSchema>;
 

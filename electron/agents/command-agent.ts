@@ -9,9 +9,9 @@
  * HOME (seeded with the host's login files) are writable; its whole process tree is killed at the
  * end, after the timeout, or after too long a silence.
  */
-import { cp, lstat, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { agentConfigOf, type AgentConfig, type AgentSetting, type AgentUsage } from '../../shared/agents';
 import { matchesAny } from '../../shared/glob';
 import { childEnv } from '../platform/child-env';
@@ -102,7 +102,11 @@ export function commandAgent(options: CommandAgentOptions): AgentAdapter {
           : { args: [], stdin: request.prompt };
         const argv = [...program, ...built.args, ...(config.args ?? [])];
         // The program and files its command line or settings name may sit where the sandbox hides (under /tmp, Baton's folders).
-        const named = await existingPaths([...argv, ...Object.values(config.env ?? {})].flatMap(absolutePathsIn));
+        const named = [
+          ...(await existingPaths([...argv, ...Object.values(config.env ?? {})].flatMap(absolutePathsIn))),
+          ...(await programPaths(program[0]!)),
+          ...(config.readPaths ?? []),
+        ];
         const sandbox = await openSandbox(options.sandbox, [request.worktree, home], {
           hide: [...(options.hide ?? [])],
           readOnly: [contextDir, ...named],
@@ -196,6 +200,19 @@ async function seedHome(from: string, to: string, names: readonly string[]): Pro
 /** Absolute paths written in an argument (`/opt/agent.mjs`, or inside `sh -c "node /tmp/a.mjs"`). */
 export function absolutePathsIn(arg: string): string[] {
   return [...arg.matchAll(/(?:^|[\s'"=:])(\/[^\s'";:]+)/g)].map((m) => m[1]!).filter((p) => isAbsolute(p) && p !== '/');
+}
+
+/**
+ * Where a program named on PATH lives, for the sandbox to show read-only (it shows nothing of the
+ * user's home otherwise): its folder on PATH, and the package or folder its real file sits in
+ * (`~/.npm-global/bin/claude` is a link into `lib/node_modules/@anthropic-ai/claude-code`).
+ */
+export async function programPaths(program: string): Promise<string[]> {
+  const found = isAbsolute(program) ? program : await findExecutable(program);
+  if (!found) return [];
+  const real = await realpath(found).catch(() => found);
+  const inModules = /^(.*\/node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(real)?.[1];
+  return [...new Set([dirname(found), inModules ?? dirname(real)])];
 }
 
 async function existingPaths(paths: readonly string[]): Promise<string[]> {

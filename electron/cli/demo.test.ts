@@ -42,7 +42,7 @@ describe('npx baton demo --ship --json', () => {
     expect(demo.violations).toBe(1);
     expect(demo.rejectedRed).toBe(1);
     expect(demo.ledgerHead).toMatch(/^[0-9a-f]{64}$/);
-    expect(demo.phase).toBe('done');
+    expect(demo.phase, JSON.stringify(demo)).toBe('done');
 
     // The last mile: deployed by the orchestrator (healthy, smoke test passed), then promoted to main with main's database migrated.
     const records = (await Ledger.forArtifactRoot(join(demo.project, '.baton')).read()).records;

@@ -87,7 +87,10 @@ describe('building independent stories in parallel', () => {
     const merged = recordsOf(after, RECORD_TYPES.storyMerged);
     expect(merged.map((r) => r.data.story).sort()).toEqual(['S-1', 'S-2']);
     // The merged tree is no lane's: its whole suite ran, twice, and passed.
-    expect(verified.map((r) => [r.data.verdict, r.data.tested, r.data.failing])).toEqual([['passed', null, []]]);
+    expect(
+      verified.map((r) => [r.data.verdict, r.data.tested, r.data.failing]),
+      `${shipped.phase}: ${shipped.stoppedAt}`,
+    ).toEqual([['passed', null, []]]);
     expect(verified[0]!.data.totals?.passed).toBe(2);
     expect(verified[0]!.data.tree).toBe(await git(project.root, ['rev-parse', `refs/heads/${featureBranch('F-1')}^{tree}`]));
     expect(verified[0]!.blobs.map((b) => b.name)).toContain('runner/second/stdout.txt');
@@ -111,7 +114,7 @@ describe('building independent stories in parallel', () => {
     const { shipped, records: after, verified } = await acceptAndGoOn(project);
     expect(recordsOf(after, RECORD_TYPES.storyMerged).map((r) => r.data.story)).toEqual(['S-1', 'S-2']);
     // Migrations in file order (002 then 003) leave S-1's step: T2's test fails, and both stories are named.
-    expect(verified).toHaveLength(1);
+    expect(verified, `${shipped.phase}: ${shipped.stoppedAt}`).toHaveLength(1);
     const { verdict, failing, stories, lanes, tested } = verified[0]!.data;
     expect([verdict, tested, stories, lanes]).toEqual(['failed', null, ['S-1', 'S-2'], [['S-1'], ['S-2']]]);
     expect(failing.map((f) => [f.test, f.stories])).toEqual([[expect.stringContaining('T2 steps in the database'), ['S-2']]]);

@@ -1,7 +1,8 @@
 /**
  * The second run of a pair is shaped unlike the first (test-run.ts): another run folder, named at
- * random, and — under bubblewrap — the machine's process ids instead of a PID namespace's. Code that
- * answers right only when it recognises the first run's shape makes the pair disagree: flaky.
+ * random, and — under bubblewrap — process ids 64 to 127 in rather than a PID namespace's first few. Code that answers right only when it recognises the first run's shape makes the pair disagree:
+ * flaky. Both runs keep a PID namespace of their own, and the driver that holds the report key runs
+ * from the sealed runtime (sealed-node.ts): no test reads another process's memory (issue 31).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -72,10 +73,29 @@ describe('the second run of a pair, shaped unlike the first', () => {
   it.skipIf(!bwrap.ok)(
     'code that answers right only under a PID namespace’s small ids: the pair disagrees',
     async () => {
-      const outcome = await pair('assert.ok(process.pid < 200);', 'auto');
+      const outcome = await pair('assert.ok(process.pid < 50);', 'auto');
       expect(outcome.run.report.cases.find((c) => c.name === 'answers')?.status).toBe('passed');
       expect(outcome.flaky).toEqual(['test/a.test.js › answers']);
       expect(existsSync(join(runs, 'tree'))).toBe(true);
+    },
+    120_000,
+  );
+
+  it.skipIf(!bwrap.ok)(
+    'in both runs a test sees only its own namespace’s processes and reads no other process’s memory, the key holder’s included',
+    async () => {
+      const probe = [
+        "const fs = process.getBuiltinModule('node:fs');",
+        "const pids = fs.readdirSync('/proc').filter((n) => /^\\d+$/.test(n)).map(Number);",
+        // Process 1 is bubblewrap's init, which holds nothing of the run's.
+        'const readable = pids.filter((pid) => { if (pid === process.pid || pid === 1) return false; try { fs.closeSync(fs.openSync(`/proc/${pid}/mem`, "r")); return true; } catch { return false; } });',
+        'const parent = fs.readFileSync(`/proc/${process.ppid}/cmdline`, "utf8").includes("baton-run.mjs");',
+        'assert.deepEqual({ readable, many: pids.length > 50, parent }, { readable: [], many: false, parent: true });',
+      ].join('\n');
+      const outcome = await pair(probe, 'auto');
+      expect([outcome.integrity, outcome.flaky]).toEqual([[], []]);
+      expect(outcome.run.report.cases.map((c) => c.status)).toEqual(['passed', 'passed']);
+      expect(outcome.second?.report.cases.map((c) => c.status)).toEqual(['passed', 'passed']);
     },
     120_000,
   );

@@ -5,7 +5,7 @@
  * deleted. A migration that fails is a suite that did not load (an errored case with its message).
  * The two runs must agree test by test; a test that does not is flaky.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { MigrationReport } from '../../shared/branches';
@@ -133,15 +133,21 @@ function differing(a: ControlledRunResult, b: ControlledRunResult): string[] {
  * Where and how a run happens. The second run of a pair is shaped differently from the first, so
  * code that answers right only when it recognises Baton's test run (issue 30) answers differently
  * in one of them, and the pair disagrees (flaky, escalated): another run folder, named at random
- * (not the fixed path the first run and RED share), and the machine's own process ids rather than a
- * PID namespace's small ones. Its folder is removed when the run is done.
+ * (not the fixed path the first run and RED share), and process ids from 64 to 127 up rather than
+ * the PID namespace's first few (a fork costs a few milliseconds here: a wider shift would cost a
+ * second run more than it proves) (still a namespace of its own: the machine's other processes
+ * stay out of sight, issue 31). Its folder is removed when the run is done.
  */
-function shapeOf(request: TestRunRequest, order: 'as-given' | 'reversed'): { site: RunSite; pidNamespace: boolean } {
-  if (order === 'as-given') return { site: request.site, pidNamespace: true };
+function shapeOf(request: TestRunRequest, order: 'as-given' | 'reversed'): { site: RunSite; pidShift: number } {
+  if (order === 'as-given') return { site: request.site, pidShift: 0 };
   const tag = randomBytes(6).toString('hex');
   const site = { dir: join(dirname(request.site.dir), `tree-${tag}`), scratch: join(dirname(request.site.scratch), `scratch-${tag}`) };
-  return { site, pidNamespace: false };
+  return { site, pidShift: PID_SHIFT_MIN + randomInt(PID_SHIFT_SPREAD) };
 }
+
+/** The second run's processes start somewhere between these many ids in. */
+const PID_SHIFT_MIN = 64;
+const PID_SHIFT_SPREAD = 64;
 
 async function runOnceOn(
   request: TestRunRequest,
@@ -170,7 +176,7 @@ async function runShaped(
   request: TestRunRequest,
   order: 'as-given' | 'reversed',
   cleanups: Promise<void>[],
-  shape: { site: RunSite; pidNamespace: boolean },
+  shape: { site: RunSite; pidShift: number },
   tree?: string,
 ): Promise<{ run: ControlledRunResult; migrations: MigrationReport | null }> {
   const { provider, settings, signal } = request;
@@ -213,7 +219,7 @@ async function runShaped(
     const url = await provider.connectionUrl(database, signal ? { signal } : {});
     const run = await executeRun(prepared, {
       command: testCommand,
-      pidNamespace: shape.pidNamespace,
+      pidShift: shape.pidShift,
       format: settings.reportFormat,
       reportPath: settings.reportPath ?? null,
       env: { DATABASE_URL: url, PGSSLMODE: 'disable' },

@@ -44,7 +44,12 @@ export async function verifyMergedFeature(deps: CycleDeps, branches: BranchServi
   const pair = pairs.find((p) => p.gitBranch === branch && p.worktree && p.database);
   const records = (await deps.ledger.read()).records;
   const merged = recordsOf(records, RECORD_TYPES.storyMerged).filter((r) => r.subject.feature === deps.feature);
-  if (!pair?.worktree || merged.length === 0) return null;
+  if (merged.length === 0) return null;
+  // Stories were merged into a pair that is not all there: nothing to verify on, said rather than passed over.
+  if (!pair?.worktree)
+    throw new Error(
+      `The merged feature ${branch} cannot be verified: its branch pair has no ${pairs.some((p) => p.gitBranch === branch && p.worktree) ? 'database' : 'worktree'} (baton branch list shows what remains). Make the pair again (\`baton branch ${branch}\`), then run again.`,
+    );
   const commit = await git(deps.root, ['rev-parse', `refs/heads/${branch}`]);
   const tree = await git(deps.root, ['rev-parse', `${commit}^{tree}`]);
   let record =

@@ -27,9 +27,9 @@ if (!support.ok) {
 const MISSING = `bwrap-missing-${randomBytes(4).toString('hex')}`;
 
 /**
- * Fixtures live in /var/tmp: outside the sandbox's private /tmp, so the project beside the
- * worktree is visible (read-only) inside, as it is for a real project. Cases that are about
- * /tmp itself make their folders there.
+ * Fixtures live in /var/tmp: outside the sandbox's private /tmp, as a real project is. The project
+ * beside the worktree is not shown inside (only the worktree and what it needs are). Cases that are
+ * about /tmp itself make their folders there.
  */
 const VISIBLE_TEMP = '/var/tmp';
 let base: string;
@@ -61,18 +61,21 @@ async function sh(sandbox: Sandbox, command: string, env: NodeJS.ProcessEnv = pr
 }
 
 describe('bubblewrap: only the worktree is writable', () => {
-  it.skipIf(noBwrap)('a command writes inside the worktree but cannot write beside it, in the project’s .baton/', async () => {
+  it.skipIf(noBwrap)('a command writes inside the worktree but cannot read or write beside it, in the project’s .baton/', async () => {
     const sandbox = await openSandbox('required', [worktree]);
     expect(sandbox.active).toBe(true);
-    expect(sandbox.note).toBe('[sandbox] bubblewrap: only the worktree is writable');
+    expect(sandbox.note).toBe(
+      '[sandbox] bubblewrap: only the worktree is writable; nothing of the machine but its runtime is readable (shown read-only: nothing)',
+    );
     const result = await sh(
       sandbox,
       `echo inside > made.txt && mkdir -p src && echo code > src/a.js; cat ../project/.baton/ledger.jsonl; echo forged > ../project/.baton/ledger.jsonl; echo x > ../project/.baton/new.txt; echo x > ../outside.txt; echo done`,
     );
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('done');
-    expect(result.stdout).toContain('the ledger'); // readable
-    expect(result.stderr).toMatch(/Read-only file system/);
+    // The project beside the worktree is not there at all: neither readable nor writable.
+    expect(result.stdout).not.toContain('the ledger');
+    expect(result.stderr).toMatch(/No such file or directory|Read-only file system/);
     expect(await readFile(join(worktree, 'made.txt'), 'utf8')).toBe('inside\n');
     expect(await readFile(join(worktree, 'src/a.js'), 'utf8')).toBe('code\n');
     expect(await readFile(join(project, '.baton', 'ledger.jsonl'), 'utf8')).toBe('the ledger\n');
@@ -269,7 +272,7 @@ describe('the scripted agent in the sandbox', () => {
 
   it.skipIf(noBwrap)('a run command writing outside the worktree does not create the file', async () => {
     const result = await scriptedAgent(escape, { sandbox: 'required' }).turn(request());
-    expect(result.transcript.split('\n')).toContain('[sandbox] bubblewrap: only the worktree is writable');
+    expect(result.transcript).toMatch(/^\[sandbox\] bubblewrap: only the worktree is writable; nothing of the machine but its runtime is readable/m);
     expect(result.transcript).toContain('ran');
     expect(existsSync(join(worktree, '..', 'outside.txt'))).toBe(false);
     expect(await readFile(join(worktree, 'src/a.js'), 'utf8')).toBe('ok');

@@ -1,7 +1,10 @@
 /**
  * The Linux sandbox for commands an agent (or an agent's tests) runs: bubblewrap, where it works.
- * Inside, the whole filesystem is read-only, `/dev` and `/proc` are fresh, `/tmp` is a private
- * tmpfs that is thrown away, and only the given folders (the turn's worktree) are writable. The
+ * Inside, only the system's read-only runtime is there (`/usr`, `/bin`, `/lib*`, `/etc` without its
+ * secrets, the node runtime), plus what the work needs: the given folders (the turn's worktree)
+ * writable, the folders it reads read-only. Nothing else of the machine: not the user's home,
+ * other projects, `/root`, `/home`, `/var`, `/sys`. `/dev` and `/proc` are fresh, `/tmp` is a
+ * private tmpfs that is thrown away, and HOME points into it unless it is a folder shown. The
  * network is shared unless `network: 'cut'` (the orchestrator's test runs: their database comes
  * through a Unix socket, db-bridge.ts). The sandbox has its own PID
  * namespace, so stopping the run stops every process it started.
@@ -11,9 +14,9 @@
  * The diff of the worktree after each turn stays the authority on scope; this is a second wall.
  */
 import { execFile } from 'node:child_process';
-import { constants, realpathSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { access, lstat, readFile, readlink, realpath } from 'node:fs/promises';
-import { delimiter, dirname, join, resolve, sep } from 'node:path';
+import { basename, delimiter, dirname, join, resolve, sep } from 'node:path';
 import type { SANDBOX_SETTINGS } from '../project/settings';
 
 export type SandboxSetting = (typeof SANDBOX_SETTINGS)[number];
@@ -26,11 +29,15 @@ export type BubblewrapSupport =
 
 /** Folders hidden by the sandbox's private tmpfs. */
 const PRIVATE_DIRS = ['/tmp'];
+/** The system's runtime, shown read-only where it exists (a link such as `/bin -> usr/bin` stays a link). */
+const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc'];
+/** Secrets under `/etc` that no command needs: covered (files by an empty file, folders by an empty tmpfs). */
+const ETC_SECRET = /^(shadow|gshadow|shadow-|gshadow-|sudoers|security\/opasswd|ssl\/private|ssh\/ssh_host_.*_key|.*credentials.*)$/;
 /**
  * Always: no capabilities (run as root, bubblewrap would keep them, and root with CAP_SYS_ADMIN
- * simply remounts `/` read-write), `/` read-only, fresh /dev and /proc, the private /tmp.
+ * simply remounts `/` read-write), the system's runtime read-only, fresh /dev and /proc, the private /tmp.
  */
-const BASE = ['--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...PRIVATE_DIRS.flatMap((d) => ['--tmpfs', d])];
+const BASE = () => ['--cap-drop', 'ALL', ...systemMounts(), '--dev', '/dev', '--proc', '/proc', ...PRIVATE_DIRS.flatMap((d) => ['--tmpfs', d])];
 /** Used when they work: one PID namespace (a stop kills the whole tree), death with Baton, no terminal. */
 const OPTIONAL_FLAGS = ['--unshare-pid', '--die-with-parent', '--new-session'];
 const PROBE_TIMEOUT_MS = 10_000;
@@ -58,7 +65,7 @@ async function probe(binary: string): Promise<BubblewrapSupport> {
       reason: `${binary} not found on PATH`,
       fix: 'install bubblewrap (apt-get install bubblewrap, dnf install bubblewrap) or set "sandbox" to "auto" in .baton/project.json',
     };
-  const base = await run(path, [...BASE, 'true']);
+  const base = await run(path, [...BASE(), 'true']);
   if (!base.ok) {
     return {
       ok: false,
@@ -67,8 +74,8 @@ async function probe(binary: string): Promise<BubblewrapSupport> {
     };
   }
   const flags: string[] = [];
-  for (const flag of OPTIONAL_FLAGS) if ((await run(path, [...BASE, flag, 'true'])).ok) flags.push(flag);
-  return { ok: true, path, flags, unshareNet: (await run(path, [...BASE, '--unshare-net', 'true'])).ok };
+  for (const flag of OPTIONAL_FLAGS) if ((await run(path, [...BASE(), flag, 'true'])).ok) flags.push(flag);
+  return { ok: true, path, flags, unshareNet: (await run(path, [...BASE(), '--unshare-net', 'true'])).ok };
 }
 
 /** The first executable file named `binary` on PATH (`path`, default process.env.PATH), or at that path. */
@@ -125,6 +132,12 @@ export interface Sandbox {
   spawnOptions(cwd: string, env: NodeJS.ProcessEnv): { readonly env: NodeJS.ProcessEnv; readonly launcher?: Launcher };
 }
 
+/** A file shown read-only inside at `dest`. */
+export interface Placed {
+  readonly source: string;
+  readonly dest: string;
+}
+
 export interface OpenSandboxOptions {
   /** The bubblewrap binary: a name on PATH or a path. Default `bwrap`. */
   readonly binary?: string;
@@ -137,13 +150,15 @@ export interface OpenSandboxOptions {
   readonly hide?: readonly string[];
   /** Files inside the writable folders bound read-only on top (an agent's locked tests): a write fails. */
   readonly protect?: readonly string[];
+  /** Files shown read-only at another path inside (the sealed runtime: sealed-node.ts). */
+  readonly placed?: readonly Placed[];
   /** `cut`: no network inside (a namespace of its own with only loopback), where bubblewrap can. Default `shared`. */
   readonly network?: 'cut' | 'shared';
   /**
-   * False: no PID namespace, the machine's own process ids (a test run shaped unlike the one before
-   * it: test-run.ts). Its processes are still reaped by group and marker. Default true.
+   * Process ids used up inside the PID namespace before the command starts (a test run shaped unlike
+   * the one before it: test-run.ts), so its processes get larger ids than a first run's. Default 0.
    */
-  readonly pidNamespace?: boolean;
+  readonly pidShift?: number;
 }
 
 /**
@@ -158,17 +173,24 @@ export async function openSandbox(setting: SandboxSetting | undefined, writable:
     if (mode === 'required') throw new SandboxUnavailableError(support);
     return unsandboxed(`[sandbox] not available (${support.reason}): running unsandboxed`);
   }
-  const args = await bubblewrapArgs(writable, options.readOnly ?? [], options.hide ?? [], options.protect ?? []);
+  const args = await bubblewrapArgs(writable, options.readOnly ?? [], options.hide ?? [], options.protect ?? [], options.placed ?? []);
   const cut = options.network === 'cut' && support.unshareNet;
-  const flags = [...support.flags.filter((f) => options.pidNamespace !== false || f !== '--unshare-pid'), ...(cut ? ['--unshare-net'] : [])];
+  const flags = [...support.flags, ...(cut ? ['--unshare-net'] : [])];
+  const shift = Math.max(0, Math.floor(options.pidShift ?? 0));
+  // Each `: &` is a fork that exits at once (all started before any is waited for, so two cores share them):
+  // the ids they take are not given out again until the namespace's ids wrap, far beyond a test run.
+  const shifter =
+    shift > 0 && support.flags.includes('--unshare-pid')
+      ? ['/bin/sh', '-c', `i=0; while [ $i -lt ${shift} ]; do : & i=$((i+1)); done; wait; exec "$@"`, 'baton-shift']
+      : [];
   const network = options.network !== 'cut' ? '' : cut ? '; no network' : '; network shared (this bubblewrap cannot unshare it)';
   return {
     active: true,
     netCut: cut,
-    note: `[sandbox] bubblewrap: only the worktree is writable${network}`,
+    note: `[sandbox] bubblewrap: only the worktree is writable; nothing of the machine but its runtime is readable (shown read-only: ${shownList(args)})${network}`,
     spawnOptions: (cwd, env) => ({
-      env: sandboxEnv(env),
-      launcher: { file: support.path, args: [...args, ...flags, '--chdir', realCwd(cwd), '--'] },
+      env: sandboxEnv(env, args),
+      launcher: { file: support.path, args: [...args, ...flags, '--chdir', realCwd(cwd), '--', ...shifter] },
     }),
   };
 }
@@ -178,15 +200,16 @@ function unsandboxed(note: string): Sandbox {
 }
 
 /**
- * The mounts: no capabilities, `/` read-only, fresh /dev and /proc, a private /tmp, then read-only what a
- * writable folder needs from under /tmp (its node_modules link's target, its git metadata),
- * then the writable folders themselves: after the tmpfs, so a worktree under /tmp stays visible.
+ * The mounts: no capabilities, the system's runtime read-only, fresh /dev and /proc, a private /tmp,
+ * then read-only what the commands read (the folders given, the node runtime, and what a writable
+ * folder needs: its node_modules link's target, its git metadata), then the writable folders themselves.
  */
 export async function bubblewrapArgs(
   writable: readonly string[],
   readOnly: readonly string[] = [],
   hide: readonly string[] = [],
   protect: readonly string[] = [],
+  placed: readonly Placed[] = [],
 ): Promise<string[]> {
   const rw: string[] = [];
   for (const dir of writable) {
@@ -204,20 +227,25 @@ export async function bubblewrapArgs(
   const ro = new Map<string, string>(); // destination → source
   const show = async (path: string): Promise<void> => {
     const dest = resolve(path);
-    if (!isHidden(dest, hidden) || rw.some((w) => within(dest, w)) || ro.has(dest)) return;
+    const shown = SYSTEM_DIRS.some((d) => within(dest, d)) && !isHidden(dest, hidden);
+    if (shown || rw.some((w) => within(dest, w)) || [...ro.keys()].some((r) => within(dest, r))) return;
     const source = await realpath(dest).catch(() => null);
     if (source) ro.set(dest, source);
   };
-  for (const path of readOnly) await show(path);
+  for (const path of [...readOnly, ...runtimePaths()]) await show(path);
   for (const dir of rw) for (const path of await neededFrom(dir)) await show(path);
   return [
-    ...BASE,
+    ...BASE(),
     ...hidden.flatMap((dir) => ['--tmpfs', dir]),
     ...[...ro].flatMap(([dest, source]) => ['--ro-bind', source, dest]),
     ...rw.flatMap((dir) => ['--bind', dir, dir]),
     ...(await protectedFiles(protect, rw)).flatMap((file) => ['--ro-bind', file, file]),
+    ...placed.flatMap((p) => ['--ro-bind', p.source, p.dest]),
     // Read-only once what is shown inside is mounted: a write there fails instead of landing in the tmpfs.
     ...hidden.flatMap((dir) => ['--remount-ro', dir]),
+    // The root bubblewrap builds its mounts on is a tmpfs: read-only too, so a write beside the worktree fails.
+    '--remount-ro',
+    '/',
   ];
 }
 
@@ -267,7 +295,97 @@ function realCwd(cwd: string): string {
   }
 }
 
-/** Inside, temporary files go to the private /tmp; Go's build cache (under $HOME, read-only) too, unless set. */
-function sandboxEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...env, TMPDIR: '/tmp', ...(env.GOCACHE ? {} : { GOCACHE: '/tmp/go-build' }) };
+/**
+ * Inside, temporary files go to the private /tmp; HOME too unless it is a folder the sandbox shows (a
+ * real agent's private home), as the user's own is not there; Go's build cache likewise, unless set.
+ */
+function sandboxEnv(env: NodeJS.ProcessEnv, args: readonly string[]): NodeJS.ProcessEnv {
+  const mounted = (dir: string) => args.some((a, i) => i > 0 && (args[i - 1] === '--bind' || args[i - 1] === '--ro-bind') && a === dir && args[i + 1] === dir);
+  const home = env.HOME && (mounted(env.HOME) || mounted(realCwd(env.HOME))) ? env.HOME : '/tmp';
+  return { ...env, HOME: home, TMPDIR: '/tmp', ...(env.GOCACHE ? {} : { GOCACHE: '/tmp/go-build' }) };
+}
+
+/** What the mounts show read-only beyond the system's runtime, for the note. */
+function shownList(args: readonly string[]): string {
+  const shown = args.flatMap((a, i) =>
+    args[i - 1] === '--ro-bind' && args[i + 1] !== undefined && a !== '/dev/null' && !SYSTEM_DIRS.includes(args[i + 1]!) ? [args[i + 1]!] : [],
+  );
+  return shown.length ? shown.join(', ') : 'nothing';
+}
+
+let systemCache: string[] | null = null;
+
+/** The system folders that exist here, each bound read-only (or made the same link), and `/etc`'s secrets covered. */
+function systemMounts(): string[] {
+  if (systemCache) return systemCache;
+  const out: string[] = [];
+  for (const dir of SYSTEM_DIRS) {
+    const info = lstatOrNull(dir);
+    if (!info) continue;
+    if (info.isSymbolicLink()) out.push('--symlink', readlinkSync(dir), dir);
+    else if (info.isDirectory()) out.push('--ro-bind', dir, dir);
+  }
+  for (const secret of etcSecrets())
+    out.push(...(secret.dir ? ['--tmpfs', secret.path, '--remount-ro', secret.path] : ['--ro-bind', '/dev/null', secret.path]));
+  systemCache = out;
+  return out;
+}
+
+/** The secrets `/etc` holds here (ETC_SECRET), at most two folders deep. */
+function etcSecrets(): { path: string; dir: boolean }[] {
+  const out: { path: string; dir: boolean }[] = [];
+  const walk = (rel: string, depth: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(join('/etc', rel));
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const path = rel ? `${rel}/${name}` : name;
+      const info = lstatOrNull(join('/etc', path));
+      if (!info || info.isSymbolicLink()) continue;
+      if (ETC_SECRET.test(path)) out.push({ path: join('/etc', path), dir: info.isDirectory() });
+      else if (info.isDirectory() && depth < 2) walk(path, depth + 1);
+    }
+  };
+  walk('', 0);
+  return out;
+}
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The runtimes commands start that live outside the system folders (a node under ~/.nvm or /opt):
+ * the install folder of `node` on PATH, and of Baton's own runtime when it is node.
+ */
+function runtimePaths(): string[] {
+  const out = new Set<string>();
+  const candidates = [basename(process.execPath).startsWith('node') ? process.execPath : null, whichSync('node')];
+  for (const candidate of candidates) {
+    if (!candidate) continue;
+    const real = realCwd(candidate);
+    if (!SYSTEM_DIRS.some((d) => within(real, d))) out.add(dirname(dirname(real)));
+    if (!SYSTEM_DIRS.some((d) => within(candidate, d))) out.add(dirname(candidate));
+  }
+  return [...out];
+}
+
+function whichSync(binary: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    const candidate = join(dir, binary);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (!statSync(candidate).isDirectory()) return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return null;
 }

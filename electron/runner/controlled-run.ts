@@ -19,6 +19,7 @@ import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { SandboxSetting } from '../process/sandbox';
+import { SEALED_NODE_INSIDE, sealedNode } from './sealed-node';
 import { openRunSandbox } from './run-sandbox';
 import { diffTrees } from '../platform/tree-diff';
 import { snapshotTree, type TreeSnapshot } from '../platform/tree-snapshot';
@@ -123,8 +124,8 @@ export interface ExecuteRequest {
   readonly sandbox?: SandboxSetting | undefined;
   /** `cut` (default): no network inside the sandbox, DATABASE_URL through a socket (run-sandbox.ts). */
   readonly network?: 'cut' | 'shared' | undefined;
-  /** False: the sandbox keeps the machine's process ids (no PID namespace), for a differently shaped run. Default true. */
-  readonly pidNamespace?: boolean;
+  /** Process ids the sandbox uses up before the command starts, for a differently shaped run (sandbox.ts). Default 0. */
+  readonly pidShift?: number;
   readonly signal?: AbortSignal;
   readonly onOutput?: (text: string) => void;
 }
@@ -196,15 +197,39 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
     await mkdir(dirname(reportFile), { recursive: true });
   }
   const files = [...prepared.files, ...prepared.plan.files.map((f) => f.path)];
+  // The driver holds the report key: started from the sealed runtime, its memory is out of the tests' reach.
+  // Inside the sandbox the runtime is placed at a path of its own, so nothing of where Baton keeps it shows.
+  const sealedCopy = nodeTest && req.sandbox !== 'off' ? await sealedNode() : null;
+  const {
+    sandbox,
+    env: runEnv,
+    close,
+  } = await openRunSandbox(
+    req.sandbox,
+    req.network,
+    [dir, scratch],
+    { hide: req.hide, readOnly: req.readOnly ?? [], placed: sealedCopy ? [{ source: sealedCopy.path, dest: SEALED_NODE_INSIDE }] : [] },
+    req.env,
+    req.pidShift ?? 0,
+  );
+  const sealed = sealedCopy && { from: sealedCopy.from, path: sandbox.active ? SEALED_NODE_INSIDE : sealedCopy.path };
   const command = commandFor(
     req.command,
     prepared.spec,
     files,
-    nodeTest ? { module: reporterModule, destination: fifo, runner: runnerModule, keyFile, ...(prepared.plan.guard ? { guard: guardModule } : {}) } : null,
+    nodeTest
+      ? {
+          module: reporterModule,
+          destination: fifo,
+          runner: runnerModule,
+          keyFile,
+          ...(prepared.plan.guard ? { guard: guardModule } : {}),
+          ...(sealed ? { node: sealed } : {}),
+        }
+      : null,
   );
   // Only Baton's driver signs its lines; a command it cannot rewrite loads the reporter unsigned.
   const signed = nodeTest && command.includes(runnerModule);
-  const { sandbox, env: runEnv, close } = await openRunSandbox(req.sandbox, req.network, [dir, scratch], req, req.env, req.pidNamespace ?? true);
   const home = sandbox.active ? '/tmp' : join(scratch, 'home');
   if (!sandbox.active) await mkdir(home, { recursive: true });
   const env = childEnv({ home, pass: req.pass, extra: { ...runEnv, ...(sandbox.active ? {} : { TMPDIR: join(scratch, 'tmp') }) } });

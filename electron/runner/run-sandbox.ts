@@ -6,7 +6,7 @@
  * and the sandbox note says which.
  */
 import { bridgeDatabase, type DatabaseBridge } from '../process/db-bridge';
-import { openSandbox, type Sandbox, type SandboxSetting } from '../process/sandbox';
+import { openSandbox, type Placed, type Sandbox, type SandboxSetting } from '../process/sandbox';
 
 export interface RunSandbox {
   readonly sandbox: Sandbox;
@@ -19,9 +19,9 @@ export async function openRunSandbox(
   setting: SandboxSetting | undefined,
   network: 'cut' | 'shared' | undefined,
   writable: readonly string[],
-  seen: { readonly hide: readonly string[]; readonly readOnly?: readonly string[] | undefined },
+  seen: { readonly hide: readonly string[]; readonly readOnly?: readonly string[] | undefined; readonly placed?: readonly Placed[] },
   env: Readonly<Record<string, string>>,
-  pidNamespace = true,
+  pidShift = 0,
 ): Promise<RunSandbox> {
   const url = env.DATABASE_URL;
   let bridge: DatabaseBridge | null = null;
@@ -34,8 +34,9 @@ export async function openRunSandbox(
   const sandbox = await openSandbox(setting, [...writable, ...(bridge ? [bridge.dir] : [])], {
     hide: seen.hide,
     readOnly: seen.readOnly ?? [],
+    placed: seen.placed ?? [],
     network: cut ? 'cut' : 'shared',
-    pidNamespace,
+    pidShift,
   });
   if (!sandbox.netCut && bridge) {
     await bridge.close();

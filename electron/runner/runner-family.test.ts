@@ -104,8 +104,17 @@ describe('commandFor: exactly these files, in this order, never the runner’s o
     const command =
       'NODE_ENV=test node --import tsx --test --test-concurrency=1 --test-reporter spec --test-reporter-destination=stdout --test-name-pattern=only --test-timeout 5000 test/';
     expect(commandFor(command, runnerSpec(command, null), ['test/b.test.js', 'test/a.test.js'], reporter)).toBe(
-      'NODE_ENV=test node --import tsx /r/baton-run.mjs --destination=/r/report.fifo --key-file=/r/report.key --concurrency=1 --timeout=5000 -- test/b.test.js test/a.test.js',
+      'NODE_ENV=test exec node --import tsx /r/baton-run.mjs --destination=/r/report.fifo --key-file=/r/report.key --concurrency=1 --timeout=5000 -- test/b.test.js test/a.test.js',
     );
+  });
+
+  it('the driver starts from the sealed runtime when the command’s node is the one it copies, and only then', () => {
+    const sealed = { from: '/usr/bin/node', path: '/cache/sealed-node/node-1' };
+    const reporter = { module: '/r/rep.mjs', destination: '/r/f', runner: '/r/baton-run.mjs', keyFile: '/r/k', node: sealed };
+    const run = (command: string) => commandFor(command, runnerSpec(command, null), ['test/a.test.js'], reporter);
+    expect(run('node --test')).toBe('exec /cache/sealed-node/node-1 /r/baton-run.mjs --destination=/r/f --key-file=/r/k -- test/a.test.js');
+    expect(run('/usr/bin/node --test')).toMatch(/^exec \/cache\/sealed-node\/node-1 /);
+    expect(run('env /opt/node18/bin/node --test')).toMatch(/^exec env \/opt\/node18\/bin\/node /);
   });
 
   it('choosesFiles: every known family; other only with {files}', () => {

@@ -5,6 +5,7 @@
  * which canaries it can load (canaries.ts) and, for node:test, that Baton's own reporter reports.
  */
 import { quoteArg } from '../process/run-command';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const RUNNER_FAMILIES = ['node-test', 'vitest', 'jest', 'pytest', 'other'] as const;
@@ -57,6 +58,8 @@ export interface NodeReporter {
   readonly keyFile?: string;
   /** Baton's preload (canary-source.ts, nodeGuard), loaded before the project's node options. */
   readonly guard?: string;
+  /** The sealed runtime (sealed-node.ts) the driver starts with, in place of the command's `node` when that is the runtime it copies. */
+  readonly node?: { readonly from: string; readonly path: string };
 }
 
 /**
@@ -110,8 +113,17 @@ function viaBatonRunner(kept: readonly string[], runner: number, reporter: NodeR
   }
   const concurrency = test['--test-concurrency'];
   const timeout = test['--test-timeout'];
+  const node = kept[runner]!;
+  const sealed = reporter.node && (/^node(?:js)?$/.test(node) || resolve(node) === reporter.node.from) ? reporter.node.path : null;
+  // `exec`, after any leading assignments: the shell gives way to the driver, which is then the tests' parent and no shell is left beside it.
+  const words = kept.slice(0, runner);
+  const assignments = words.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  const lead = assignments < 0 ? words.length : assignments;
   return [
-    ...kept.slice(0, runner + 1).map(quoteToken),
+    ...words.slice(0, lead).map(quoteToken),
+    'exec',
+    ...words.slice(lead).map(quoteToken),
+    sealed ? quoteArg(sealed) : quoteToken(node),
     ...(reporter.guard ? [quoteArg(`--import=${pathToFileURL(reporter.guard).href}`)] : []),
     ...options.map(quoteArg),
     quoteArg(reporter.runner!),
