@@ -133,9 +133,9 @@ function differing(a: ControlledRunResult, b: ControlledRunResult): string[] {
  * Where and how a run happens. The second run of a pair is shaped differently from the first, so
  * code that answers right only when it recognises Baton's test run (issue 30) answers differently
  * in one of them, and the pair disagrees (flaky, escalated): another run folder, named at random
- * (not the fixed path the first run and RED share), and process ids from 64 to 127 up rather than
- * the PID namespace's first few (a fork costs a few milliseconds here: a wider shift would cost a
- * second run more than it proves) (still a namespace of its own: the machine's other processes
+ * (not the fixed path the first run and RED share), and process ids from 32 to 63 up rather than
+ * the PID namespace's first few (96 forks cost a second run about 250 ms on two cores: a wider
+ * shift would cost more than it proves; reading the process id is a tell anyway, tell-names.ts) (still a namespace of its own: the machine's other processes
  * stay out of sight, issue 31). Its folder is removed when the run is done.
  */
 function shapeOf(request: TestRunRequest, order: 'as-given' | 'reversed'): { site: RunSite; pidShift: number } {
@@ -146,8 +146,8 @@ function shapeOf(request: TestRunRequest, order: 'as-given' | 'reversed'): { sit
 }
 
 /** The second run's processes start somewhere between these many ids in. */
-const PID_SHIFT_MIN = 64;
-const PID_SHIFT_SPREAD = 64;
+const PID_SHIFT_MIN = 32;
+const PID_SHIFT_SPREAD = 32;
 
 async function runOnceOn(
   request: TestRunRequest,
