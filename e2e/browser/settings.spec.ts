@@ -32,12 +32,23 @@ test.describe('agent settings', () => {
     await page.getByTestId('agent-driver-save').click();
     await expect(page.getByTestId('agent-driver-problem')).toContainText('Timeout must be a whole number');
     await page.getByTestId('agent-driver-timeout').fill('600');
+    // Read paths must be absolute: a relative one is said, and nothing is written.
+    await page.getByTestId('agent-driver-read-paths').fill('.config/my-agent');
+    await page.getByTestId('agent-driver-save').click();
+    await expect(page.getByTestId('agent-driver-problem')).toContainText('Read paths must be absolute: ".config/my-agent"');
+    await page.getByTestId('agent-driver-read-paths').fill('/opt/my-agent-config');
     // Enter in a field saves, from the keyboard.
     await page.getByTestId('agent-driver-model').fill('my-model');
     await page.getByTestId('agent-driver-model').press('Enter');
     await expect(page.getByTestId('agent-driver-saved')).toBeVisible();
     const saved = JSON.parse(readFileSync(settingsFile, 'utf8')) as { agents: Record<string, unknown>; testCommand: unknown };
-    expect(saved.agents.driver).toEqual({ adapter: 'command', command: [process.execPath, '/opt/my-agent.mjs'], model: 'my-model', timeoutSeconds: 600 });
+    expect(saved.agents.driver).toEqual({
+      adapter: 'command',
+      command: [process.execPath, '/opt/my-agent.mjs'],
+      model: 'my-model',
+      readPaths: ['/opt/my-agent-config'],
+      timeoutSeconds: 600,
+    });
     expect(saved.agents.navigator).toBe('scripted');
     expect(saved.testCommand).toBeDefined();
 
@@ -53,6 +64,7 @@ test.describe('agent settings', () => {
     await expect(page.getByTestId('agent-driver-adapter')).toHaveValue('command');
     await expect(page.getByTestId('agent-driver-model')).toHaveValue('my-model');
     await expect(page.getByTestId('agent-driver-command')).toHaveValue(`${process.execPath}\n/opt/my-agent.mjs`);
+    await expect(page.getByTestId('agent-driver-read-paths')).toHaveValue('/opt/my-agent-config');
     await expect(page.getByTestId('agent-navigator-adapter')).toHaveValue('scripted');
   });
 });

@@ -26,6 +26,7 @@ interface Draft {
   command: string;
   model: string;
   args: string;
+  readPaths: string;
   timeoutSeconds: string;
   silenceSeconds: string;
 }
@@ -40,6 +41,7 @@ const draftOf = (c: AgentConfig): Draft => ({
   command: (c.command ?? []).join('\n'),
   model: c.model ?? '',
   args: (c.args ?? []).join('\n'),
+  readPaths: (c.readPaths ?? []).join('\n'),
   timeoutSeconds: c.timeoutSeconds ? String(c.timeoutSeconds) : '',
   silenceSeconds: c.silenceSeconds ? String(c.silenceSeconds) : '',
 });
@@ -62,6 +64,9 @@ export function configOf(d: Draft, env: AgentConfig['env']): { config: AgentConf
   if (typeof timeout === 'string') return { problem: timeout };
   if (typeof silence === 'string') return { problem: silence };
   const command = lines(d.command);
+  const readPaths = lines(d.readPaths);
+  const relative = readPaths.find((p) => !p.startsWith('/'));
+  if (relative !== undefined) return { problem: `Read paths must be absolute: "${relative}" is not (one path per line, each starting with /).` };
   if (d.adapter === 'command' && command.length === 0) return { problem: 'The command adapter needs a command: the program, then one argument per line.' };
   return {
     config: {
@@ -69,6 +74,7 @@ export function configOf(d: Draft, env: AgentConfig['env']): { config: AgentConf
       ...(command.length && d.adapter !== 'scripted' ? { command } : {}),
       ...(d.model.trim() && d.adapter !== 'scripted' ? { model: d.model.trim() } : {}),
       ...(lines(d.args).length && d.adapter !== 'scripted' ? { args: lines(d.args) } : {}),
+      ...(readPaths.length && d.adapter !== 'scripted' ? { readPaths } : {}),
       ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}),
       ...(silence !== undefined ? { silenceSeconds: silence } : {}),
       ...(env ? { env } : {}),
@@ -170,6 +176,20 @@ function RoleForm({ role, config, readOnly, onSaved }: { role: AgentRole; config
               disabled={readOnly}
               onChange={(e) => set({ args: e.target.value })}
             />
+            <label htmlFor={id('read-paths')}>Read paths</label>
+            <textarea
+              id={id('read-paths')}
+              data-testid={`agent-${role}-read-paths`}
+              rows={2}
+              value={draft.readPaths}
+              disabled={readOnly}
+              placeholder="none"
+              aria-describedby={id('read-paths-hint')}
+              onChange={(e) => set({ readPaths: e.target.value })}
+            />
+            <span id={id('read-paths-hint')} className="muted settings-hint">
+              Absolute paths the agent may read beyond its worktree, one per line: its sandbox shows nothing else of this machine.
+            </span>
             {SECONDS.map(({ key, name, label, placeholder }) => (
               <Fragment key={key}>
                 <label htmlFor={id(name)}>{label}</label>
