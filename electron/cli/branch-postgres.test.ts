@@ -1,15 +1,18 @@
 /**
  * `baton branch` on the postgres provider against the real server in BATON_TEST_PG_URL: the round
  * trip works, and the admin password never appears in CLI output (stdout or stderr, success or
- * failure) nor in the ledger, unless `--show-secret` asks for it. Skips, saying why, without a server.
+ * failure) nor in the ledger, unless `--show-secret` asks for it; delete and gc leave no database
+ * and no role behind, even one made a template. Skips, saying why, without a server.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { projectPrefix } from '../branches/names';
-import { dropEverything, passwordOf, testPgUrl } from '../branches/postgres/postgres.fixture';
+import { adminDb, dropEverything, passwordOf, testPgUrl, withDb } from '../branches/postgres/postgres.fixture';
+import { roleName } from '../branches/postgres/roles';
 import { baton, makeProject, type BatonRun, type TestProject } from './branch-project.fixture';
 
 const adminUrl = await testPgUrl('electron/cli/branch-postgres.test.ts');
@@ -94,6 +97,39 @@ describe.skipIf(adminUrl === null)('baton branch on postgres: secrets', () => {
     expect(run.err).toContain('--url');
     expect(run.err).toContain('BATON_POSTGRES_URL');
   });
+
+  it('delete and gc leave no database and no role, even when the database was made a template first', async () => {
+    const leftOf = (name: string) =>
+      withDb(adminUrl!, adminDb(adminUrl!), async (c) => {
+        const { rows } = await c.query<{ what: string }>(
+          'select datname as what from pg_database where datname = $1 union all select rolname from pg_roles where rolname = $2',
+          [name, roleName(name)],
+        );
+        return rows.map((row) => row.what);
+      });
+    const makeTemplate = (name: string) =>
+      withDb(adminUrl!, adminDb(adminUrl!), (c) => c.query(`alter database ${pg.escapeIdentifier(name)} is_template true`));
+
+    expect((await branch('create', `tpl/${tag}`)).code).toBe(0);
+    const deleted = `${prefix}tpl-${tag}`;
+    expect(await leftOf(deleted)).toEqual([deleted, roleName(deleted)]);
+    await makeTemplate(deleted);
+    const run = await branch('delete', `tpl/${tag}`, '--yes');
+    expect(run.code, run.err).toBe(0);
+    expect(await leftOf(deleted)).toEqual([]);
+
+    expect((await branch('create', `old/${tag}`, '--ttl-hours', '0.0001')).code).toBe(0);
+    const expired = `${prefix}old-${tag}`;
+    await makeTemplate(expired);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // past the 0.36 s time-to-live
+    const gc = await branch('gc', '--yes', '--json');
+    expect(gc.code, gc.err).toBe(0);
+    expect((JSON.parse(gc.out) as { removed: { name: string }[] }).removed.map((r) => r.name)).toContain(expired);
+    expect(await leftOf(expired)).toEqual([]);
+    // The name is free again: the pair can be made anew.
+    expect((await branch('create', `tpl/${tag}`)).code).toBe(0);
+    expect((await branch('delete', `tpl/${tag}`, '--yes')).code).toBe(0);
+  }, 120_000);
 
   it('no output and no ledger record holds the password', async () => {
     const password = passwordOf(adminUrl!);

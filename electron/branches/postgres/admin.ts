@@ -199,6 +199,34 @@ export class Admin {
   }
 
   /**
+   * Drops a branch's database for good (a delete, a reset's swap, gc): a template flag someone set
+   * is cleared first (DROP DATABASE refuses a template), its sessions are ended, and afterwards it
+   * is looked for again by its oid, so a rename racing the drop is caught too. When it is still
+   * there, throws saying so and what to do: a delete never reports a database gone that is not.
+   */
+  async remove(client: pg.ClientBase, database: string): Promise<void> {
+    const { rows } = await client.query<{ oid: string }>('select oid::text as oid from pg_database where datname = $1', [database]);
+    const oid = rows[0]?.oid;
+    if (oid === undefined) return;
+    try {
+      await client.query(`ALTER DATABASE ${pg.escapeIdentifier(database)} IS_TEMPLATE false`);
+    } catch (error) {
+      if (codeOf(error) !== PG.undefinedDatabase) throw error;
+    }
+    await this.terminateSessions(client, [database]);
+    await this.drop(client, database, true);
+    const left = await client.query<{ name: string }>('select datname as name from pg_database where oid = $1::oid', [oid]);
+    const now = left.rows[0]?.name;
+    if (now === undefined) return;
+    const name = pg.escapeIdentifier(now);
+    throw new BranchError(
+      'failed',
+      `The database "${database}"${now === database ? '' : ` (named "${now}" now)`} is still on ${this.redaction.url} after Baton dropped it; nothing else of the branch was removed. ` +
+        `As a superuser, run ALTER DATABASE ${name} IS_TEMPLATE false; DROP DATABASE ${name} WITH (FORCE); then delete the branch again.`,
+    );
+  }
+
+  /**
    * Drops databases in parallel, each on its own connection: every DROP DATABASE waits for a
    * checkpoint (PG15), and concurrent requests share one instead of queuing for one each. Forced:
    * these are Baton's helpers, and only the admin connects to one (a pool entry being prepared).

@@ -17,6 +17,8 @@ export const PG = {
   duplicateObject: '42710',
   dependentObjects: '2BP01',
   undefinedObject: '42704',
+  /** Also "tuple concurrently updated": two sessions changing one catalog row (a database's privileges) at once. */
+  internalError: 'XX000',
 } as const;
 
 const UNREACHABLE_CODES = new Set([

@@ -2,8 +2,12 @@
  * Names and metadata of the databases the postgres provider owns on a server.
  *
  * A branch is a database named exactly the branch name. Baton marks its databases with
- * `COMMENT ON DATABASE` holding JSON (the server is the only place every Baton process sees), and
- * keeps its helpers under the reserved `baton_` prefix so they never collide with a branch:
+ * `COMMENT ON DATABASE` holding JSON (the server is the only place every Baton process sees, and a
+ * comment changes in the same transaction as the rename that claims a pool entry). Only a
+ * database's owner or a superuser may write its comment, and Baton's databases are the admin's:
+ * branch roles are granted theirs, never given it (role-sql.ts grantDatabase), so they cannot
+ * rewrite what Baton reads here (issue 31). Baton keeps its helpers under the reserved `baton_`
+ * prefix so they never collide with a branch:
  *   baton_snap_<h>_<gen>        the frozen snapshot of parent <h> that branches are forked from
  *   baton_pool_<h>_<gen>_<id>   a pre-forked copy of that snapshot, waiting to be renamed
  *   baton_tmp_<id>              a reset's replacement while it is being prepared

@@ -27,7 +27,7 @@ export async function collectLeftovers(admin: Admin, roles: BranchRoles, cutoff:
       // `pending`: a create whose preparation never finished, or a reset's replacement (baton_tmp_…).
       return isBranchMeta(meta) && meta.role === 'pending' && Number(row.sessions) === 0 && Date.parse(meta.createdAt) < cutoff;
     });
-    if (!dryRun) for (const row of old) await admin.drop(client, row.name);
+    if (!dryRun) for (const row of old) await admin.remove(client, row.name);
     return old.map((row) => row.name).sort();
   });
   // A crashed create's role goes with its database; a reset's replacement was built for a branch that is still there.

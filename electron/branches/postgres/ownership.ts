@@ -4,7 +4,9 @@
  * the parent: the parent's role, or the admin. Run inside the new database as the admin, this
  * gives every object outside the system schemas to the branch's role, one ALTER … OWNER TO each.
  * REASSIGN OWNED is not used: it would also hand over the old owner's databases (the parent
- * itself, or every database the admin owns). Extension members stay with their extension; serial
+ * itself, or every database the admin owns). The `public` schema is handed over too: its owner
+ * there is `pg_database_owner`, which is the admin, since the database itself stays the admin's
+ * (role-sql.ts grantDatabase), and the branch's migrations create their tables in it. Extension members stay with their extension; serial
  * and identity sequences and indexes follow their table. Kinds not covered (operator classes and
  * families, foreign servers, publications, event triggers) keep their owner.
  *
@@ -25,7 +27,7 @@ const OBJECTS_SQL = `
 WITH ns AS (SELECT oid, nspname, nspowner FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema'),
 ext AS (SELECT classid, objid FROM pg_depend WHERE deptype = 'e')
 SELECT format('ALTER SCHEMA %I', n.nspname) FROM ns n
-  WHERE n.nspowner NOT IN (TARGET_OID, 'pg_database_owner'::regrole) AND ('pg_namespace'::regclass, n.oid) NOT IN (SELECT * FROM ext)
+  WHERE n.nspowner <> TARGET_OID AND ('pg_namespace'::regclass, n.oid) NOT IN (SELECT * FROM ext)
 UNION ALL
 SELECT format('ALTER %s %I.%I', CASE c.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW'
     WHEN 'f' THEN 'FOREIGN TABLE' WHEN 'c' THEN 'TYPE' ELSE 'TABLE' END, n.nspname, c.relname)

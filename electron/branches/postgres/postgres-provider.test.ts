@@ -290,7 +290,8 @@ describe.skipIf(!adminUrl)('PostgresProvider', () => {
       expect(listed).toEqual([oldReset, oldCreate].sort());
       expect(await databasesLike(url, prefix)).toEqual(expect.arrayContaining([oldCreate, fresh, busy]));
       const dropped = ours(await provider.collectLeftovers({ dryRun: false, olderThanMs: 3_600_000 }));
-      expect(dropped).toEqual([oldReset, oldCreate].sort());
+      // A gc another test file runs on the shared server (branch-postgres.test.ts) may have taken one first.
+      expect([oldReset, oldCreate]).toEqual(expect.arrayContaining(dropped));
       const left = await databasesLike(url, prefix);
       expect(left).not.toContain(oldCreate);
       expect(left).toEqual(expect.arrayContaining([fresh, busy]));

@@ -4,7 +4,8 @@
  * name, marked with a JSON comment (layout.ts). Branches are forked from a frozen snapshot of the
  * parent (snapshot.ts) so the parent keeps serving, and usually claimed from a warm pool of
  * pre-forked copies (warm-pool.ts) so creating one is a rename. Each branch has a login role of its
- * own that owns its database (roles.ts): the URLs handed out log in as that role, never as the admin.
+ * own that owns what is in its database, not the database (roles.ts): the URLs handed out log in as
+ * that role, never as the admin, and that role can reach no other database Baton decides about (reach.ts).
  */
 import pg from 'pg';
 import type { ProviderKind, SchemaDiff } from '../../../shared/branches';
@@ -74,6 +75,8 @@ export class PostgresProvider implements BranchProvider {
             'invalid',
             `Database "${name}" is a branch of "${entry.meta.parent}", not a root: adopt the database it was forked from, or another one.`,
           );
+        // Adopted by an earlier Baton, or its owner opened it again since: closed now.
+        if (entry.meta.adopted) await this.roles.closeRoot(client, name);
         return this.describe(client, name, entry.meta);
       }
       if (!entry && options.mustExist)
@@ -91,9 +94,10 @@ export class PostgresProvider implements BranchProvider {
           throw error;
         }
       }
-      // A database Baton makes is closed to PUBLIC at once; an adopted one is left as it is.
+      // A database Baton makes is closed to PUBLIC at once; an adopted one to branch roles only (reach.ts).
       const close = fresh ? `; REVOKE ALL ON DATABASE ${ident(name)} FROM PUBLIC` : '';
       await client.query(`COMMENT ON DATABASE ${ident(name)} IS ${metaLiteral(meta)}${close}`);
+      if (!fresh) await this.roles.closeRoot(client, name);
       return this.describe(client, name, meta);
     });
     if (made && fresh) await this.roles.provision(name, name);
@@ -149,9 +153,9 @@ export class PostgresProvider implements BranchProvider {
     };
     await this.admin.withClient(what, async (client) => {
       // From here on nothing is cancelled: the swap is two statements that must both happen.
-      await this.admin.terminateSessions(client, [name, temp]);
+      await this.admin.terminateSessions(client, [temp]);
       try {
-        await this.admin.drop(client, name, true);
+        await this.admin.remove(client, name);
       } catch (error) {
         await this.admin.drop(client, temp, true).catch(() => undefined); // the branch is intact: undo
         throw error;
@@ -187,12 +191,15 @@ export class PostgresProvider implements BranchProvider {
       }
       throwIfCancelled(options.signal, `Deleting branch "${name}"`);
       options.onProgress?.({ kind: 'branch.step', op: 'delete', name, step: 'ending its sessions and dropping it' });
-      await this.admin.terminateSessions(client, [name]);
-      await this.admin.drop(client, name, true);
+      await this.admin.remove(client, name);
       await this.dropHelpers(client, name);
     });
-    // Best effort: a role that still owns something (a late pool copy) is dropped by the leftover sweep.
-    await this.roles.drop(name).catch(() => false);
+    // The role must go too: it logs in with the URL handed out. What keeps it is a copy of the branch
+    // (its snapshot, a pool entry a refill made just now): those are dropped again before saying so.
+    if (!(await this.roles.drop(name))) {
+      await this.admin.withClient(`deleting branch "${name}"`, (client) => this.dropHelpers(client, name));
+      if (!(await this.roles.drop(name))) throw await this.roles.outlived(name);
+    }
     options.onProgress?.({ kind: 'branch.done', op: 'delete', name, ms: Math.round(performance.now() - started) });
   }
 
@@ -257,7 +264,7 @@ export class PostgresProvider implements BranchProvider {
     const pool = error
       ? [`The warm pool could not be refilled (${error.message}). Creates still work, each as a full copy; the pool tries again after the next create.`]
       : [];
-    return this.roles.warning ? [...pool, this.roles.warning] : pool;
+    return [...pool, ...this.roles.warnings()];
   }
 
   close(): Promise<void> {

@@ -1,44 +1,21 @@
 /**
  * Least privilege on the postgres provider (roles.ts), against the real server in
- * BATON_TEST_PG_URL: each branch's URL logs in as a role of its own that owns its database and can
- * do nothing else on the server; the role goes with the branch; branches from the warm pool or a
- * cold copy own what their parent's migrations made. Skips, saying why, without a server.
+ * BATON_TEST_PG_URL: each branch's URL logs in as a role of its own that owns what is in its
+ * database and can do nothing else on the server; the role goes with the branch; branches from the
+ * warm pool or a cold copy own what their parent's migrations made. What a branch role cannot do to
+ * its own database is postgres-escapes.test.ts's. Skips, saying why, without a server.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BranchProgress } from '../../../shared/branches';
 import { poolPrefix } from './layout';
 import { PostgresProvider } from './postgres-provider';
-import { adminDb, dropEverything, passwordOf, seed, testPgUrl, uniquePrefix, vaultOf, withDb } from './postgres.fixture';
+import { adminDb, asUrl, dropEverything, passwordOf, seed, sqlState, testPgUrl, uniquePrefix, vaultOf, withDb } from './postgres.fixture';
 import { roleName } from './roles';
 
 const adminUrl = await testPgUrl('postgres-roles.test.ts');
 const prefix = uniquePrefix('role');
 const root = `${prefix}main`;
-
-/** Runs `work` connected with `url` as it is (the branch role's credentials), to `database` if given. */
-async function asUrl<T>(url: string, work: (client: pg.Client) => Promise<T>, database?: string): Promise<T> {
-  const target = new URL(url);
-  if (database !== undefined) target.pathname = `/${encodeURIComponent(database)}`;
-  const client = new pg.Client({ connectionString: target.toString(), connectionTimeoutMillis: 5_000 });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-/** The SQLSTATE a promise fails with (it must fail). */
-async function sqlState(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => new Error('expected a failure, got success'),
-    (e: unknown) => e,
-  );
-  expect(error).toHaveProperty('code');
-  return (error as { code: string }).code;
-}
 
 const roleExists = (url: string, role: string) =>
   withDb(url, adminDb(url), async (c) => (await c.query('select 1 from pg_roles where rolname = $1', [role])).rowCount === 1);
@@ -74,7 +51,7 @@ describe.skipIf(!adminUrl)('PostgresProvider branch roles', () => {
     await dropEverything(url, prefix);
   }, 60_000);
 
-  it('gives each branch a login role that owns its database and can do nothing else', async () => {
+  it('gives each branch a login role that owns what is in its database and can do nothing else', async () => {
     const a = `${prefix}a`;
     const b = `${prefix}b`;
     await provider.create(a, root);
@@ -134,17 +111,18 @@ describe.skipIf(!adminUrl)('PostgresProvider branch roles', () => {
         insert into app.widgets (name) values ('a'), ('b');`),
     );
     await pooled.prewarm(parent);
-    // The refill made the entry ahead of time: owned, with all it holds, by a placeholder role named like it.
+    // The refill made the entry ahead of time: all it holds owned by a placeholder role named like it, granted the entry (the admin owns it).
     const pool = () =>
       withDb(url, adminDb(url), async (c) => {
-        const { rows } = await c.query<{ name: string; owner: string }>(
-          'select datname as name, pg_get_userbyid(datdba) as owner from pg_database where starts_with(datname, $1)',
+        const { rows } = await c.query<{ name: string; owner: string; granted: boolean }>(
+          `select datname as name, pg_get_userbyid(datdba) as owner, has_database_privilege(datname::text, oid, 'CONNECT') as granted
+           from pg_database where starts_with(datname, $1)`,
           [poolPrefix(parent)],
         );
         return rows;
       });
     const [entry] = await pool();
-    expect(entry && entry.owner).toBe(entry?.name);
+    expect(entry && { owner: entry.owner, granted: entry.granted }).toEqual({ owner: admin.username, granted: true });
     const made: Record<string, string[]> = { warm: [], cold: [], cold2: [] };
     const warm = `${prefix}warm`;
     const cold = `${prefix}cold`;
@@ -227,9 +205,9 @@ describe.skipIf(!adminUrl)('PostgresProvider branch roles', () => {
     await provider.create(name, root);
     const before = await provider.connectionUrl(name);
     await asUrl(before, (c) => c.query('create table scratch (id int)'));
-    // The role owns its database, so it can rewrite Baton's comment: claiming to be an adopted root must not earn the admin URL.
+    // Claiming to be an adopted root would earn the admin URL; the role may not write Baton's comment (postgres-escapes.test.ts).
     const forged = JSON.stringify({ baton: 1, role: 'branch', parent: root, createdAt: new Date().toISOString(), depth: 1, adopted: true });
-    await asUrl(before, (c) => c.query(`comment on database ${pg.escapeIdentifier(name)} is ${pg.escapeLiteral(forged)}`));
+    expect(await sqlState(asUrl(before, (c) => c.query(`comment on database ${pg.escapeIdentifier(name)} is ${pg.escapeLiteral(forged)}`)))).toBe('42501');
     expect(await provider.connectionUrl(name)).toBe(before);
     let preparedAs: string | null = null;
     await provider.reset(name, {
@@ -273,8 +251,15 @@ describe.skipIf(!adminUrl)('PostgresProvider branch roles', () => {
     await provider.ensureRoot(existing);
     const rootUrl = new URL(await provider.connectionUrl(existing));
     expect(rootUrl.username).toBe(admin.username);
-    const acl = await withDb(url, adminDb(url), async (c) => (await c.query('select datacl from pg_database where datname = $1', [existing])).rows[0]?.datacl);
-    expect(acl).toBeNull();
+    // Closed to branch roles (postgres-escapes.test.ts), its owner and comment kept.
+    const after = await withDb(url, adminDb(url), async (c) => {
+      const { rows } = await c.query(
+        `select pg_get_userbyid(datdba) as owner, has_database_privilege('public', oid, 'CONNECT') as open from pg_database where datname = $1`,
+        [existing],
+      );
+      return rows[0];
+    });
+    expect(after).toEqual({ owner: admin.username, open: false });
     const child = `${prefix}adopted-child`;
     await provider.create(child, existing);
     await asUrl(await provider.connectionUrl(child), (c) => c.query('alter table kept add column x int; create table added (id int)'));

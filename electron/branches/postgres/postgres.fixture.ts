@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { expect } from 'vitest';
 import { poolPrefix, snapshotPrefix } from './layout';
 import { vaultName } from './vault';
 
@@ -41,6 +42,30 @@ export function urlFor(adminUrl: string, database: string): string {
   const url = new URL(adminUrl);
   url.pathname = `/${encodeURIComponent(database)}`;
   return url.toString();
+}
+
+/** Runs `work` connected with `url` as it is (a branch role's credentials, say), to `database` if given. */
+export async function asUrl<T>(url: string, work: (client: pg.Client) => Promise<T>, database?: string): Promise<T> {
+  const target = new URL(url);
+  if (database !== undefined) target.pathname = `/${encodeURIComponent(database)}`;
+  const client = new pg.Client({ connectionString: target.toString(), connectionTimeoutMillis: 5_000 });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The SQLSTATE a promise fails with (it must fail). */
+export async function sqlState(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => new Error('expected a failure, got success'),
+    (e: unknown) => e,
+  );
+  expect(error).toHaveProperty('code');
+  return (error as { code: string }).code;
 }
 
 /** Runs `work` with a client on `database`, closing it after. */
@@ -119,8 +144,12 @@ export async function dropEverything(adminUrl: string, prefix: string): Promise<
     const queue = [...names];
     const worker = async () => {
       for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-        const drop = `drop database if exists ${pg.escapeIdentifier(name)} with (force)`;
-        await withDb(adminUrl, adminDb(adminUrl), (c) => c.query(drop)).catch(() => undefined);
+        // A test may have made it a template, which DROP DATABASE refuses (and it runs on its own, outside a transaction).
+        const db = pg.escapeIdentifier(name);
+        await withDb(adminUrl, adminDb(adminUrl), async (c) => {
+          await c.query(`alter database ${db} is_template false`).catch(() => undefined);
+          await c.query(`drop database if exists ${db} with (force)`);
+        }).catch(() => undefined);
       }
     };
     await Promise.all(Array.from({ length: 8 }, worker));

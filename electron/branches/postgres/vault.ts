@@ -11,6 +11,7 @@ import pg from 'pg';
 import type { Admin } from './admin';
 import { PG, codeOf, translateError } from './errors';
 import { ident, literal } from './layout';
+import { closeToPublic } from './reach';
 
 /** The vault database of admin user `user`. */
 export const vaultName = (user: string): string => `baton_vault_${createHash('sha256').update(user).digest('hex').slice(0, 10)}`;
@@ -94,8 +95,8 @@ export class Vault {
     const database = await this.admin.withClient('making the vault of the branch roles', async (client) => {
       const { name, found } = await this.find(client);
       if (!found) await createVault(client, name);
-      // Again every time: a process that crashed between the two statements left it open.
-      await client.query(`REVOKE ALL ON DATABASE ${ident(name)} FROM PUBLIC`);
+      // Looked at every time: a process that crashed between the two statements left it open.
+      await closeToPublic(client, name);
       return name;
     });
     const pool = new pg.Pool({

@@ -7,8 +7,9 @@
  *   revoking PUBLIC's CONNECT, allowing connections and writing the branch's comment. The rename
  *   locks the database and looks its name up again, so of several claimers exactly one wins; the
  *   others get "does not exist" and try the next entry, or fall back to a cold copy.
- * - Before an entry gets the pool's comment, the refill gives it and its content to a placeholder
- *   role (pool-owner.ts), so the claimer only renames that role; claimers take marked entries only.
+ * - Before an entry gets the pool's comment, the refill gives its content, and CONNECT on it, to a
+ *   placeholder role (pool-owner.ts), so the claimer only renames that role; claimers take marked
+ *   entries only.
  * - Entries are created with connections disallowed, so nothing (not even autovacuum) can be
  *   connected to one when it is claimed.
  * - Refilling takes an advisory lock per parent without waiting (a busy lock means another process
