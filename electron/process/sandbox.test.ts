@@ -25,6 +25,9 @@ if (!support.ok) {
 }
 /** A binary name that is on no PATH: bubblewrap "unavailable" without mocking anything. */
 const MISSING = `bwrap-missing-${randomBytes(4).toString('hex')}`;
+/** What every unsandboxed note adds: that none of the sandbox holds. */
+const UNSANDBOXED_NOTE =
+  ' — none of the sandbox holds: it can read your files (your home, ~/.ssh, other projects) and write outside the worktree (changes there are found and reverted after the turn, not blocked)';
 
 /**
  * Fixtures live in /var/tmp: outside the sandbox's private /tmp, as a real project is. The project
@@ -242,7 +245,7 @@ describe('the sandbox setting', () => {
   it('"auto" without bubblewrap runs unsandboxed and says why', async () => {
     const sandbox = await openSandbox('auto', [worktree], { binary: MISSING });
     expect(sandbox.active).toBe(false);
-    expect(sandbox.note).toBe(`[sandbox] not available (${MISSING} not found on PATH): running unsandboxed`);
+    expect(sandbox.note).toBe(`[sandbox] not available (${MISSING} not found on PATH): running unsandboxed${UNSANDBOXED_NOTE}`);
     expect(sandbox.spawnOptions(worktree, { A: '1' })).toEqual({ env: { A: '1' } });
     // Absent means auto.
     expect((await openSandbox(undefined, [worktree], { binary: MISSING })).note).toBe(sandbox.note);
@@ -251,7 +254,7 @@ describe('the sandbox setting', () => {
   it('"off" runs unsandboxed even where bubblewrap works: a write beside the worktree happens', async () => {
     const sandbox = await openSandbox('off', [worktree]);
     expect(sandbox.active).toBe(false);
-    expect(sandbox.note).toBe('[sandbox] off ("sandbox": "off" in .baton/project.json): running unsandboxed');
+    expect(sandbox.note).toBe(`[sandbox] off ("sandbox": "off" in .baton/project.json): running unsandboxed${UNSANDBOXED_NOTE}`);
     const result = await sh(sandbox, 'echo x > ../outside.txt');
     expect(result.code).toBe(0);
     expect(existsSync(join(worktree, '..', 'outside.txt'))).toBe(true);
@@ -281,7 +284,9 @@ describe('the scripted agent in the sandbox', () => {
   it('unsandboxed (bubblewrap missing, "auto") the same turn does write outside, and the transcript says so once', async () => {
     const result = await scriptedAgent(escape, { sandbox: 'auto', bwrap: MISSING }).turn(request());
     const lines = result.transcript.split('\n');
-    expect(lines.filter((l) => l.startsWith('[sandbox]'))).toEqual([`[sandbox] not available (${MISSING} not found on PATH): running unsandboxed`]);
+    expect(lines.filter((l) => l.startsWith('[sandbox]'))).toEqual([
+      `[sandbox] not available (${MISSING} not found on PATH): running unsandboxed${UNSANDBOXED_NOTE}`,
+    ]);
     expect(existsSync(join(worktree, '..', 'outside.txt'))).toBe(true);
   });
 

@@ -167,11 +167,11 @@ export interface OpenSandboxOptions {
  */
 export async function openSandbox(setting: SandboxSetting | undefined, writable: readonly string[], options: OpenSandboxOptions = {}): Promise<Sandbox> {
   const mode = setting ?? DEFAULT_SANDBOX;
-  if (mode === 'off') return unsandboxed('[sandbox] off ("sandbox": "off" in .baton/project.json): running unsandboxed');
+  if (mode === 'off') return unsandboxed(`[sandbox] off ("sandbox": "off" in .baton/project.json): running unsandboxed${UNSANDBOXED}`);
   const support = await detectBubblewrap(options.binary);
   if (!support.ok) {
     if (mode === 'required') throw new SandboxUnavailableError(support);
-    return unsandboxed(`[sandbox] not available (${support.reason}): running unsandboxed`);
+    return unsandboxed(`[sandbox] not available (${support.reason}): running unsandboxed${UNSANDBOXED}`);
   }
   const args = await bubblewrapArgs(writable, options.readOnly ?? [], options.hide ?? [], options.protect ?? [], options.placed ?? []);
   const cut = options.network === 'cut' && support.unshareNet;
@@ -194,6 +194,10 @@ export async function openSandbox(setting: SandboxSetting | undefined, writable:
     }),
   };
 }
+
+/** What an unsandboxed command can do, said with every note that it is one. */
+const UNSANDBOXED =
+  ' — none of the sandbox holds: it can read your files (your home, ~/.ssh, other projects) and write outside the worktree (changes there are found and reverted after the turn, not blocked)';
 
 function unsandboxed(note: string): Sandbox {
   return { active: false, note, spawnOptions: (_cwd, env) => ({ env }) };
