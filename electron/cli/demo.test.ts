@@ -23,6 +23,7 @@ interface DemoJson {
   ledgerHead: string;
   escalations: unknown[];
   phase: string;
+  stoppedAt: string;
 }
 
 describe('npx baton demo --ship --json', () => {
@@ -32,7 +33,7 @@ describe('npx baton demo --ship --json', () => {
   });
 
   it('takes every item to green (the planned repair, violation and rejected RED recorded), then deploys and promotes to main; the ledger verifies', async () => {
-    const { stdout } = await exec(process.execPath, [BIN, 'demo', '--ship', '--json'], { maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await exec(process.execPath, [BIN, 'demo', '--ship', '--json'], { maxBuffer: 16 * 1024 * 1024 });
     demo = JSON.parse(stdout) as DemoJson;
     expect(demo.items.total).toBe(8);
     const done = (demo.items.byStatus.green ?? 0) + (demo.items.byStatus.refactored ?? 0);
@@ -42,7 +43,7 @@ describe('npx baton demo --ship --json', () => {
     expect(demo.violations).toBe(1);
     expect(demo.rejectedRed).toBe(1);
     expect(demo.ledgerHead).toMatch(/^[0-9a-f]{64}$/);
-    expect(demo.phase, JSON.stringify(demo)).toBe('done');
+    expect(demo.phase, `${JSON.stringify(demo)}\n${stderr}`).toBe('done');
 
     // The last mile: deployed by the orchestrator (healthy, smoke test passed), then promoted to main with main's database migrated.
     const records = (await Ledger.forArtifactRoot(join(demo.project, '.baton')).read()).records;
