@@ -14,9 +14,10 @@
  * The diff of the worktree after each turn stays the authority on scope; this is a second wall.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants, lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { constants, realpathSync } from 'node:fs';
 import { access, lstat, readFile, readlink, realpath } from 'node:fs/promises';
-import { basename, delimiter, dirname, join, resolve, sep } from 'node:path';
+import { delimiter, dirname, join, resolve, sep } from 'node:path';
+import { runtimePaths, SYSTEM_DIRS, systemMounts } from './sandbox-mounts';
 import type { SANDBOX_SETTINGS } from '../project/settings';
 
 export type SandboxSetting = (typeof SANDBOX_SETTINGS)[number];
@@ -29,10 +30,6 @@ export type BubblewrapSupport =
 
 /** Folders hidden by the sandbox's private tmpfs. */
 const PRIVATE_DIRS = ['/tmp'];
-/** The system's runtime, shown read-only where it exists (a link such as `/bin -> usr/bin` stays a link). */
-const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc'];
-/** Secrets under `/etc` that no command needs: covered (files by an empty file, folders by an empty tmpfs). */
-const ETC_SECRET = /^(shadow|gshadow|shadow-|gshadow-|sudoers|security\/opasswd|ssl\/private|ssh\/ssh_host_.*_key|.*credentials.*)$/;
 /**
  * Always: no capabilities (run as root, bubblewrap would keep them, and root with CAP_SYS_ADMIN
  * simply remounts `/` read-write), the system's runtime read-only, fresh /dev and /proc, the private /tmp.
@@ -315,81 +312,4 @@ function shownList(args: readonly string[]): string {
     args[i - 1] === '--ro-bind' && args[i + 1] !== undefined && a !== '/dev/null' && !SYSTEM_DIRS.includes(args[i + 1]!) ? [args[i + 1]!] : [],
   );
   return shown.length ? shown.join(', ') : 'nothing';
-}
-
-let systemCache: string[] | null = null;
-
-/** The system folders that exist here, each bound read-only (or made the same link), and `/etc`'s secrets covered. */
-function systemMounts(): string[] {
-  if (systemCache) return systemCache;
-  const out: string[] = [];
-  for (const dir of SYSTEM_DIRS) {
-    const info = lstatOrNull(dir);
-    if (!info) continue;
-    if (info.isSymbolicLink()) out.push('--symlink', readlinkSync(dir), dir);
-    else if (info.isDirectory()) out.push('--ro-bind', dir, dir);
-  }
-  for (const secret of etcSecrets())
-    out.push(...(secret.dir ? ['--tmpfs', secret.path, '--remount-ro', secret.path] : ['--ro-bind', '/dev/null', secret.path]));
-  systemCache = out;
-  return out;
-}
-
-/** The secrets `/etc` holds here (ETC_SECRET), at most two folders deep. */
-function etcSecrets(): { path: string; dir: boolean }[] {
-  const out: { path: string; dir: boolean }[] = [];
-  const walk = (rel: string, depth: number) => {
-    let names: string[];
-    try {
-      names = readdirSync(join('/etc', rel));
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const path = rel ? `${rel}/${name}` : name;
-      const info = lstatOrNull(join('/etc', path));
-      if (!info || info.isSymbolicLink()) continue;
-      if (ETC_SECRET.test(path)) out.push({ path: join('/etc', path), dir: info.isDirectory() });
-      else if (info.isDirectory() && depth < 2) walk(path, depth + 1);
-    }
-  };
-  walk('', 0);
-  return out;
-}
-
-function lstatOrNull(path: string): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The runtimes commands start that live outside the system folders (a node under ~/.nvm or /opt):
- * the install folder of `node` on PATH, and of Baton's own runtime when it is node.
- */
-function runtimePaths(): string[] {
-  const out = new Set<string>();
-  const candidates = [basename(process.execPath).startsWith('node') ? process.execPath : null, whichSync('node')];
-  for (const candidate of candidates) {
-    if (!candidate) continue;
-    const real = realCwd(candidate);
-    if (!SYSTEM_DIRS.some((d) => within(real, d))) out.add(dirname(dirname(real)));
-    if (!SYSTEM_DIRS.some((d) => within(candidate, d))) out.add(dirname(candidate));
-  }
-  return [...out];
-}
-
-function whichSync(binary: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    const candidate = join(dir, binary);
-    try {
-      accessSync(candidate, constants.X_OK);
-      if (!statSync(candidate).isDirectory()) return candidate;
-    } catch {
-      // Not here.
-    }
-  }
-  return null;
 }
