@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BranchError } from '../provider';
 import { dataOf } from './layout';
-import { checksum, makeTempProvider, seedShop, treeHash, withBranch, type TempProvider } from './pglite.fixture';
+import { checksum, makeTempProvider, seedShop, treeHash, withBranch, withClient, type TempProvider } from './pglite.fixture';
 
 let t: TempProvider;
 let mainSum: Record<string, string>;
@@ -28,7 +28,15 @@ describe('a pglite branch served over a loopback socket', () => {
   it('gives a client in the test process real Postgres constraint errors through its URL', async () => {
     await t.provider.create('errors', 'main');
     const url = await t.provider.connectionUrl('errors');
-    expect(url).toMatch(/^postgresql:\/\/postgres@127\.0\.0\.1:\d+\/postgres\?sslmode=disable$/);
+    expect(url).toMatch(/^postgresql:\/\/postgres:[\w-]{32}@127\.0\.0\.1:\d+\/postgres\?sslmode=disable$/);
+    // Anyone on the machine can reach the port; only who holds the URL logs in.
+    const refused = (u: string) =>
+      withClient(u, () => Promise.resolve()).then(
+        () => 'logged in',
+        (e: { code?: string; message: string }) => e.code ?? e.message,
+      );
+    expect(await refused(url.replace(/:[\w-]{32}@/, '@'))).toBe('28P01');
+    expect(await refused(url.replace(/:[\w-]{32}@/, ':guessed@'))).toBe('28P01');
     await withBranch(t.provider, 'errors', async (client) => {
       const unique = await client.query("insert into customers values (4, 'ada@example.com', 'Copy')").catch((e: unknown) => e);
       expect(unique).toMatchObject({ code: '23505', constraint: 'customers_email_key' });

@@ -2,7 +2,8 @@
  * The embedded default provider: each branch is a PGlite data directory under
  * `<dataDir>/pglite/` (see layout.ts), a new branch is a copy of its parent's, and a branch is
  * served on demand over 127.0.0.1 by a detached pglite-server.ts process so any Postgres client
- * can use it through a connection URL, and the URL outlives a short-lived CLI.
+ * can use it through a connection URL, and the URL outlives a short-lived CLI. The URL carries the
+ * server's random password: only who was given it gets in (password-gate.ts).
  *
  * Limits, for the README:
  * - A data directory may be open in one process only (serve.lock enforces it, even between the
@@ -357,14 +358,14 @@ export class PgliteProvider implements BranchProvider {
     // The probe is a connection, so it also restarts the server's idle clock: whoever asked for
     // the URL gets the full idle time to connect.
     const live = await liveServer(home);
-    if (live) return localUrl(live.port);
+    if (live) return localUrl(live);
     throwIfCancelled(signal, 'Starting the PGlite server');
     report.step('serve');
     // Before and after: a pool copy that overlapped the start in any process is never used.
     await bumpGeneration(home);
     try {
       const info = await startServer(home, { maxConnections: this.maxConnections, idleSeconds: this.idleSeconds }, signal);
-      return localUrl(info.port);
+      return localUrl(info);
     } finally {
       await bumpGeneration(home);
     }

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listHomes } from './layout';
+import { localUrl } from './progress';
 import { makeTempProvider, withBranch, withClient, type TempProvider } from './pglite.fixture';
 
 let t: TempProvider;
@@ -88,9 +89,9 @@ describe('ready throwaway branches', () => {
     for (const name of waiting) expect((await t.provider.list()).map((b) => b.name)).not.toContain(name);
     expect(waiting.length).toBeGreaterThan(0);
     for (const name of waiting) {
-      // What an agent sharing the machine's loopback can do: find the served port and write.
-      const info = JSON.parse(await readFile(join(t.layout.home(name), 'serve.json'), 'utf8')) as { port: number };
-      await withClient(`postgresql://postgres@127.0.0.1:${info.port}/postgres`, (c) => c.query("insert into notes values ('planted')"));
+      // What a process that can read Baton's data folder can do: find the served port and password, and write.
+      const info = JSON.parse(await readFile(join(t.layout.home(name), 'serve.json'), 'utf8')) as { port: number; password: string };
+      await withClient(localUrl(info), (c) => c.query("insert into notes values ('planted')"));
     }
     const { name } = await takeOrMake('k3');
     expect(waiting).not.toContain(name);

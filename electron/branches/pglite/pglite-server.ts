@@ -7,8 +7,8 @@
  *
  * Serving takes <home>/serve.lock (so two processes can never open one data directory, even when
  * two Baton processes start a server at the same moment; exit code 3 means another holds it),
- * writes <home>/serve.json {pid, port, startedAt} once listening on 127.0.0.1 (port chosen by the
- * OS), exits by itself after <idleSeconds> with no client connected, and on SIGTERM/SIGINT stops
+ * writes <home>/serve.json {pid, port, password, startedAt} (mode 0600) once listening on 127.0.0.1
+ * (port chosen by the OS; every client must log in with the password, password-gate.ts), exits by itself after <idleSeconds> with no client connected, and on SIGTERM/SIGINT stops
  * listening, closes PGlite cleanly (so the directory can be copied) and removes both files.
  * Both modes keep the WASM work out of the caller's event loop.
  */
@@ -16,10 +16,13 @@ import { promises as fs, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { Socket } from 'node:net';
+import { gateConnection, newServerPassword } from './password-gate';
 import { writeFileAtomic } from '../../platform/atomic-write';
 import { ALREADY_SERVED, CONNECTIONS_FILE, type ServeInfo } from './serve-info';
 
 const FIRST_CLIENT_GRACE_MS = 10_000;
+const LOGINS_IN_FLIGHT = 16;
 const log = (message: string) => console.error(`[pglite-server ${process.pid}] ${message}`);
 
 async function init(dataDir: string): Promise<void> {
@@ -70,11 +73,26 @@ async function serve(home: string, maxConnections: number, idleSeconds: number):
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   if (!(await takeLock(lockPath))) process.exit(ALREADY_SERVED);
+  let lastBusy = Date.now();
   const opening = performance.now();
   const db = await PGlite.create(join(home, 'data'));
   const openMs = Math.round(performance.now() - opening);
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
+  // Every connection logs in first. The library hands each accepted socket to its handleConnection
+  // method (looked up on the instance), so the gate goes in front of it there.
+  const password = newServerPassword();
+  const gated = server as unknown as { handleConnection(socket: Socket): Promise<void> };
+  const admit = gated.handleConnection.bind(server);
+  gated.handleConnection = async (socket) => {
+    lastBusy = Date.now(); // a probe before a client's login keeps the server up for it
+    gateConnection(socket, password, (admitted) => void admit(admitted));
+  };
   await server.start();
+  // The library caps the listening socket at maxConnections too, which would let a client that has
+  // not logged in (a probe, a refused guess) take the one slot a real client needs. The library's
+  // own limit, on logged-in clients, still holds; this leaves room for logins in progress.
+  const listening = (server as unknown as { server: { maxConnections: number } | null }).server;
+  if (listening) listening.maxConnections = maxConnections + LOGINS_IN_FLIGHT;
   const port = Number(server.getServerConn().split(':').pop());
 
   let stopping = false;
@@ -95,8 +113,8 @@ async function serve(home: string, maxConnections: number, idleSeconds: number):
 
   // The first client gets at least FIRST_CLIENT_GRACE_MS: whoever started us may be slow to read
   // serve.json and connect, and a server that exits before its first client is useless.
-  let lastBusy = Date.now() + Math.max(0, FIRST_CLIENT_GRACE_MS - idleSeconds * 1000);
-  // Every connection any server of this home ever accepted, counted before the connection's first
+  lastBusy = Date.now() + Math.max(0, FIRST_CLIENT_GRACE_MS - idleSeconds * 1000);
+  // Every connection any server of this home ever admitted (logged in), counted before the connection's first
   // message is read (the event fires as it is attached; its data is handled on a later turn): a
   // ready throwaway someone else connected to is never handed out (ready-pool.ts).
   const connectionsPath = join(home, CONNECTIONS_FILE);
@@ -116,8 +134,8 @@ async function serve(home: string, maxConnections: number, idleSeconds: number):
   );
   if (stopRequested) return shutdown(stopRequested);
 
-  const info: ServeInfo = { pid: process.pid, port, startedAt: new Date().toISOString() };
-  await writeFileAtomic(servePath, JSON.stringify(info));
+  const info: ServeInfo = { pid: process.pid, port, password, startedAt: new Date().toISOString() };
+  await writeFileAtomic(servePath, JSON.stringify(info), { mode: 0o600 });
   log(`serving ${home} on 127.0.0.1:${port} (PGlite opened in ${openMs} ms, ${Math.round(performance.now())} ms after process start)`);
 }
 

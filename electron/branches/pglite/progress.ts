@@ -19,7 +19,9 @@ export function reporter(op: BranchOp, name: string, options: CallOptions): Repo
   };
 }
 
-export const localUrl = (port: number): string => `postgresql://postgres@127.0.0.1:${port}/postgres?sslmode=disable`;
+/** The URL of a pglite server: its port and the password it asks for (serve.json). */
+export const localUrl = (info: { readonly port: number; readonly password?: string }): string =>
+  `postgresql://postgres${info.password ? `:${info.password}` : ''}@127.0.0.1:${info.port}/postgres?sslmode=disable`;
 
 /** A connected `pg` client; a refused or dropped connection becomes a `busy` error naming the limit. */
 export async function connectClient(url: string, branch: string, maxConnections: number): Promise<pg.Client> {

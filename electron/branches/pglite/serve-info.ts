@@ -7,6 +7,8 @@
 export interface ServeInfo {
   readonly pid: number;
   readonly port: number;
+  /** What every client logs in with (password-gate.ts); absent in a server started by a Baton before it asked for one. */
+  readonly password?: string;
   readonly startedAt: string;
 }
 
