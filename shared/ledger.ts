@@ -151,6 +151,12 @@ export interface ItemProof {
   readonly rejectedRed: number | null;
   /** The orchestrator's GREEN attestation (`cycle.greened`) with the commit it made; null when it never went green. */
   readonly green: (RecordRef & { readonly commit: string | null }) | null;
+  /**
+   * The orchestrator's test runs behind its verdicts that ran without the sandbox (bubblewrap
+   * missing, or `"sandbox": "off"`): code under test could read the machine and reach the network
+   * there, so those verdicts prove less. Null when not recorded (a foreign project).
+   */
+  readonly unsandboxedRuns: readonly RecordRef[] | null;
   /** The orchestrator's last test run for it: the step, its verdict and its totals. */
   readonly lastRun:
     (RecordRef & { readonly step: string; readonly verdict: string | null; readonly passed: number | null; readonly failed: number | null }) | null;

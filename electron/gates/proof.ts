@@ -29,10 +29,22 @@ const byItem = (feature: string, records: readonly LedgerRecord[]): Map<string, 
 
 /** The last verdict record of a step that ran the tests (red, green or refactor), by seq. */
 const lastRun = (mine: readonly LedgerRecord[]) =>
-  [...recordsOf(mine, RECORD_TYPES.cycleRed), ...recordsOf(mine, RECORD_TYPES.cycleGreen), ...recordsOf(mine, RECORD_TYPES.cycleRefactored)]
+  verdictRuns(mine)
     .filter((r) => r.data.totals !== undefined)
     .sort((a, b) => a.seq - b.seq)
     .at(-1);
+
+/** A run record's sandbox line says the run was not sandboxed (sandbox.ts writes "running unsandboxed" in every such note). */
+const ranUnsandboxed = (r: LedgerRecord): boolean => {
+  const note = (r.data as { runnerSandbox?: unknown }).runnerSandbox;
+  return typeof note === 'string' && /running unsandboxed/.test(note);
+};
+
+const verdictRuns = (mine: readonly LedgerRecord[]) => [
+  ...recordsOf(mine, RECORD_TYPES.cycleRed),
+  ...recordsOf(mine, RECORD_TYPES.cycleGreen),
+  ...recordsOf(mine, RECORD_TYPES.cycleRefactored),
+];
 
 const itemProof = (item: TestItem, status: TestStatus, mine: readonly LedgerRecord[]): ItemProof => {
   const greened = recordsOf(mine, RECORD_TYPES.cycleGreened).at(-1);
@@ -49,6 +61,10 @@ const itemProof = (item: TestItem, status: TestStatus, mine: readonly LedgerReco
     violations: recordsOf(mine, RECORD_TYPES.cycleViolation).length,
     rejectedRed: recordsOf(mine, RECORD_TYPES.cycleRed).filter((r) => r.data.verdict !== 'red').length,
     green: greened ? { ...ref(greened), commit: greened.data.commit } : null,
+    unsandboxedRuns: verdictRuns(mine)
+      .filter(ranUnsandboxed)
+      .sort((a, b) => a.seq - b.seq)
+      .map(ref),
     lastRun:
       run && totals
         ? { ...ref(run), step: run.type.replace(/^cycle\./, ''), verdict: run.data.verdict, passed: totals.passed, failed: totals.failed + totals.errored }
@@ -68,6 +84,7 @@ const fileProof = (item: TestItem, cycles: number): ItemProof => ({
   violations: null,
   rejectedRed: null,
   green: null,
+  unsandboxedRuns: null,
   lastRun: null,
 });
 

@@ -24,6 +24,8 @@ export interface EscalationSeed {
   readonly repairs?: number;
   readonly violations?: number;
   readonly rejectedRed?: number;
+  /** The last GREEN's `[sandbox]` line, as the run records it (absent: a record from before runs said). */
+  readonly runnerSandbox?: string;
   /** Code that tells a test run apart, named by the last GREEN's violation (file, line, why, text). */
   readonly tells?: ReadonlyArray<{ readonly file: string; readonly line: number; readonly why: string; readonly text: string }>;
 }
@@ -81,6 +83,7 @@ function recordsOf(seed: EscalationSeed): unknown[] {
         failure: seed.failure,
         escalate: null,
         lock: 'f'.repeat(64),
+        ...(seed.runnerSandbox ? { runnerSandbox: seed.runnerSandbox } : {}),
       },
       blobs: [
         { name: 'runner/stdout.txt', content: seed.stdout },

@@ -36,6 +36,16 @@ function ItemRow({ item, ledger }: { item: ItemProof; ledger: boolean }) {
       ) : (
         <span className="muted proof-none">{ledger ? 'no GREEN record' : 'no Baton record (its tool keeps none)'}</span>
       )}
+      {item.unsandboxedRuns && item.unsandboxedRuns.length > 0 && (
+        <a
+          className="proof-link"
+          href={hrefForRecord(item.unsandboxedRuns.at(-1)!.seq)}
+          data-testid={`proof-unsandboxed-${item.id}`}
+          title={`${plural(item.unsandboxedRuns.length, 'test run')} behind this item's verdicts ran without the sandbox: the code under test could read your files and reach the network. The last one is record #${item.unsandboxedRuns.at(-1)!.seq}.`}
+        >
+          <Badge look={{ icon: 'unknown', tone: 'warning' }} word="unsandboxed" />
+        </a>
+      )}
     </li>
   );
 }
@@ -74,6 +84,7 @@ export function EvidenceSummary({ summary }: { summary: Summary }) {
   const statuses = TEST_STATUSES.filter((s) => (summary.byStatus[s] ?? 0) > 0);
   const proven = summary.acs.filter((ac) => ac.proven).length;
   // Items with no AC of the scope (an unknown AC id) are still shown, so nothing hides.
+  const unsandboxed = summary.items.filter((item) => (item.unsandboxedRuns?.length ?? 0) > 0);
   const orphans = summary.items.filter((item) => !summary.acs.some((ac) => ac.items.includes(item.id)));
   return (
     <section className="evidence-summary" aria-labelledby="evidence-summary-title" data-testid="evidence-summary" data-source={summary.source}>
@@ -98,6 +109,16 @@ export function EvidenceSummary({ summary }: { summary: Summary }) {
         </dd>
         <dt>Cycles</dt>
         <dd>{summary.cycles === 0 ? <span className="muted">none run yet</span> : <Counters summary={summary} />}</dd>
+        {unsandboxed.length > 0 && (
+          <>
+            <dt>Sandbox</dt>
+            <dd data-testid="evidence-unsandboxed">
+              <Badge look={{ icon: 'unknown', tone: 'warning' }} word="unsandboxed" /> {plural(unsandboxed.length, 'item')} (
+              {unsandboxed.map((i) => i.id).join(', ')}) got verdicts from test runs without the sandbox: the code under test could read your files and reach
+              the network there. Install bubblewrap (or leave <code>"sandbox"</code> at <code>auto</code>) and run again for verdicts that hold.
+            </dd>
+          </>
+        )}
         {summary.escalations > 0 && (
           <>
             <dt>Escalations</dt>
