@@ -63,6 +63,8 @@ const runFields = {
   testRunMs: z.number().optional(),
   secondRunMs: z.number().nullable().optional(),
   recheckMs: z.number().nullable().optional(),
+  /** The run's `[sandbox]` line: whether bubblewrap held it, and what it showed (null: no note). */
+  runnerSandbox: z.string().nullable().optional(),
 };
 /** The fields every working step's verdict record shares (engine/turn-and-run.ts builds them). */
 export type StepFields = z.infer<ReturnType<typeof z.looseObject<typeof turnFields & typeof runFields>>>;

@@ -35,10 +35,8 @@ const lastRun = (mine: readonly LedgerRecord[]) =>
     .at(-1);
 
 /** A run record's sandbox line says the run was not sandboxed (sandbox.ts writes "running unsandboxed" in every such note). */
-const ranUnsandboxed = (r: LedgerRecord): boolean => {
-  const note = (r.data as { runnerSandbox?: unknown }).runnerSandbox;
-  return typeof note === 'string' && /running unsandboxed/.test(note);
-};
+const ranUnsandboxed = (r: TypedRecord<typeof RECORD_TYPES.cycleRed | typeof RECORD_TYPES.cycleGreen | typeof RECORD_TYPES.cycleRefactored>): boolean =>
+  /running unsandboxed/.test(r.data.runnerSandbox ?? '');
 
 const verdictRuns = (mine: readonly LedgerRecord[]) => [
   ...recordsOf(mine, RECORD_TYPES.cycleRed),
