@@ -1,6 +1,8 @@
 /**
- * `npx baton demo --ship --json` as a newcomer runs it: the whole enforced loop on the embedded
- * database, the deploy and the promotion to main, then `baton verify` on the result. Slow (a real run of eight items), so it runs once.
+ * `npx baton demo --from-request --ship --json` as a newcomer runs it: a one-paragraph request through
+ * the scripted design roles, the whole enforced loop on the embedded database, the deploy and the
+ * promotion to main, then `baton verify` on the result. Slow (a real run of eight items), so every
+ * flag is taken in one run: `demo` alone and `--ship` alone run the same steps, less of them.
  */
 import { execFile } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
@@ -26,14 +28,14 @@ interface DemoJson {
   stoppedAt: string;
 }
 
-describe('npx baton demo --ship --json', () => {
+describe('npx baton demo --from-request --ship --json', () => {
   let demo: DemoJson | null = null;
   afterAll(async () => {
     if (demo) await rm(dirname(demo.project), { recursive: true, force: true });
   });
 
-  it('takes every item to green (the planned repair, violation and rejected RED recorded), then deploys and promotes to main; the ledger verifies', async () => {
-    const { stdout, stderr } = await exec(process.execPath, [BIN, 'demo', '--ship', '--json'], { maxBuffer: 16 * 1024 * 1024 });
+  it('takes a one-paragraph request through the design roles and every item to green (the planned repair, violation, rejected RED and amendment recorded), then deploys and promotes to main; the ledger verifies', async () => {
+    const { stdout, stderr } = await exec(process.execPath, [BIN, 'demo', '--from-request', '--ship', '--json'], { maxBuffer: 16 * 1024 * 1024 });
     demo = JSON.parse(stdout) as DemoJson;
     expect(demo.items.total).toBe(8);
     const done = (demo.items.byStatus.green ?? 0) + (demo.items.byStatus.refactored ?? 0);
@@ -45,8 +47,31 @@ describe('npx baton demo --ship --json', () => {
     expect(demo.ledgerHead).toMatch(/^[0-9a-f]{64}$/);
     expect(demo.phase, `${JSON.stringify(demo)}\n${stderr}`).toBe('done');
 
-    // The last mile: deployed by the orchestrator (healthy, smoke test passed), then promoted to main with main's database migrated.
     const records = (await Ledger.forArtifactRoot(join(demo.project, '.baton')).read()).records;
+    // The design phase: the scripted roles wrote the spec and design from the request; the demo PO approved them.
+    expect(recordsOf(records, RECORD_TYPES.featureRequested)).toHaveLength(1);
+    const design = recordsOf(records, RECORD_TYPES.designTurn).map((r) => `${r.data.role}:${r.data.attempt}:${r.data.outcome}`);
+    expect(design).toEqual(['specAuthor:1:refused', 'specAuthor:2:written', 'architectReviewer:1:written', 'dba:1:written', 'testStrategist:1:written']);
+    // Every gate decided by the demo PO: the design gates, each story's acceptance, then deploy.
+    const approvals = recordsOf(records, RECORD_TYPES.gateApproved).map(
+      (r) => `${r.data.gate}${r.subject.story ? ` ${r.subject.story}` : ''} by ${r.data.approver}`,
+    );
+    expect(approvals).toEqual(
+      ['spec', 'design', 'test_list', 'acceptance S-1', 'acceptance S-2', 'deploy'].map((g) => `${g} by Demo Product Owner <demo@baton.invalid>`),
+    );
+    // One test amendment: proposed by the Navigator reviewing T3, approved by the demo PO, re-run as T3's second round.
+    const [amendment, ...more] = recordsOf(records, RECORD_TYPES.testAmendment);
+    expect(more).toEqual([]);
+    expect(amendment).toMatchObject({ actor: { kind: 'agent', id: 'navigator:scripted' }, subject: { item: 'T3', cycle: 'F-inventory/T3' } });
+    expect(recordsOf(records, RECORD_TYPES.amendmentDecided).map((r) => [r.data.amendment, r.data.decision, r.actor.id])).toEqual([
+      [amendment!.hash, 'approved', 'Demo Product Owner <demo@baton.invalid>'],
+    ]);
+    const round2 = records.filter((r) => r.subject.cycle === 'F-inventory/T3#2');
+    expect(recordsOf(round2, RECORD_TYPES.cycleRed).map((r) => r.data.verdict)).toEqual(['red']);
+    expect(recordsOf(round2, RECORD_TYPES.cycleLocked)[0]?.data.amendment).toBe(amendment!.hash);
+    expect(recordsOf(round2, RECORD_TYPES.cycleGreened)).toHaveLength(1);
+
+    // The last mile: deployed by the orchestrator (healthy, smoke test passed), then promoted to main with main's database migrated.
     // Each story is built on its own experiment pair (S-2's stacked on S-1's). T7's GREEN commit adds a
     // migration: S-2's database is migrated with it at once, and the feature's when acceptance merges S-2.
     const planned = new Set(recordsOf(records, RECORD_TYPES.cyclePlanned).map((r) => r.data.experiment));
@@ -78,40 +103,5 @@ describe('npx baton demo --ship --json', () => {
     const verify = await exec(process.execPath, [BIN, 'verify', demo.project, '--json']);
     const report = JSON.parse(verify.stdout) as { ok: boolean };
     expect(report.ok).toBe(true);
-  }, 900_000);
-});
-
-describe('npx baton demo --from-request --json', () => {
-  let demo: DemoJson | null = null;
-  afterAll(async () => {
-    if (demo) await rm(dirname(demo.project), { recursive: true, force: true });
-  });
-
-  it('takes a one-paragraph request through the scripted design roles and the demo PO’s approvals to every item green', async () => {
-    const { stdout, stderr } = await exec(process.execPath, [BIN, 'demo', '--from-request', '--json'], { maxBuffer: 16 * 1024 * 1024 });
-    demo = JSON.parse(stdout) as DemoJson;
-    expect(stderr).toBe('');
-    expect(demo.items.total).toBe(8);
-    expect((demo.items.byStatus.green ?? 0) + (demo.items.byStatus.refactored ?? 0)).toBe(8);
-    expect(demo.escalations).toEqual([]);
-    const { records } = await Ledger.forArtifactRoot(join(demo.project, '.baton')).read();
-    const design = recordsOf(records, RECORD_TYPES.designTurn).map((r) => `${r.data.role}:${r.data.attempt}:${r.data.outcome}`);
-    expect(design).toEqual(['specAuthor:1:refused', 'specAuthor:2:written', 'architectReviewer:1:written', 'dba:1:written', 'testStrategist:1:written']);
-    expect(recordsOf(records, RECORD_TYPES.featureRequested)).toHaveLength(1);
-    const approvals = recordsOf(records, RECORD_TYPES.gateApproved).map((r) => `${r.data.gate} by ${r.data.approver}`);
-    expect(approvals).toEqual(['spec', 'design', 'test_list'].map((g) => `${g} by Demo Product Owner <demo@baton.invalid>`));
-    // One test amendment: proposed by the Navigator reviewing T3, approved by the demo PO, re-run as T3's second round.
-    const [amendment, ...more] = recordsOf(records, RECORD_TYPES.testAmendment);
-    expect(more).toEqual([]);
-    expect(amendment).toMatchObject({ actor: { kind: 'agent', id: 'navigator:scripted' }, subject: { item: 'T3', cycle: 'F-inventory/T3' } });
-    expect(recordsOf(records, RECORD_TYPES.amendmentDecided).map((r) => [r.data.amendment, r.data.decision, r.actor.id])).toEqual([
-      [amendment!.hash, 'approved', 'Demo Product Owner <demo@baton.invalid>'],
-    ]);
-    const round2 = records.filter((r) => r.subject.cycle === 'F-inventory/T3#2');
-    expect(recordsOf(round2, RECORD_TYPES.cycleRed).map((r) => r.data.verdict)).toEqual(['red']);
-    expect(recordsOf(round2, RECORD_TYPES.cycleLocked)[0]?.data.amendment).toBe(amendment!.hash);
-    expect(recordsOf(round2, RECORD_TYPES.cycleGreened)).toHaveLength(1);
-    const verify = await exec(process.execPath, [BIN, 'verify', demo.project, '--json']);
-    expect((JSON.parse(verify.stdout) as { ok: boolean }).ok).toBe(true);
   }, 900_000);
 });
