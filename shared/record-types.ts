@@ -45,6 +45,12 @@ export const RECORD_TYPES = {
    */
   featureVerified: 'feature.verified',
   deployRan: 'deploy.ran',
+  /**
+   * A promotion's intent, written before it moves anything (issue 32): the tier, both commits, the
+   * tier database and the snapshot it will take. One with no `promote.done` or `promote.rolledback`
+   * after it was interrupted, and is rolled back before the feature is promoted again.
+   */
+  promoteStarted: 'promote.started',
   promoteDone: 'promote.done',
   promoteRolledBack: 'promote.rolledback',
   /** A person allowed an item's code that tells a test run apart (issue 30): the tells' ids, with a reason. */

@@ -96,6 +96,15 @@ export const SAMPLE_DATA: { readonly [T in RecordType]: RecordData<T> } = {
     snapshot: 'snap-main-20261205t061500',
     applied: ['002_reorder.sql'],
   },
+  [RECORD_TYPES.promoteStarted]: {
+    feature: 'F-1',
+    tier: 'main',
+    tierCommit: 'a'.repeat(40),
+    featureCommit: 'b'.repeat(40),
+    tierDatabase: 'main',
+    snapshot: 'snap-main-20261205t061500',
+    snapshotBranch: 'baton/snapshots/main-20261205t061500',
+  },
   [RECORD_TYPES.promoteRolledBack]: {
     feature: 'F-1',
     tier: 'main',

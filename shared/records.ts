@@ -223,6 +223,15 @@ export const RECORD_DATA = {
     snapshot: text,
     applied: list(text),
   }),
+  [RECORD_TYPES.promoteStarted]: z.looseObject({
+    feature: text,
+    tier: text,
+    tierCommit: text,
+    featureCommit: text,
+    tierDatabase: text,
+    snapshot: text,
+    snapshotBranch: text,
+  }),
   [RECORD_TYPES.promoteRolledBack]: z.looseObject({
     feature: text,
     tier: text,

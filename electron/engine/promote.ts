@@ -13,7 +13,9 @@
  *   5. verify: `promote.verify` (optional) runs against the tier database, and a SQL-folder tier
  *      must have nothing left pending;
  * any failure in 3–5 rolls back: the tier's git branch goes back to its commit and its database is
- * restored from the snapshot; recorded as `promote.rolledback`. Success is `promote.done`.
+ * restored from the snapshot; recorded as `promote.rolledback`. Success is `promote.done`. Before
+ * step 2, `promote.started` records the intent: a promotion stopped anywhere after it (a kill) is
+ * rolled back by the next promote or run before anything else (promote-recover.ts).
  * `dryRun` stops after the plan and says exactly what would happen.
  */
 import { execFile } from 'node:child_process';
@@ -21,20 +23,21 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { RECORD_TYPES } from '../../shared/records';
-import { applyMigrations, migrationState, planMigrations, type MigrationPlan } from '../branches/migrations';
+import { applyMigrations, planMigrations, type MigrationPlan } from '../branches/migrations';
 import { deleteGitBranch, gitBranchExists } from '../branches/git-pair';
 import { plainDatabaseName } from '../branches/names';
 import { putEntry, removeEntry } from '../branches/registry';
-import { runCommand } from '../process/run-command';
 import { checkoutTree } from '../runner/run-tree';
 import { featureBranch } from './deploy';
 import { mergeLocally, mergeMessage, mergePullRequest, openPullRequest, promoteRoute, undoMerge, waitForChecks } from './promote-merge';
 import { git } from './git';
-import { shipSandbox, type ShipRequest } from './ship-request';
+import { openPromoteIntent, recoverPromote, type PromoteRecovery } from './promote-recover';
+import { failpoint } from '../platform/failpoint';
+import { migrationsPlan, runVerify } from './promote-tier';
+import type { ShipRequest } from './ship-request';
 
 const exec = promisify(execFile);
 const DEFAULT_SNAPSHOT_HOURS = 168;
-const DEFAULT_VERIFY_S = 600;
 
 export interface PromoteRequest extends ShipRequest {
   readonly now?: () => Date;
@@ -69,6 +72,8 @@ export interface PromotePlan {
 
 export interface PromoteOutcome {
   readonly plan: PromotePlan;
+  /** An interrupted promotion of the feature found and rolled back before this one, or null. */
+  readonly recovered: PromoteRecovery | null;
   readonly outcome: 'promoted' | 'rolled-back' | 'planned';
   /** The tier's new commit (promoted), else null. */
   readonly mergeCommit: string | null;
@@ -163,15 +168,45 @@ export async function planPromote(request: PromoteRequest): Promise<PromotePlan>
 }
 
 export async function promoteFeature(request: PromoteRequest & { readonly dryRun?: boolean }): Promise<PromoteOutcome> {
+  const say = (text: string) => request.onOutput?.(`[promote] ${text}\n`);
+  if (request.dryRun) {
+    const plan = await planPromote(request);
+    const open = openPromoteIntent((await request.ledger.read()).records, request.feature);
+    const first = open ? [`first roll back the promotion of ${request.feature} that was interrupted (promote.started #${open.seq})`] : [];
+    return {
+      plan: { ...plan, steps: [...first, ...plan.steps] },
+      recovered: null,
+      outcome: 'planned',
+      mergeCommit: null,
+      applied: [],
+      record: null,
+      error: null,
+    };
+  }
+  const recovered = await recoverPromote(request, say);
   const plan = await planPromote(request);
-  if (request.dryRun) return { plan, outcome: 'planned', mergeCommit: null, applied: [], record: null, error: null };
   if (plan.refusal) throw new Error(plan.refusal);
   const { root, branches, ledger } = request;
   const provider = branches.provider;
   const actor = { kind: 'orchestrator' as const, id: 'baton' };
   const started = performance.now();
-  const say = (text: string) => request.onOutput?.(`[promote] ${text}\n`);
 
+  // The intent, before anything moves: a promotion stopped from here on is rolled back on the next try (promote-recover.ts).
+  await ledger.append({
+    type: RECORD_TYPES.promoteStarted,
+    actor,
+    subject: { feature: plan.feature },
+    data: {
+      feature: plan.feature,
+      tier: plan.tier,
+      tierCommit: plan.tierCommit,
+      featureCommit: plan.featureCommit,
+      tierDatabase: plan.tierDatabase,
+      snapshot: plan.snapshot.database,
+      snapshotBranch: plan.snapshot.gitBranch,
+    },
+  });
+  failpoint('promote:started');
   say(`snapshot ${plan.tierDatabase} → ${plan.snapshot.database}`);
   await git(root, ['branch', plan.snapshot.gitBranch, plan.tierCommit]);
   try {
@@ -192,6 +227,7 @@ export async function promoteFeature(request: PromoteRequest & { readonly dryRun
     await removeEntry(request.dataDir, plan.snapshot.database).catch(() => undefined);
     throw error;
   });
+  failpoint('promote:snapshot');
 
   let failedAt = 'merging';
   let mergeCommit: string | null = null;
@@ -215,6 +251,7 @@ export async function promoteFeature(request: PromoteRequest & { readonly dryRun
       mergeCommit = await mergeLocally(root, plan);
       say(`merge ${plan.featureBranch} into ${plan.tier}: ${mergeCommit.slice(0, 12)}`);
     }
+    failpoint('promote:merged');
 
     failedAt = 'migrating the tier database';
     const site = join(request.dataDir, 'promote', 'tree');
@@ -230,6 +267,7 @@ export async function promoteFeature(request: PromoteRequest & { readonly dryRun
       ...(request.signal ? { signal: request.signal } : {}),
     });
     applied = [...report.applied];
+    failpoint('promote:migrated');
     say(`migrated ${plan.tierDatabase}: ${applied.length ? applied.join(', ') : 'nothing to apply'}`);
 
     failedAt = 'verifying the tier';
@@ -265,8 +303,9 @@ export async function promoteFeature(request: PromoteRequest & { readonly dryRun
       },
       ...(verifyOutput ? { blobs: [{ name: 'verify-output', content: verifyOutput }] } : {}),
     });
-    return { plan, outcome: 'rolled-back', mergeCommit: null, applied, record: record.hash, error };
+    return { plan, recovered, outcome: 'rolled-back', mergeCommit: null, applied, record: record.hash, error };
   }
+  failpoint('promote:verified');
   const record = await ledger.append({
     type: RECORD_TYPES.promoteDone,
     actor,
@@ -281,7 +320,7 @@ export async function promoteFeature(request: PromoteRequest & { readonly dryRun
     },
     ...(verifyOutput ? { blobs: [{ name: 'verify-output', content: verifyOutput }] } : {}),
   });
-  return { plan, outcome: 'promoted', mergeCommit, applied, record: record.hash, error: null };
+  return { plan, recovered, outcome: 'promoted', mergeCommit, applied, record: record.hash, error: null };
 }
 
 /** What both promote records say: which feature, which tier from which commit, the merge, the snapshot, what was applied, how long. */
@@ -295,34 +334,3 @@ const facts = <M extends string | null>(plan: PromotePlan, mergeCommit: M, appli
   applied,
   ms: Math.round(performance.now() - started),
 });
-
-/** The merged tree's migrations and which of them the tier has not applied (null: a command tool decides). */
-async function migrationsPlan(request: PromoteRequest, tree: string, tierDatabase: string): Promise<PromotePlan['migrations']> {
-  const site = join(request.dataDir, 'promote', 'plan');
-  const scratch = join(request.dataDir, 'promote', 'scratch');
-  await mkdir(scratch, { recursive: true });
-  await checkoutTree(request.root, tree, site, scratch, join(request.root, 'node_modules'));
-  const plan = await planMigrations(site, request.settings);
-  if (plan.tool === 'none') return { tool: 'none', pending: [], command: null };
-  if (plan.tool !== 'sql') return { tool: plan.tool, pending: null, command: plan.command };
-  const url = await request.branches.connectionUrl(tierDatabase, request.signal ? { signal: request.signal } : {});
-  return { tool: 'sql', pending: (await migrationState(url, plan)).codeAhead, command: null };
-}
-
-/** `promote.verify` against the tier database, sandboxed like a test run; returns its output, throws when it fails. */
-async function runVerify(request: PromoteRequest, command: string, site: string, scratch: string, url: string): Promise<string> {
-  const home = join(scratch, 'home');
-  await mkdir(home, { recursive: true });
-  const { sandbox, env } = await shipSandbox(request, site, home, { DATABASE_URL: url });
-  const result = await runCommand(command, {
-    cwd: site,
-    ...sandbox.spawnOptions(site, env),
-    timeoutMs: (request.settings.promote?.verifyTimeoutSeconds ?? DEFAULT_VERIFY_S) * 1000,
-    reap: true,
-    ...(request.onOutput ? { onOutput: request.onOutput } : {}),
-    ...(request.signal ? { signal: request.signal } : {}),
-  });
-  const output = `${result.stdout}${result.stderr}`;
-  if (result.code !== 0) throw new Error(`\`${command}\` exited with code ${result.code ?? result.signal} against the tier database.`);
-  return output;
-}

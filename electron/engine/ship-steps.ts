@@ -6,6 +6,7 @@ import { RECORD_TYPES } from '../../shared/records';
 import type { RunEvent } from '../../shared/run';
 import { deployIfNew, type DeployRequest } from './deploy';
 import { planPromote, promoteFeature } from './promote';
+import { recoverPromote } from './promote-recover';
 
 export interface ShipSteps {
   /** Null when project.json says nothing of deploying: the deploy evidence is then made by hand. */
@@ -21,6 +22,9 @@ export function shipSteps(request: Omit<DeployRequest, 'onOutput'>, emit: (event
     if (outcome) emit({ kind: 'recorded', type: RECORD_TYPES.deployRan, hash: outcome.record, item: null });
   });
   const promote = once(async () => {
+    // An interrupted promotion is rolled back first: its merge would otherwise read as "already promoted".
+    const recovered = await recoverPromote(request, (text) => onOutput(`[promote] ${text}\n`));
+    if (recovered) emit({ kind: 'recorded', type: RECORD_TYPES.promoteRolledBack, hash: recovered.record, item: null });
     const plan = await planPromote(request);
     if (plan.alreadyPromoted) return;
     const outcome = await promoteFeature({ ...request, onOutput });

@@ -9,12 +9,15 @@ import { readProject } from '../project';
 import { LIFECYCLE_VERSION, lifecycleMachine } from '../orchestrator/lifecycle-machine';
 import { readSnapshot } from './persisted-machine';
 import { StateStore } from './state-store';
+import { openPromoteIntent } from './promote-recover';
 import { summarize } from './summary';
 
 export interface FeatureStatus extends RunSummary {
   readonly openGates: readonly string[];
   /** The feature's evidence, folded from the ledger: every item, every AC and what proves it. */
   readonly evidence: EvidenceSummary;
+  /** A promotion of the feature that was interrupted (its `promote.started` record's seq), rolled back by the next run or `baton promote`; else null. */
+  readonly interruptedPromote: number | null;
 }
 
 export async function featureStatus(root: string, featureId?: string): Promise<FeatureStatus> {
@@ -33,5 +36,6 @@ export async function featureStatus(root: string, featureId?: string): Promise<F
     ...summary,
     openGates: gates.filter((g) => g.status !== 'approved' && g.status !== 'superseded').map((g) => (g.story ? `${g.name} (${g.story})` : g.name)),
     evidence: evidenceSummary(feature, records),
+    interruptedPromote: openPromoteIntent(records, feature.id)?.seq ?? null,
   };
 }

@@ -39,7 +39,8 @@ export const promoteCommand: Command = {
   },
 };
 
-function printOutcome(io: Io, { plan, outcome, mergeCommit, applied, record, error }: PromoteOutcome): void {
+function printOutcome(io: Io, { plan, recovered, outcome, mergeCommit, applied, record, error }: PromoteOutcome): void {
+  if (recovered) io.out(`${recovered.message} (ledger record ${recovered.record.slice(0, 12)}…)`);
   if (outcome === 'planned') {
     io.out(`Promoting ${plan.feature} (${plan.mode === 'local' ? 'local merge' : `pull request on ${plan.remote}`}) would:`);
     plan.steps.forEach((step, i) => io.out(`  ${i + 1}. ${step}`));

@@ -181,6 +181,10 @@ export const statusCommand: Command = {
       else {
         printSummary(io, status);
         io.out(`Open gates: ${status.openGates.join(', ') || 'none'}`);
+        if (status.interruptedPromote !== null)
+          io.out(
+            `Promote interrupted: a promotion stopped midway (promote.started #${status.interruptedPromote}); the next \`baton run\` or \`baton promote\` rolls it back first, then promotes.`,
+          );
         io.out(formatEvidence(status.evidence));
       }
       return EXIT.ok;
