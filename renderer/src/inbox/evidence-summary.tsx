@@ -115,7 +115,8 @@ export function EvidenceSummary({ summary }: { summary: Summary }) {
             <dd data-testid="evidence-unsandboxed">
               <Badge look={{ icon: 'unknown', tone: 'warning' }} word="unsandboxed" /> {plural(unsandboxed.length, 'item')} (
               {unsandboxed.map((i) => i.id).join(', ')}) got verdicts from test runs without the sandbox: the code under test could read your files and reach
-              the network there. Install bubblewrap (or leave <code>"sandbox"</code> at <code>auto</code>) and run again for verdicts that hold.
+              the network there. For verdicts that hold, install bubblewrap, keep <code>"sandbox"</code> at <code>auto</code> or <code>required</code> (not{' '}
+              <code>off</code>) and run again.
             </dd>
           </>
         )}
