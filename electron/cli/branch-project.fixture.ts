@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { projectDataDir } from '../platform/data-dir';
 import { PgliteProvider } from '../branches/pglite/pglite-provider';
 import { seedTemplate } from '../branches/pglite/pglite.fixture';
@@ -149,4 +150,16 @@ export function pointBatonDirs(base: string): () => void {
       else process.env[key] = value;
     }
   };
+}
+
+/** The tables in the `public` schema of the database at `url`, by name (what a migration makes shows here). */
+export async function publicTables(url: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(`select tablename as name from pg_tables where schemaname = 'public' order by 1`);
+    return rows.map((r) => r.name);
+  } finally {
+    await client.end();
+  }
 }

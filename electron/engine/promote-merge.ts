@@ -41,7 +41,7 @@ export async function mergeLocally(root: string, plan: MergePlan): Promise<strin
 }
 
 /** The tier's branch back where it was (only if nobody moved it since); the checkout too when it is on the tier. */
-export async function undoMerge(root: string, plan: MergePlan, mergeCommit: string): Promise<boolean> {
+export async function undoMerge(root: string, plan: Pick<MergePlan, 'tier' | 'tierCommit' | 'checkoutOnTier'>, mergeCommit: string): Promise<boolean> {
   try {
     const now = await git(root, ['rev-parse', `refs/heads/${plan.tier}`]);
     if (now !== mergeCommit) return now === plan.tierCommit;

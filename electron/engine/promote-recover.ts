@@ -60,11 +60,7 @@ export async function recoverPromote(request: PromoteRequest, say: (text: string
     }
     mergeCommit = head;
     const checkoutOnTier = (await git(root, ['symbolic-ref', '-q', 'HEAD']).catch(() => '')) === `refs/heads/${tier}`;
-    mergeUndone = await undoMerge(
-      root,
-      { feature, featureBranch: '', featureCommit, tier, tierCommit, mergeTree: null, checkoutOnTier, snapshot: { database: snapshot } },
-      head,
-    );
+    mergeUndone = await undoMerge(root, { tier, tierCommit, checkoutOnTier }, head);
     say(mergeUndone ? `${tier} moved back to ${tierCommit.slice(0, 12)}` : `${tier} could not be moved back to ${tierCommit.slice(0, 12)}`);
   }
   const registered = (await branches.list()).pairs.some((p) => p.name === snapshot);

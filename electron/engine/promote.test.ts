@@ -10,14 +10,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORD_TYPES } from '../../shared/records';
 import { dropEverything, testPgUrl } from '../branches/postgres/postgres.fixture';
 import { readRegistry } from '../branches/registry';
 import { openBranchService } from '../branches/service';
 import type { BranchService } from '../branches/service-api';
-import { baton, makeProject, pointBatonDirs, seedPgliteTemplate, stopPgliteServers, type TestProject } from '../cli/branch-project.fixture';
+import { baton, makeProject, pointBatonDirs, publicTables, seedPgliteTemplate, stopPgliteServers, type TestProject } from '../cli/branch-project.fixture';
 import { Ledger } from '../ledger';
 import { readSettings } from '../project/read-settings';
 import { featureBranch } from './deploy';
@@ -58,17 +57,7 @@ describe.each(PROVIDERS)('promote on $kind', ({ kind }) => {
       now: () => NOW,
     });
   /** The tier database's tables (what a migration makes shows here). */
-  const tierTables = async (): Promise<string[]> => {
-    const url = await branches.connectionUrl('main');
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ name: string }>(`select tablename as name from pg_tables where schemaname = 'public' order by 1`);
-      return rows.map((r) => r.name);
-    } finally {
-      await client.end();
-    }
-  };
+  const tierTables = async (): Promise<string[]> => publicTables(await branches.connectionUrl('main'));
 
   beforeAll(async () => {
     base = await mkdtemp(join(tmpdir(), `baton-promote-${kind}-`));
