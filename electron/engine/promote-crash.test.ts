@@ -4,19 +4,19 @@
  * before `promote.done`; the next `baton promote` finds the interrupted promotion, rolls it back
  * (`main` back, the tier database restored from the snapshot, `promote.rolledback` "interrupted"
  * naming the intent) and then promotes: `main`, the tier database and the ledger agree, and
- * `baton verify` passes. On the embedded database (promote.test.ts covers PostgreSQL's promote).
+ * `baton verify` passes. A tier someone else moved after the interruption is never reset: the
+ * recovery stops and says what to check. On the embedded database (promote.test.ts covers PostgreSQL's promote).
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORD_TYPES, recordsOf } from '../../shared/records';
 import { openBranchService } from '../branches/service';
 import type { BranchService } from '../branches/service-api';
-import { baton, makeProject, pointBatonDirs, seedPgliteTemplate, stopPgliteServers, type TestProject } from '../cli/branch-project.fixture';
+import { baton, makeProject, pointBatonDirs, publicTables, seedPgliteTemplate, stopPgliteServers, type TestProject } from '../cli/branch-project.fixture';
 import { Ledger } from '../ledger';
 import { readSettings } from '../project/read-settings';
 import { featureBranch } from './deploy';
@@ -45,16 +45,8 @@ describe('promote killed at every step', () => {
       (error: { signal?: string; stderr?: string }) => ({ signal: error.signal ?? null, stderr: error.stderr ?? '' }),
     );
 
-  const tierTables = async (): Promise<string[]> => {
-    const client = new pg.Client({ connectionString: await branches.connectionUrl('main') });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ name: string }>(`select tablename as name from pg_tables where schemaname = 'public' order by 1`);
-      return rows.map((r) => r.name);
-    } finally {
-      await client.end();
-    }
-  };
+  /** The tier database's tables (what a migration makes shows here). */
+  const tierTables = async (): Promise<string[]> => publicTables(await branches.connectionUrl('main'));
 
   beforeAll(async () => {
     base = await mkdtemp(join(tmpdir(), 'baton-promote-crash-'));
@@ -127,4 +119,22 @@ describe('promote killed at every step', () => {
       expect(verify.code, verify.out).toBe(0);
     }, 120_000);
   }
+
+  it('a tier someone moved after the interruption is left alone: the recovery stops and says what to check', async () => {
+    await writeFile(join(worktree, 'migrations', '099_late.sql'), 'create table late (id int primary key);\n');
+    await git(worktree, 'add', 'migrations');
+    await git(worktree, 'commit', '-q', '-m', 'late table');
+    expect((await killedPromote('promote:merged')).signal).toBe('SIGKILL');
+    const intent = openPromoteIntent((await ledger.read()).records, 'F-1')!;
+    await writeFile(join(project.root, 'NOTES.md'), 'a colleague’s commit on main\n');
+    await git(project.root, 'add', 'NOTES.md');
+    await git(project.root, 'commit', '-q', '-m', 'notes');
+    const moved = await git(project.root, 'rev-parse', 'main');
+
+    const again = await baton('promote', project.root, '--provider', 'pglite');
+    expect(again.code).toBe(1);
+    expect(`${again.out}${again.err}`).toContain(`main has moved since to ${moved.slice(0, 12)}, which is not Baton's merge`);
+    expect(await git(project.root, 'rev-parse', 'main')).toBe(moved);
+    expect(openPromoteIntent((await ledger.read()).records, 'F-1')?.hash).toBe(intent.hash);
+  }, 120_000);
 });
