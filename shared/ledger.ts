@@ -157,9 +157,40 @@ export interface ItemProof {
    * there, so those verdicts prove less. Null when not recorded (a foreign project).
    */
   readonly unsandboxedRuns: readonly RecordRef[] | null;
+  /**
+   * Mutation testing of its GREEN (issue 30): the share of mutants of its changed lines its tests
+   * killed, the mutants that survived, and whether the score is below the project's `minScore`
+   * (`weak`). Null when none is recorded (not yet, turned off, never GREEN, a foreign project).
+   */
+  readonly mutation: MutationProof | null;
   /** The orchestrator's last test run for it: the step, its verdict and its totals. */
   readonly lastRun:
     (RecordRef & { readonly step: string; readonly verdict: string | null; readonly passed: number | null; readonly failed: number | null }) | null;
+}
+
+/** An item's mutation score, as its `cycle.mutated` record says. */
+export interface MutationProof extends RecordRef {
+  readonly score: number | null;
+  readonly minScore: number;
+  readonly tested: number;
+  readonly killed: number;
+  readonly survived: readonly SurvivedMutant[];
+  /** Below `minScore`: its tests let too many changes of its code pass. */
+  readonly weak: boolean;
+}
+
+/**
+ * A mutant of an item's code its tests did not kill: the file, the 1-based line and column of the
+ * replaced span, the mutation (arithmetic, equality, boundary, relational, logical, boolean,
+ * negation, unary, update, condition, block, string, math), the code before and after.
+ */
+export interface SurvivedMutant {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly operator: string;
+  readonly original: string;
+  readonly replacement: string;
 }
 
 /** One acceptance criterion and the items that cover it. */

@@ -23,6 +23,11 @@ export const RECORD_TYPES = {
   cycleReviewed: 'cycle.reviewed',
   /** A Driver's dependency requests and what the orchestrator did with them: the audited amendment of the locked manifest. */
   cycleDependencies: 'cycle.dependencies',
+  /**
+   * Mutation testing of an item's GREEN (issue 30): the changed lines of its code mutated one at a
+   * time on the GREEN commit's tree, the item's locked tests run against each; what they killed, what survived.
+   */
+  cycleMutated: 'cycle.mutated',
   cycleFinished: 'cycle.finished',
   itemStatus: 'item.status',
   /** A run stopped before a step because an approved gate it depends on drifted (or was withdrawn). */

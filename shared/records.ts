@@ -72,6 +72,9 @@ const verdictFields = { key: text, ...turnFields, ...runFields, verdict: text, d
 
 const cycleKey = { key: text };
 
+/** A mutant the locked tests did not kill: where, which mutation, the code before and after. */
+const survivedMutant = z.object({ id: text, file: text, line: count, column: count, operator: text, original: text, replacement: text });
+
 /** A RED step's verdicts: `red`, or why the turn is not one (the machine's NotRed, orchestrator/cycle-types.ts). */
 export const RED_VERDICTS = ['red', 'passed-at-once', 'load-error', 'regressed', 'no-test', 'compromised', 'flaky'] as const;
 
@@ -141,6 +144,26 @@ export const RECORD_DATA = {
     detail: text.optional(),
     /** A violation of code that tells a test run apart: the tells no person allowed. */
     tells: list(tell).optional(),
+  }),
+  [RECORD_TYPES.cycleMutated]: z.looseObject({
+    ...cycleKey,
+    /** The GREEN commit and tree mutated, and the changed source files whose lines were. */
+    commit: text,
+    tree: text,
+    files: list(text),
+    /** Mutants the changed lines gave, and how many of them ran (at most `mutation.maxMutants`). */
+    found: count,
+    tested: count,
+    killed: count,
+    /** Of the killed: by running past the time limit (an endless loop is a detected mutant). */
+    timedOut: count,
+    survived: list(survivedMutant),
+    /** Mutants whose run could not be judged (the run itself failed): counted neither way, with why. */
+    errors: list(z.object({ id: text, why: text })),
+    /** killed / (killed + survived); null when no mutant could be judged. */
+    score: z.number().min(0).max(1).nullable(),
+    minScore: z.number().min(0).max(1),
+    ms: z.number(),
   }),
   [RECORD_TYPES.cycleRefactored]: z.looseObject({ ...verdictFields, verdict: z.enum(['kept', 'reverted']) }),
   [RECORD_TYPES.cycleReviewed]: z.looseObject({

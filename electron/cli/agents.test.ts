@@ -48,7 +48,7 @@ afterAll(async () => {
 
 describe('the demo feature built by a command agent', () => {
   it('refuses a missing agent CLI before the run starts, then takes the demo to the acceptance gate with a plain program as both roles', async () => {
-    const prepared = await baton(['demo', '--no-run', '--json']);
+    const prepared = await baton(['demo', '--no-run', '--no-mutation', '--json']);
     expect(prepared.code, prepared.stderr).toBe(0);
     const { project, dataDir } = JSON.parse(prepared.stdout) as { project: string; dataDir: string };
     cleanup.push(dirname(project));

@@ -35,7 +35,9 @@ describe('npx baton demo --from-request --ship --json', () => {
   });
 
   it('takes a one-paragraph request through the design roles and every item to green (the planned repair, violation, rejected RED and amendment recorded), then deploys and promotes to main; the ledger verifies', async () => {
-    const { stdout, stderr } = await exec(process.execPath, [BIN, 'demo', '--from-request', '--ship', '--json'], { maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await exec(process.execPath, [BIN, 'demo', '--from-request', '--ship', '--no-mutation', '--json'], {
+      maxBuffer: 16 * 1024 * 1024,
+    });
     demo = JSON.parse(stdout) as DemoJson;
     expect(demo.items.total).toBe(8);
     const done = (demo.items.byStatus.green ?? 0) + (demo.items.byStatus.refactored ?? 0);
@@ -50,6 +52,8 @@ describe('npx baton demo --from-request --ship --json', () => {
     const records = (await Ledger.forArtifactRoot(join(demo.project, '.baton')).read()).records;
     // The design phase: the scripted roles wrote the spec and design from the request; the demo PO approved them.
     expect(recordsOf(records, RECORD_TYPES.featureRequested)).toHaveLength(1);
+    // --no-mutation: no GREEN was mutated (mutation testing has its own test: electron/mutation/).
+    expect(recordsOf(records, RECORD_TYPES.cycleMutated)).toEqual([]);
     const design = recordsOf(records, RECORD_TYPES.designTurn).map((r) => `${r.data.role}:${r.data.attempt}:${r.data.outcome}`);
     expect(design).toEqual(['specAuthor:1:refused', 'specAuthor:2:written', 'architectReviewer:1:written', 'dba:1:written', 'testStrategist:1:written']);
     // Every gate decided by the demo PO: the design gates, each story's acceptance, then deploy.

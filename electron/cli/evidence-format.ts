@@ -1,5 +1,6 @@
 /** An evidence summary for a terminal: each AC with the items that cover it and the GREEN record that proves each. */
 import type { EvidenceSummary } from '../../shared/ledger';
+import { mutationLine, survivedLine } from '../../shared/mutation-words';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -33,7 +34,8 @@ export function formatEvidence(summary: EvidenceSummary, indent = ''): string {
           : summary.source === 'ledger'
             ? 'no GREEN record'
             : '';
-        lines.push(`${indent}      ${item.id} ${item.status}${proof ? ` · ${proof}` : ''}`);
+        lines.push(`${indent}      ${item.id} ${item.status}${proof ? ` · ${proof}` : ''}${item.mutation ? ` · ${mutationLine(item.mutation)}` : ''}`);
+        for (const s of item.mutation?.survived ?? []) lines.push(`${indent}        survived: ${survivedLine(s)}`);
       }
     }
   }

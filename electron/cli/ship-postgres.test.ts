@@ -58,7 +58,7 @@ describe.skipIf(adminUrl === null)('from the approved test list to main on a Pos
 
   beforeAll(async () => {
     base = await mkdtemp(join(tmpdir(), 'baton-ship-pg-'));
-    const prepared = await baton('demo', '--no-run', '--json');
+    const prepared = await baton('demo', '--no-run', '--no-mutation', '--json');
     expect(prepared.code, prepared.out).toBe(0);
     project = (JSON.parse(prepared.out) as { project: string }).project;
     const file = join(project, '.baton', 'project.json');

@@ -124,9 +124,16 @@ async function shipOpenProject<T>(workbench: Workbench, work: (root: string) => 
   }
 }
 
-/** `baton demo`: a fresh copy of the demo project with its spec, design and test_list gates approved by the demo Product Owner; `fromRequest`: the feature only as an intake request. */
-export function prepareDemo(options: { fromRequest?: boolean } = {}): Promise<PreparedDemo> {
-  return copyDemo(undefined, { fromRequest: options.fromRequest === true });
+/**
+ * `baton demo`: a fresh copy of the demo project with its spec, design and test_list gates approved
+ * by the demo Product Owner; `fromRequest`: the feature only as an intake request; `mutation: false`:
+ * no mutation testing of its GREENs (`"mutation": {"enabled": false}` in its project.json).
+ */
+export function prepareDemo(options: { fromRequest?: boolean; mutation?: boolean } = {}): Promise<PreparedDemo> {
+  return copyDemo(undefined, {
+    fromRequest: options.fromRequest === true,
+    ...(options.mutation === false ? { settings: { mutation: { enabled: false } } } : {}),
+  });
 }
 
 /** `baton bench branches`: create times and read latency at depth on this machine's provider. */

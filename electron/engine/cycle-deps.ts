@@ -7,6 +7,7 @@ import type { ProjectSettings } from '../project/settings';
 import type { JudgedReport } from '../orchestrator/judge';
 import type { RunSite } from '../runner/controlled-run';
 import type { LaneGate } from './lane-gate';
+import type { MutationQueue } from '../mutation/queue';
 
 /** The story's experiment pair: the git branch the orchestrator commits to, its worktree, its database. */
 export interface ExperimentPair {
@@ -45,4 +46,6 @@ export interface CycleDeps {
    * test_list) and throws, having recorded `run.blocked` and stopped the run, when one drifted.
    */
   readonly guard: (step: string, item: string | null) => Promise<void>;
+  /** Mutation testing of each GREEN, beside the build (mutation/queue.ts); absent: none. */
+  readonly mutation?: MutationQueue;
 }

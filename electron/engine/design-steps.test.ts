@@ -40,7 +40,7 @@ const asTurn = (role: string, attempt: number, artifact: unknown, round?: number
 });
 
 const prepare = async (turns: Turn[]) => {
-  demo = await prepareDemo(undefined, { fromRequest: true, files: { '.baton/scenario.json': { turns } } });
+  demo = await prepareDemo(undefined, { fromRequest: true, files: { '.baton/scenario.json': { turns } }, settings: { mutation: { enabled: false } } });
   return demo;
 };
 const ledgerOf = (d: PreparedDemo) => Ledger.forArtifactRoot(join(d.root, '.baton'));

@@ -134,7 +134,7 @@ async function finishGreen(
   // Exactly the tree the runs tested is committed; the worktree is not needed for it.
   const commit = await commitTested(deps, verdict.hash, treeOf(verdict), pair, `feat(${input.item}): GREEN`);
   const cases = casesOf(verdict).cases;
-  await records.once(RECORD_TYPES.cycleGreened, 'greened', {
+  const greened = await records.once(RECORD_TYPES.cycleGreened, 'greened', {
     commit,
     verdict: verdict.hash,
     command: deps.settings.testCommand,
@@ -144,6 +144,8 @@ async function finishGreen(
   });
   await deps.baseline.set(input.story, { cases });
   await setItemStatus(deps, records, input, 'green', 'status:green');
+  // Its tests' strength is measured beside the next items' work (mutation/queue.ts); acceptance waits for it.
+  deps.mutation?.after(deps, greened);
 }
 
 export async function refactorStep(deps: CycleDeps, input: StepInput): Promise<RefactorOutcome> {

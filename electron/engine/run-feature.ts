@@ -39,6 +39,7 @@ import { alignFeatureDatabase } from './feature-db';
 import { dropStoryExperiment, mergeStoryExperiments, storyExperiments } from './story-experiments';
 import { frozenGuard, type FrozenGuard } from './frozen-guard';
 import { verifyMergedFeature } from './verify-feature';
+import { mutationQueue } from '../mutation/queue';
 import { gatherLaneDependencies } from './dependencies';
 import { baselineStore, laneSite, parallelOf, runLanes, storyOrder, type RunLanes } from './build-lanes';
 
@@ -114,6 +115,8 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
     ...(options.postgresUrl ? { postgresUrl: options.postgresUrl } : {}),
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
   });
+  // Mutation runs use the branches below: the run waits for them before closing them.
+  const mutation = mutationQueue();
   try {
     await excludeFromCommits(root, ['/node_modules', ...(settings.reportPath ? [`/${settings.reportPath}`] : [])]);
     await removeLeftoverThrowaways(branches.provider, branches.prefix);
@@ -154,6 +157,7 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
       emit,
       signal,
       guard: (step, item) => frozen.check('building', step, item),
+      mutation,
     };
     emit({ kind: 'run.started', runId, feature: feature.id, at: runId });
     // The test list is read when the build starts: from an intake request, the Test Strategist writes it during this run.
@@ -175,6 +179,7 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
     const phase = await driveLifecycle(deps, store, items, build, settings, ledger, options, frozen, { ...ship, accepted, drop });
     return await summarize(root, feature.id, phase, ledger, frozen.blocked);
   } finally {
+    await mutation.settle();
     await branches.close().catch(() => undefined);
     await store.flush();
     await releaseRunLock();
@@ -230,6 +235,8 @@ async function driveLifecycle(
           parallel: parallelOf(settings),
           siteFor: build.siteFor,
         });
+        // The acceptance gate opens on every GREEN's mutation score: the ones still running are waited for.
+        await deps.mutation?.drain(deps);
         // A test amendment approved during the build: acceptance sends the build back at once (waitForGate), so `until` does not stop there.
         rerun = amendmentToRerun((await ledger.read()).records, deps.feature) !== null;
         return { escalated: built.escalated };

@@ -40,6 +40,8 @@ export interface TestRunRequest {
    * once more on that tree: passing there too, it is not the Driver's code that makes them pass.
    */
   readonly recheck?: { readonly tree: string; readonly failing: readonly string[] };
+  /** False: never take a branch the provider made ahead of need (mutation runs leave those to the cycle's verdicts). */
+  readonly ready?: boolean;
 }
 
 export interface TestRunOutcome {
@@ -100,6 +102,20 @@ async function runAll(request: TestRunRequest, started: number, cleanups: Promis
     unexplained,
     recheckMs,
   };
+}
+
+/**
+ * One run of a committed tree (`request.tree`), judged by nobody here: mutation testing's run of a
+ * mutant (electron/mutation/). Same throwaway database, sandbox, canaries and integrity checks as
+ * a verdict's first run, in `request.site`; its database is gone before this returns.
+ */
+export async function runTree(request: TestRunRequest & { readonly tree: string }): Promise<ControlledRunResult> {
+  const cleanups: Promise<void>[] = [];
+  try {
+    return (await runOnceOn(request, 'as-given', cleanups, request.tree)).run;
+  } finally {
+    await Promise.all(cleanups);
+  }
 }
 
 /** The RED re-check (see `recheck`), only when everything else says GREEN for the tests RED saw fail. */
@@ -192,7 +208,7 @@ async function runShaped(
     ...(request.dependencies ? { dependencies: request.dependencies } : {}),
   });
   // The tree under test brings its own migrations. A failure keeps the branch: the run below reports it as a suite that did not load.
-  const { name: database, value } = await throwaway(provider, request.parentDatabase, shape.site.dir, settings, signal);
+  const { name: database, value } = await throwaway(provider, request.parentDatabase, shape.site.dir, settings, signal, request.ready !== false);
   const { migrations, error: migrationError } = value;
   try {
     if (migrationError !== null) {
@@ -282,6 +298,7 @@ async function throwaway(
   cwd: string,
   settings: ProjectSettings,
   signal?: AbortSignal,
+  ready = true,
 ): Promise<{ name: string; value: Migrated }> {
   const planned = planMigrations(cwd, settings);
   const migrate = async (url: string, name: string, cancel?: AbortSignal): Promise<Migrated> => {
@@ -292,7 +309,7 @@ async function throwaway(
     }
   };
   const key = await planned.then(readyKey, () => null);
-  if (key !== null && keepsReady(provider)) {
+  if (ready && key !== null && keepsReady(provider)) {
     const taken = await provider.takeThrowaway({ parent, key, prefix: THROWAWAY_PREFIX, prepare: (url, name) => migrate(url, name) });
     if (taken) return taken;
   }

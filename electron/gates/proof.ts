@@ -10,6 +10,7 @@ import { RECORD_TYPES, recordsOf, type RecordType, type TypedRecord } from '../.
 import { cycleCovers, type CycleRun, type Feature, type ProjectView, type TestItem, type TestStatus } from '../../shared/model';
 import { effectiveStatus, itemStatuses } from './annotate-items';
 import { foldEscalations } from './escalations';
+import { mutationProof } from '../../shared/mutation-words';
 
 const ref = (r: LedgerRecord): RecordRef => ({ seq: r.seq, hash: r.hash, at: r.at });
 
@@ -63,6 +64,11 @@ const itemProof = (item: TestItem, status: TestStatus, mine: readonly LedgerReco
       .filter(ranUnsandboxed)
       .sort((a, b) => a.seq - b.seq)
       .map(ref),
+    mutation: mutationProof(
+      recordsOf(mine, RECORD_TYPES.cycleMutated)
+        .filter((r) => r.data.commit === greened?.data.commit)
+        .at(-1),
+    ),
     lastRun:
       run && totals
         ? { ...ref(run), step: run.type.replace(/^cycle\./, ''), verdict: run.data.verdict, passed: totals.passed, failed: totals.failed + totals.errored }
@@ -83,6 +89,7 @@ const fileProof = (item: TestItem, cycles: number): ItemProof => ({
   rejectedRed: null,
   green: null,
   unsandboxedRuns: null,
+  mutation: null,
   lastRun: null,
 });
 

@@ -135,6 +135,18 @@ export const projectSettingsSchema = z
         snapshotHours: z.number().positive().optional(),
       })
       .optional(),
+    /**
+     * Mutation testing after each item's GREEN (issue 30, electron/mutation/): `minScore` (default 0.6)
+     * is the share of mutants of the changed lines the item's locked tests must kill; `maxMutants`
+     * (default 16) caps the mutants run per item; `enabled: false` turns it off.
+     */
+    mutation: z
+      .strictObject({
+        enabled: z.boolean().optional(),
+        minScore: z.number().min(0).max(1).optional(),
+        maxMutants: z.number().int().min(1).max(500).optional(),
+      })
+      .optional(),
     /** Database branches; every field is optional and has a default (see branchSettings()). */
     branches: branchSettingsSchema.optional(),
     /** Who may decide each gate: emails and `@role`s (shared/approvers.ts). A gate not named: anyone. */

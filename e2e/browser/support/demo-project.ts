@@ -17,7 +17,8 @@ export interface DemoProject {
 
 const PREPARE = `
 const { prepareDemo } = await import('./electron/engine/prepare-demo.ts');
-const demo = await prepareDemo(process.argv[1]);
+// Mutation testing adds test runs to every GREEN; the UI's mutation badges have their own test (renderer/src/inbox).
+const demo = await prepareDemo(process.argv[1], { settings: { mutation: { enabled: false } } });
 process.stdout.write(JSON.stringify(demo));
 `;
 

@@ -19,7 +19,7 @@ export interface DemoRun {
 /** Runs `baton demo` in `scratch`, its data folder in data/. */
 export function runDemo(scratch: string): DemoRun {
   const env = { BATON_DATA_DIR: join(scratch, 'data'), TMPDIR: scratch };
-  const run = spawnSync(process.execPath, ['bin/baton.mjs', 'demo', '--json'], {
+  const run = spawnSync(process.execPath, ['bin/baton.mjs', 'demo', '--no-mutation', '--json'], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     encoding: 'utf8',

@@ -128,15 +128,16 @@ async function runDemo(
 
 export const demoCommand: Command = {
   name: 'demo',
-  synopsis: 'demo [--from-request] [--ship] [--json] [--events] [--no-run]',
+  synopsis: 'demo [--from-request] [--ship] [--no-mutation] [--json] [--events] [--no-run]',
   summary:
-    'Run the demo project end to end on the embedded database (offline), to acceptance; --ship goes on through deploy and promote to main; --from-request starts from a one-paragraph request; --no-run only prepares it',
+    'Run the demo project end to end on the embedded database (offline), to acceptance; --ship goes on through deploy and promote to main; --from-request starts from a one-paragraph request; --no-mutation skips mutation testing of each GREEN; --no-run only prepares it',
   options: {
     ...JSON_OPTION,
     events: { type: 'boolean', default: false },
     'no-run': { type: 'boolean', default: false },
     'from-request': { type: 'boolean', default: false },
     ship: { type: 'boolean', default: false },
+    'no-mutation': { type: 'boolean', default: false },
   },
   async run(positionals, values, io) {
     if (positionals.length > 1) throw new UsageError('demo takes no folder: it copies resources/demo to a temporary folder.');
@@ -150,7 +151,7 @@ export const demoCommand: Command = {
             ? 'baton demo: copying the demo project without its feature and taking in its one-paragraph request…'
             : 'baton demo: copying the demo project and approving its spec, design and test_list gates as the demo Product Owner…',
         );
-      const demo = await (await projectTools()).prepareDemo({ fromRequest });
+      const demo = await (await projectTools()).prepareDemo({ fromRequest, mutation: !flag(values, 'no-mutation') });
       if (flag(values, 'no-run')) {
         if (json) printJson(io, { project: demo.root, feature: demo.feature, dataDir: demo.dataDir });
         else io.out(demo.root);

@@ -76,7 +76,13 @@ export async function runGroup(strategies: readonly Strategy[]): Promise<GroupRe
       // A pattern the project itself ignores, inside the Driver's scope (strategy S27).
       '.gitignore': `${await readFile(join(DEMO_SOURCE, '.gitignore'), 'utf8')}*.local.js\n`,
     },
-    settings: { repairBudget: 0, testTimeoutSeconds: 90, scenario: '.baton/scenario.json', ...(unsandboxed ? { sandbox: 'off' } : {}) },
+    settings: {
+      repairBudget: 0,
+      testTimeoutSeconds: 90,
+      scenario: '.baton/scenario.json',
+      mutation: { enabled: false },
+      ...(unsandboxed ? { sandbox: 'off' } : {}),
+    },
   });
   await seedTemplate(demo.dataDir); // an initialised empty database copied, not initdb's seconds of CPU
   const dependency = join(demo.root, 'node_modules', 'pg', 'package.json');

@@ -5,11 +5,12 @@
  */
 import { useEffect, useState } from 'react';
 import type { LedgerRecord } from '../../../shared/ledger';
-import { RECORD_TYPES, recordOf } from '../../../shared/records';
+import { RECORD_TYPES, recordOf, recordsOf as recordsOfType } from '../../../shared/records';
+import { mutationLine, mutationProof, survivedLine } from '../../../shared/mutation-words';
 import type { AppError } from '../../../shared/result';
 import { ErrorBanner } from '../components/error-banner';
 import { friendlyTime, shortHash } from '../lib/format';
-import { hrefFor } from '../store/hash-route';
+import { hrefFor, hrefForRecord } from '../store/hash-route';
 import { itemRecords } from '../store/item-records';
 import { useStore } from '../store/store';
 
@@ -28,6 +29,31 @@ const verdictOf = (record: LedgerRecord): string | null =>
   recordOf(record, RECORD_TYPES.itemStatus)?.data.status ??
   recordOf(record, RECORD_TYPES.cycleFinished)?.data.status ??
   null;
+
+/** The newest mutation testing of the item's GREEN: its score and the mutants its tests let through. */
+function MutationBlock({ records }: { records: readonly LedgerRecord[] }) {
+  const proof = mutationProof(recordsOfType(records, RECORD_TYPES.cycleMutated).at(-1));
+  if (!proof) return null;
+  return (
+    <div className="item-mutation" data-testid="item-mutation" data-weak={proof.weak}>
+      <p>
+        <strong>Tests' strength:</strong> {mutationLine(proof)}{' '}
+        <a href={hrefForRecord(proof.seq)} className="mono">
+          #{proof.seq}
+        </a>
+      </p>
+      {proof.survived.length > 0 && (
+        <ul role="list" aria-label="Mutants its tests did not kill">
+          {proof.survived.map((m) => (
+            <li key={`${m.file}/${m.line}/${m.column}/${m.operator}/${m.replacement}`} className="mono">
+              survived: {survivedLine(m)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
 
 export function ItemEvidence({ featureId, itemId }: { featureId: string; itemId: string }) {
   const project = useStore((s) => s.project);
@@ -66,6 +92,7 @@ export function ItemEvidence({ featureId, itemId }: { featureId: string; itemId:
         </p>
       ) : (
         <>
+          <MutationBlock records={records} />
           <ol className="item-records" role="list" aria-label={`Ledger records of ${itemId}, oldest first`}>
             {records.map((record) => {
               const verdict = verdictOf(record);

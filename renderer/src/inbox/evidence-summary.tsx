@@ -5,6 +5,7 @@
  */
 import type { AcProof, EvidenceSummary as Summary, ItemProof } from '../../../shared/ledger';
 import { TEST_STATUSES } from '../../../shared/model';
+import { mutationLine, survivedLine } from '../../../shared/mutation-words';
 import { Badge, TestStatusBadge } from '../components/status-badge';
 import { friendlyTime } from '../lib/format';
 import { hrefForRecord } from '../store/hash-route';
@@ -35,6 +36,23 @@ function ItemRow({ item, ledger }: { item: ItemProof; ledger: boolean }) {
         </a>
       ) : (
         <span className="muted proof-none">{ledger ? 'no GREEN record' : 'no Baton record (its tool keeps none)'}</span>
+      )}
+      {item.mutation && (
+        <a
+          className="proof-link"
+          href={hrefForRecord(item.mutation.seq)}
+          data-testid={`proof-mutation-${item.id}`}
+          data-weak={item.mutation.weak}
+          title={[
+            `Mutation testing of its GREEN: ${mutationLine(item.mutation)}. Record #${item.mutation.seq}.`,
+            ...item.mutation.survived.map((m) => `survived: ${survivedLine(m)}`),
+          ].join('\n')}
+        >
+          <Badge
+            look={item.mutation.weak ? { icon: 'unknown', tone: 'warning' } : { icon: 'green', tone: 'success' }}
+            word={item.mutation.score === null ? 'no mutants' : `mutation ${Math.round(item.mutation.score * 100)}%`}
+          />
+        </a>
       )}
       {item.unsandboxedRuns && item.unsandboxedRuns.length > 0 && (
         <a
@@ -85,6 +103,8 @@ export function EvidenceSummary({ summary }: { summary: Summary }) {
   const proven = summary.acs.filter((ac) => ac.proven).length;
   // Items with no AC of the scope (an unknown AC id) are still shown, so nothing hides.
   const unsandboxed = summary.items.filter((item) => (item.unsandboxedRuns?.length ?? 0) > 0);
+  const surviving = summary.items.filter((item) => (item.mutation?.survived.length ?? 0) > 0);
+  const weak = surviving.filter((item) => item.mutation?.weak);
   const orphans = summary.items.filter((item) => !summary.acs.some((ac) => ac.items.includes(item.id)));
   return (
     <section className="evidence-summary" aria-labelledby="evidence-summary-title" data-testid="evidence-summary" data-source={summary.source}>
@@ -117,6 +137,30 @@ export function EvidenceSummary({ summary }: { summary: Summary }) {
               {unsandboxed.map((i) => i.id).join(', ')}) got verdicts from test runs without the sandbox: the code under test could read your files and reach
               the network there. For verdicts that hold, install bubblewrap, keep <code>"sandbox"</code> at <code>auto</code> or <code>required</code> (not{' '}
               <code>off</code>) and run again.
+            </dd>
+          </>
+        )}
+        {surviving.length > 0 && (
+          <>
+            <dt>Surviving mutants</dt>
+            <dd data-testid="evidence-surviving-mutants">
+              {weak.length > 0 && (
+                <>
+                  <Badge look={{ icon: 'unknown', tone: 'warning' }} word="weak tests" /> {plural(weak.length, 'item')} ({weak.map((i) => i.id).join(', ')})
+                  below the project's mutation score.{' '}
+                </>
+              )}
+              These changes to the code went through the tests unnoticed: each is a behaviour no test pins down. Ask for stronger tests (send the story back
+              with a note) or accept knowing it.
+              <ul className="proof-survivors" role="list">
+                {surviving.flatMap((i) =>
+                  i.mutation!.survived.map((m) => (
+                    <li key={`${i.id}/${m.file}/${m.line}/${m.column}/${m.operator}/${m.replacement}`} className="mono">
+                      {i.id} · {survivedLine(m)}
+                    </li>
+                  )),
+                )}
+              </ul>
             </dd>
           </>
         )}

@@ -1,0 +1,81 @@
+// npm run bench:mutation: what mutation testing of each GREEN costs the demo. Runs `baton demo`
+// twice on this machine, without mutation testing (`--no-mutation`) and with it, and prints one JSON
+// document: both wall times and the difference (goal: ≤ 20 s), and per item of the run with it the
+// mutants found and run, killed and survived, the score, the mutation time, and how long the run
+// waited for it after the last cycle ended (the acceptance gate waits for the queue). Uses the bundle
+// `npm run build` writes; says so and stops when it is missing.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+if (!existsSync(join(root, 'dist/cli/main.mjs'))) {
+  console.error('bench:mutation: the CLI is not built (dist/cli/main.mjs is missing). Run `npm run build`, then try again.');
+  process.exit(2);
+}
+
+/** `baton demo --json` in a scratch folder of its own: its wall time and the project it made. */
+function demo(extra) {
+  const scratch = mkdtempSync(join(tmpdir(), 'baton-bench-mutation-'));
+  const started = process.hrtime.bigint();
+  const run = spawnSync(process.execPath, ['bin/baton.mjs', 'demo', '--json', ...extra], {
+    cwd: root,
+    env: { ...process.env, BATON_CLI: 'bundle', BATON_DATA_DIR: join(scratch, 'data'), TMPDIR: scratch },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+  if (run.status !== 0) {
+    console.error(`bench:mutation: baton demo ${extra.join(' ')} exited ${run.status}:\n${run.stderr.slice(-2000)}`);
+    process.exit(1);
+  }
+  return { wallMs, project: JSON.parse(run.stdout).project, scratch };
+}
+
+const seconds = (ms) => Math.round(ms / 100) / 10;
+const load = loadavg()[0];
+const without = demo(['--no-mutation']);
+const withIt = demo([]);
+const records = readFileSync(join(withIt.project, '.baton', 'ledger', 'events.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((line) => JSON.parse(line));
+const buildEnd = Math.max(...records.filter((r) => r.type === 'cycle.finished').map((r) => Date.parse(r.at)));
+const items = records
+  .filter((r) => r.type === 'cycle.mutated')
+  .map((r) => ({
+    item: r.subject.item,
+    files: r.data.files,
+    found: r.data.found,
+    run: r.data.tested,
+    killed: r.data.killed,
+    survived: r.data.survived.length,
+    errors: r.data.errors.length,
+    score: r.data.score === null ? null : Math.round(r.data.score * 100) / 100,
+    mutationS: seconds(r.data.ms),
+    waitedS: seconds(Math.max(0, Date.parse(r.at) - buildEnd)),
+  }));
+const mutants = items.reduce((n, i) => n + i.run, 0);
+console.log(
+  JSON.stringify(
+    {
+      machine: { cores: (await import('node:os')).availableParallelism(), load1m: Math.round(load * 100) / 100 },
+      demo: {
+        withoutMutationS: seconds(without.wallMs),
+        withMutationS: seconds(withIt.wallMs),
+        growthS: seconds(withIt.wallMs - without.wallMs),
+        goalS: 20,
+      },
+      mutants,
+      mutationS: seconds(items.reduce((n, i) => n + i.mutationS * 1000, 0)),
+      perMutantS: mutants ? seconds(items.reduce((n, i) => n + i.mutationS * 1000, 0) / mutants) : null,
+      runWaitedS: Math.max(0, ...items.map((i) => i.waitedS)),
+      items,
+    },
+    null,
+    2,
+  ),
+);
+for (const { scratch } of [without, withIt]) rmSync(scratch, { recursive: true, force: true });
