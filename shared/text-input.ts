@@ -11,6 +11,8 @@
  *   embedding, override or isolate (U+202A–U+202E, U+2066–U+2069).
  * - A reason or note has at most MAX_NOTE_LENGTH characters and may span lines: line feeds and tabs
  *   are fine; every other C0 control (carriage return included), DEL, C1 and bidi control is not.
+ * - A feature's title follows the name rules (at most MAX_TITLE_LENGTH), its request the note rules
+ *   (at most MAX_REQUEST_LENGTH).
  *
  * Leading and trailing white space is dropped before a name or note is recorded, so it is not judged.
  * Lengths count Unicode code points. Pure: used by shared/contract.ts, main and the CLI.
@@ -21,8 +23,19 @@ export const MAX_NAME_LENGTH = 100;
 /** The longest reason or note accepted, in characters. */
 export const MAX_NOTE_LENGTH = 4000;
 
-/** `name`: one line (an approver); `note`: free text that may span lines (a reason, a note). */
-export type TextKind = 'name' | 'note';
+/** The longest feature title accepted, in characters. */
+export const MAX_TITLE_LENGTH = 200;
+/** The longest feature request accepted, in characters (one paragraph; the rest goes in attachments). */
+export const MAX_REQUEST_LENGTH = 8000;
+
+/**
+ * `name`: one line (an approver); `title`: one line (a feature's title); `note`: free text that may
+ * span lines (a reason, a note); `request`: a feature's request paragraph, judged as a note.
+ */
+export type TextKind = 'name' | 'title' | 'note' | 'request';
+
+const ONE_LINE: ReadonlySet<TextKind> = new Set(['name', 'title']);
+const MAX_LENGTH: Readonly<Record<TextKind, number>> = { name: MAX_NAME_LENGTH, title: MAX_TITLE_LENGTH, note: MAX_NOTE_LENGTH, request: MAX_REQUEST_LENGTH };
 
 /* eslint-disable no-control-regex -- these patterns exist to find control characters */
 const NAME_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -65,20 +78,27 @@ const describe = (ch: string): string => {
  */
 export function textProblem(value: string, kind: TextKind, what: string): string | null {
   const text = value.trim();
-  const bad = (kind === 'name' ? NAME_FORBIDDEN : NOTE_FORBIDDEN).exec(text);
+  const oneLine = ONE_LINE.has(kind);
+  const bad = (oneLine ? NAME_FORBIDDEN : NOTE_FORBIDDEN).exec(text);
   if (bad) {
     const at = [...text.slice(0, bad.index)].length + 1;
-    const rule =
-      kind === 'name'
-        ? 'a name is one line of plain text, with no control characters, line breaks or bidirectional overrides'
-        : 'a reason or note may have line breaks and tabs, but no other control characters and no bidirectional overrides';
-    const example = kind === 'name' ? ', e.g. "Ada Lovelace <ada@example.com>"' : '';
+    const rule = oneLine
+      ? `a ${kind} is one line of plain text, with no control characters, line breaks or bidirectional overrides`
+      : `a ${kind === 'request' ? 'request' : 'reason or note'} may have line breaks and tabs, but no other control characters and no bidirectional overrides`;
+    const example = kind === 'name' ? ', e.g. "Ada Lovelace <ada@example.com>"' : kind === 'title' ? ', e.g. "Gift cards"' : '';
     return `${what} contains ${describe(bad[0])} at character ${at}: ${rule}. Type it again as plain text${example}.`;
   }
-  const max = kind === 'name' ? MAX_NAME_LENGTH : MAX_NOTE_LENGTH;
+  const max = MAX_LENGTH[kind];
   const length = [...text].length;
   if (length > max) {
-    const advice = kind === 'name' ? 'Give a shorter name, e.g. "Name <email>"' : 'Shorten it, and put the details in a file the text refers to';
+    const advice =
+      kind === 'name'
+        ? 'Give a shorter name, e.g. "Name <email>"'
+        : kind === 'title'
+          ? 'Give the feature a shorter name'
+          : kind === 'request'
+            ? 'Keep the request to a paragraph and attach the rest'
+            : 'Shorten it, and put the details in a file the text refers to';
     return `${what} is ${length} characters long; at most ${max} are accepted. ${advice}.`;
   }
   return null;

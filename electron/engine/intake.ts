@@ -14,6 +14,7 @@ import { err, ok, type Result } from '../../shared/result';
 import { featureIdFor } from '../../shared/feature-id';
 import { featureFolder } from '../gates/locate';
 import type { Ledger } from '../ledger';
+import { textProblem } from '../../shared/text-input';
 
 export interface FeatureRequest {
   readonly title: string;
@@ -36,6 +37,9 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 function checkRequest(req: FeatureRequest, id: string): string | null {
   if (req.title.trim() === '') return 'The title is empty: give the feature a short name (--title "Gift cards").';
   if (req.request.trim() === '') return 'The request is empty: write one paragraph saying what the feature is for and who it serves.';
+  // Both are recorded and shown again on terminals and screens: the same hygiene as every person's words (shared/text-input.ts).
+  const words = textProblem(req.title, 'title', 'The feature title') ?? textProblem(req.request, 'request', 'The request');
+  if (words) return words;
   if (!ID.test(id)) return `"${id}" is not a feature id: use a letter, then letters, digits, "-", "_" or "." (at most 64).`;
   const names = new Set<string>();
   for (const a of req.attachments ?? []) {

@@ -9,6 +9,7 @@ import {
   type TestKind,
   type TestStatus,
 } from '../../shared/model';
+import { visible } from '../../shared/text-input';
 
 export interface InspectReport {
   readonly layout: Layout;
@@ -82,7 +83,8 @@ const counts = (record: Readonly<Record<string, number>>): string =>
     .join(', ');
 
 const formatFeature = (feature: InspectReport['features'][number]): string[] => {
-  const lines = [`${feature.id}  ${feature.name}`];
+  // A name from a file (or a feature made before titles were checked) is shown with its control characters escaped, never raw.
+  const lines = [`${visible(feature.id)}  ${visible(feature.name)}`];
   if (feature.stories.length === 0) lines.push('  Stories: none');
   else {
     lines.push(`  Stories (${feature.stories.length})`);

@@ -3,29 +3,21 @@
  * `amendments:*` channels the inbox uses, so they are refused in the same words. An amendment is
  * named by its record's hash or any unambiguous prefix of it (8 characters or more).
  */
-import { readFile } from 'node:fs/promises';
 import type { AmendmentView, ProjectView } from '../../../shared/model';
 import { flag, given, JSON_OPTION, text, type Command, type Values } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit-codes';
 import { approverOf } from './decide';
 import { printJson, type Io } from '../io';
 import { failed, withProject } from '../open-project';
+import { readInputFile } from '../read-input';
 
 const SYNOPSIS =
   'amend list|propose|approve|reject <dir> [--feature F] [--item T --path TEST --from FILE|- --reason TEXT] [--amendment HASH] [--note TEXT] [--approver "Name <email>"] [--json]';
 
-async function readContent(path: string): Promise<string> {
-  try {
-    if (path !== '-') return await readFile(path, 'utf8');
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  } catch (error) {
-    throw new UsageError(
-      `Cannot read the new test ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`,
-    );
-  }
-}
+/** The new test is read up to this size (a test file, not a data dump). */
+const MAX_TEST_BYTES = 1_000_000;
+
+const readContent = (path: string): Promise<string> => readInputFile(path, 'the new test', MAX_TEST_BYTES);
 
 const amendmentsOf = (view: ProjectView, feature: string | undefined): AmendmentView[] =>
   view.features.filter((f) => !feature || f.id === feature).flatMap((f) => f.amendments);

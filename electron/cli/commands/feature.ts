@@ -4,28 +4,18 @@
  * The request is one paragraph (a file, or `-` for stdin); `--attach FILE` adds a product overview,
  * constraints or design notes as text attachments.
  */
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { flag, given, JSON_OPTION, list, text, type Command } from '../command';
 import { EXIT, UsageError } from '../exit-codes';
 import { printJson } from '../io';
 import { failed, withProject } from '../open-project';
+import { readInputFile } from '../read-input';
 
 const SYNOPSIS = 'feature new <dir> --title TEXT --request FILE|- [--attach FILE ...] [--id F] [--approver "Name <email>"] [--json]';
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-async function readText(path: string, what: string): Promise<string> {
-  try {
-    return path === '-' ? await readStdin() : await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`Cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`);
-  }
-}
+/** Read at most: the request is one paragraph (8000 characters, up to 4 bytes each); an attachment 1 MB, as intake takes them. */
+const MAX_REQUEST_BYTES = 32_000;
+const MAX_ATTACHMENT_BYTES = 1_000_000;
 
 export const featureCommand: Command = {
   name: 'feature',
@@ -44,8 +34,10 @@ export const featureCommand: Command = {
     if (sub !== 'new' || !dir || extra.length > 0) throw new UsageError(`feature takes one subcommand and one folder: baton ${SYNOPSIS}`);
     const json = flag(values, 'json');
     const title = given(values, 'title', SYNOPSIS);
-    const request = await readText(given(values, 'request', SYNOPSIS), 'the request');
-    const attachments = await Promise.all(list(values, 'attach').map(async (file) => ({ name: basename(file), text: await readText(file, 'the attachment') })));
+    const request = await readInputFile(given(values, 'request', SYNOPSIS), 'the request', MAX_REQUEST_BYTES);
+    const attachments = await Promise.all(
+      list(values, 'attach').map(async (file) => ({ name: basename(file), text: await readInputFile(file, 'the attachment', MAX_ATTACHMENT_BYTES) })),
+    );
     const id = text(values, 'id');
     return withProject(dir, json, io, async (session) => {
       const named = text(values, 'approver');
