@@ -174,11 +174,7 @@ export const channels = {
     request: z
       .object({
         title: z.string().trim().min(1, 'is required: name the feature').superRefine(words('title', 'The feature title')),
-        request: z
-          .string()
-          .trim()
-          .min(1, 'is required: write one paragraph saying what the feature is for')
-          .superRefine(words('request', 'The request')),
+        request: z.string().trim().min(1, 'is required: write one paragraph saying what the feature is for').superRefine(words('request', 'The request')),
         attachments: z
           .array(z.object({ name: z.string().min(1).max(100), text: z.string().max(1_000_000) }).strict())
           .max(10, 'at most 10 attachments')
