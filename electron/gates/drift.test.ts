@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jcsSha256, textSha256 } from '../ledger';
@@ -27,6 +28,25 @@ describe('drift in a Baton project', () => {
 
     expect((await p.approve('spec')).ok).toBe(true);
     expect(gateOf(await p.view(), 'spec')).toMatchObject({ status: 'approved', drift: [] });
+  });
+
+  it('counts an added file too large to read (hashed as a stream) and a symlink out of the project as drift, and verify reports both', async () => {
+    expect((await p.approve('spec')).ok).toBe(true);
+    const big = Buffer.alloc(11 * 1024 * 1024, 'a');
+    await p.write('stories/S-1/notes.bin', big.toString('latin1'));
+    await fs.symlink('/etc/hostname', p.file('stories/S-1/outside.txt'));
+    const drifted = gateOf(await p.view(), 'spec');
+    expect(drifted.status).toBe('drifted');
+    expect(drifted.drift).toEqual(
+      expect.arrayContaining([
+        { artifact: 'stories/S-1/notes.bin', expected: null, actual: createHash('sha256').update(big).digest('hex') },
+        { artifact: 'stories/S-1/outside.txt', expected: null, actual: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      ]),
+    );
+    const report = await verifyGates(await p.view(), await p.records());
+    expect(report.problems.map((problem) => problem.file)).toEqual(
+      expect.arrayContaining(['.baton/features/F-1/stories/S-1/notes.bin', '.baton/features/F-1/stories/S-1/outside.txt']),
+    );
   });
 
   it('lets a gate drifted by an added file be rejected and blocks the gates after it, like any drift', async () => {

@@ -1,6 +1,6 @@
 /** Drift: an approved artifact whose content on disk no longer hashes to what was approved. */
 import type { DriftEntry, HashAlgorithm } from '../../shared/ledger';
-import { currentHash, readArtifact, rehash } from './files';
+import { currentHash, readArtifact, rehash, unreadableHash } from './files';
 
 export interface ApprovedArtifact {
   /** Relative to the feature folder, `/`-separated. */
@@ -46,7 +46,9 @@ export const addedSince = async (
       .filter((name) => !known.has(name))
       .map(async (name): Promise<DriftEntry | null> => {
         const file = await readArtifact(root, featureDir, name);
-        if (file.state !== 'ok') return null;
+        if (file.state === 'missing') return null;
+        // Too large to read, a symlink out of the project, not a file: still content nobody approved.
+        if (file.state === 'unreadable') return { artifact: name, expected: null, actual: await unreadableHash(root, featureDir, name, file.reason) };
         // The hash an approval would record: a `.json` that does not parse still has its text hash,
         // so an added file is never `actual: null` (which would read as missing, and restore keeps no copy of it).
         return { artifact: name, expected: null, actual: currentHash(name, file.bytes, 'baton').sha256 };

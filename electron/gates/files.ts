@@ -3,7 +3,8 @@
  * `../` key in a foreign gates.json may not lead the verifier elsewhere) and size-capped like
  * the reader's reads.
  */
-import { promises as fs } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { HashAlgorithm } from '../../shared/ledger';
 import type { Layout } from '../../shared/model';
@@ -42,6 +43,36 @@ export const readArtifact = async (root: string, featureDir: string, name: strin
     if (error instanceof SafeReadError) return { state: 'unreadable', reason: error.detail };
     return { state: 'unreadable', reason: `cannot be read (${error instanceof Error ? error.message : String(error)})` };
   }
+};
+
+/**
+ * A hash for a file under a gate that cannot be read as an artifact, so that it still counts as
+ * drift: a regular file inside the project (one over the size limit) is hashed as a stream, however
+ * large; anything else (a symlink out of the project, a FIFO, a folder) gets the hash of why it
+ * cannot be read, never its content.
+ */
+export const unreadableHash = async (root: string, featureDir: string, name: string, reason: string): Promise<string> => {
+  const real = await fs.realpath(path.resolve(featureDir, name)).catch(() => null);
+  const realRoot = await fs.realpath(root).catch(() => root);
+  const stat = real !== null && inside(realRoot, real) ? await fs.lstat(real).catch(() => null) : null;
+  if (real !== null && stat?.isFile()) {
+    // O_NONBLOCK and O_NOFOLLOW: a file swapped for a FIFO or a link since the lstat is not followed or waited on.
+    const handle = await fs.open(real, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | fsConstants.O_NOFOLLOW).catch(() => null);
+    if (handle) {
+      try {
+        if ((await handle.stat()).isFile()) {
+          const hash = createHash('sha256');
+          for await (const chunk of handle.createReadStream({ autoClose: false })) hash.update(chunk as Buffer);
+          return hash.digest('hex');
+        }
+      } catch {
+        // Unreadable after all: the reason stands in for it below.
+      } finally {
+        await handle.close();
+      }
+    }
+  }
+  return sha256Hex(new TextEncoder().encode(`unreadable: ${reason}`));
 };
 
 export interface CurrentHash {
