@@ -6,7 +6,7 @@
  * are refused with nothing appended; deleting the feature's folder does not leave its approvals
  * silently standing in `baton gates`.
  */
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORD_TYPES } from '../../shared/records';
@@ -55,6 +55,43 @@ const refusedApproval = async (copy: Copy, ...args: string[]) => {
   expect((await readFile(eventsFile(copy.root))).equals(before)).toBe(true);
   return run;
 };
+
+describe('symlinks at a parent of the ledger', () => {
+  it(
+    '`.baton/ledger` replaced by a link to a folder outside (holding a copy of the ledger): verify refuses to read it and exits 1, naming the link',
+    async () => {
+      const copy = await lab.copy();
+      const ledger = join(copy.root, '.baton', 'ledger');
+      const outside = join(copy.base, 'elsewhere');
+      await cp(ledger, outside, { recursive: true });
+      await rm(ledger, { recursive: true });
+      await symlink(outside, ledger);
+      const { code, report } = await verify(copy);
+      expect(code).toBe(1);
+      expect(report.problems.map((p) => p.message).join('\n')).toMatch(
+        /is inside .*\.baton\/ledger, a symbolic link: Baton reads a ledger only from the project's own folders/,
+      );
+    },
+    ATTACK_TIMEOUT,
+  );
+
+  it(
+    'checkpoints.jsonl made a link to /etc/passwd after signing: not read, a problem naming it, verify exits 1',
+    async () => {
+      const copy = await lab.copy();
+      expect((await baton(copy.config, 'sign', copy.root)).code).toBe(0);
+      const checkpoints = join(copy.root, '.baton', 'ledger', 'checkpoints.jsonl');
+      await rm(checkpoints);
+      await symlink('/etc/passwd', checkpoints);
+      const { code, report } = await verify(copy);
+      expect(code).toBe(1);
+      const messages = report.problems.map((p) => p.message).join('\n');
+      expect(messages).toMatch(/checkpoints\.jsonl is a symbolic link/);
+      expect(messages).not.toMatch(/root:/);
+    },
+    ATTACK_TIMEOUT,
+  );
+});
 
 describe('gated files and gate words', () => {
   it(

@@ -6,9 +6,10 @@
  * back to a full read.
  */
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type { LedgerRecord, VerifyProblem } from '../../shared/ledger';
 import { isMissing } from '../platform/fs-facts';
-import { openRegularFile, readRegularFile } from '../platform/safe-read';
+import { openRegularFile, readRegularFile, SafeReadError } from '../platform/safe-read';
 import { parseLedger, tornTailMessage, type ParsedLedger } from './ledger-file';
 
 /**
@@ -18,7 +19,28 @@ import { parseLedger, tornTailMessage, type ParsedLedger } from './ledger-file';
 export const MAX_EVENTS_BYTES = 1024 * 1024 * 1024;
 
 /** The whole events file; a SafeReadError when it is a symlink, a FIFO, a device or over MAX_EVENTS_BYTES. */
-export const readEventsFile = (file: string): Promise<Buffer> => readRegularFile(file, { maxBytes: MAX_EVENTS_BYTES });
+export const readEventsFile = async (file: string): Promise<Buffer> => {
+  await refuseLinkedFolders(file);
+  return readRegularFile(file, { maxBytes: MAX_EVENTS_BYTES });
+};
+
+/**
+ * A ledger file is read only from real folders: the ledger folder and the artifact folder above it
+ * (`.baton/ledger/`) may not be symbolic links, which would lead every read (events, checkpoints)
+ * to a folder outside the project while the file itself looks local. Refused as a SafeReadError.
+ */
+export async function refuseLinkedFolders(file: string): Promise<void> {
+  const ledgerDir = path.dirname(file);
+  for (const dir of [ledgerDir, path.dirname(ledgerDir)]) {
+    const stat = await fs.lstat(dir).catch(() => null);
+    if (stat?.isSymbolicLink())
+      throw new SafeReadError(
+        file,
+        'symlink',
+        `is inside ${dir}, a symbolic link: Baton reads a ledger only from the project's own folders. Replace the link with the folder it points to.`,
+      );
+  }
+}
 
 export interface LedgerState {
   readonly ino: number;
@@ -87,6 +109,7 @@ const build = (
 };
 
 const readFrom = async (file: string, offset: number): Promise<Buffer> => {
+  await refuseLinkedFolders(file);
   const { handle, size } = await openRegularFile(file, { maxBytes: MAX_EVENTS_BYTES });
   try {
     const buffer = Buffer.alloc(Math.max(0, size - offset));

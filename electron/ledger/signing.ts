@@ -19,6 +19,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { LedgerRecord, SignatureState, VerifyProblem } from '../../shared/ledger';
 import { isMissing } from '../platform/fs-facts';
+import { readRegularFile, SafeReadError } from '../platform/safe-read';
+import { refuseLinkedFolders } from './ledger-state';
 import { canonicalJson } from './hashing';
 import { displayPath, isSha256, SIGNATURE_FILE } from './ledger-file';
 import { verifyChain } from './verify-chain';
@@ -138,15 +140,37 @@ const parseCheckpoint = (text: string, where: string, legacy: boolean): Parsed =
   return { where, checkpoint: { seq: seq as number, head, publicKey, signature, time: legacy ? null : (time as string) } };
 };
 
+/**
+ * A checkpoint file's text; null when there is none; a problem when it is there but may not be read
+ * (a symlink, to /etc/passwd or anywhere; a linked ledger folder; a FIFO; over the size limit).
+ */
+const readCheckpointFile = async (file: string, where: string): Promise<string | { where: string; problem: string } | null> => {
+  try {
+    await refuseLinkedFolders(file);
+    return (await readRegularFile(file, { maxBytes: MAX_CHECKPOINTS_BYTES })).toString('utf8');
+  } catch (error) {
+    if (isMissing(error)) return null;
+    return {
+      where,
+      problem: `${where} ${error instanceof SafeReadError ? error.detail : error instanceof Error ? error.message : String(error)}: its checkpoints cannot be checked`,
+    };
+  }
+};
+
+/** Checkpoints are small lines; a file past this is not a checkpoint log. */
+const MAX_CHECKPOINTS_BYTES = 16 * 1024 * 1024;
+
 /** Every checkpoint on disk: the legacy head.sig.json first, then checkpoints.jsonl in order. */
 const readCheckpoints = async (ledgerDir: string): Promise<Parsed[]> => {
   const found: Parsed[] = [];
   const legacyName = displayPath(ledgerDir, undefined, SIGNATURE_FILE);
-  const legacy = await fs.readFile(path.join(ledgerDir, SIGNATURE_FILE), 'utf8').catch(() => null);
-  if (legacy !== null) found.push(parseCheckpoint(legacy, legacyName, true));
+  const legacy = await readCheckpointFile(path.join(ledgerDir, SIGNATURE_FILE), legacyName);
+  if (typeof legacy === 'object' && legacy !== null) found.push(legacy);
+  else if (legacy !== null) found.push(parseCheckpoint(legacy, legacyName, true));
   const name = displayPath(ledgerDir, undefined, CHECKPOINTS_FILE);
-  const log = await fs.readFile(path.join(ledgerDir, CHECKPOINTS_FILE), 'utf8').catch(() => null);
-  if (log !== null) {
+  const log = await readCheckpointFile(path.join(ledgerDir, CHECKPOINTS_FILE), name);
+  if (typeof log === 'object' && log !== null) found.push(log);
+  else if (log !== null) {
     log.split('\n').forEach((line, index) => {
       if (line.trim() !== '') found.push(parseCheckpoint(line, `${name} line ${index + 1}`, false));
     });
