@@ -9,6 +9,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { register } from 'tsx/esm/api';
+
+register();
+// Record types are named through the one table (records.test.ts): never spelled here.
+const { RECORD_TYPES } = await import('../shared/record-types.ts');
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 if (!existsSync(join(root, 'dist/cli/main.mjs'))) {
@@ -42,9 +47,9 @@ const records = readFileSync(join(withIt.project, '.baton', 'ledger', 'events.js
   .trim()
   .split('\n')
   .map((line) => JSON.parse(line));
-const buildEnd = Math.max(...records.filter((r) => r.type === 'cycle.finished').map((r) => Date.parse(r.at)));
+const buildEnd = Math.max(...records.filter((r) => r.type === RECORD_TYPES.cycleFinished).map((r) => Date.parse(r.at)));
 const items = records
-  .filter((r) => r.type === 'cycle.mutated')
+  .filter((r) => r.type === RECORD_TYPES.cycleMutated)
   .map((r) => ({
     item: r.subject.item,
     files: r.data.files,
