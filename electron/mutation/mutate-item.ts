@@ -11,8 +11,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Subject } from '../../shared/ledger';
@@ -180,9 +179,11 @@ async function runMutants(
   if (!database) return job.mutants.map((mutant) => ({ mutant, outcome: 'error', why: "the item's cycle recorded no database" }));
   const tag = randomBytes(5).toString('hex');
   // Beside the cycle's run folders, never one of them: the next item's runs go on while these do.
-  const base = dirname(dirname(deps.runSite.dir));
-  const site = { dir: join(base, 'mutation', tag, 'tree'), scratch: join(base, 'mutation', tag, 'scratch') };
-  const scratch = await mkdtemp(join(tmpdir(), 'baton-mutant-'));
+  const folder = join(dirname(deps.runSite.dir), `mutation-${tag}`);
+  const site = { dir: join(folder, 'tree'), scratch: join(folder, 'scratch') };
+  // The mutants' blobs and the index their trees are written with.
+  const scratch = join(folder, 'git');
+  await mkdir(scratch, { recursive: true });
   const readOnly = await projectPackages(deps);
   const settings = {
     ...deps.settings,
@@ -221,8 +222,7 @@ async function runMutants(
       });
     }
   } finally {
-    await rm(join(base, 'mutation', tag), { recursive: true, force: true });
-    await rm(scratch, { recursive: true, force: true });
+    await rm(folder, { recursive: true, force: true });
   }
   return outcomes;
 }
