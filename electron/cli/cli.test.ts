@@ -95,6 +95,7 @@ describe('baton: arguments', () => {
     ['a port that is not a number', ['serve', '--port', 'abc'], /--port must be a whole number.*"abc"/],
     ['a port out of range', ['serve', '--port', '70000'], /--port must be a whole number/],
     ['a fractional port', ['serve', '--port', '80.5'], /--port must be a whole number/],
+    ['an idle timeout of no seconds', ['serve', '--idle-timeout', '0'], /--idle-timeout takes whole seconds, at least 1.*"0"/],
   ])('%s is a usage error: exit 2, a message on stderr, nothing on stdout', async (_label, argv, message) => {
     const { code, out, err } = await baton(...argv);
     expect(code).toBe(2);

@@ -14,7 +14,7 @@ import { WebSocket } from 'ws';
 import { createHandlers, type Handlers } from '../core/handlers';
 import { Workbench } from '../core/workbench';
 import { ok } from '../../shared/result';
-import { MAX_CONNECTIONS, MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, MAX_UNSENT_BYTES, startHost, type RunningHost } from './server';
+import { EVICTED_CLOSE, IDLE_CLOSE, MAX_CONNECTIONS, MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, MAX_UNSENT_BYTES, startHost, type RunningHost } from './server';
 
 const INDEX = '<!doctype html><title>hostile</title>';
 const SECRET = 'secret beside the static folder';
@@ -45,7 +45,11 @@ function countingWorkbench(configDir: string, subscriptions: Set<object>): Workb
   return workbench;
 }
 
-async function newHost(name: string, handlers?: (workbench: Workbench) => Handlers): Promise<RunningHost> {
+async function newHost(
+  name: string,
+  handlers?: (workbench: Workbench) => Handlers,
+  limits: { idleTimeoutMs?: number; evictIdleMs?: number } = {},
+): Promise<RunningHost> {
   const subscriptions = new Set<object>();
   const workbench = countingWorkbench(join(base, name), subscriptions);
   const started = await startHost({
@@ -54,6 +58,7 @@ async function newHost(name: string, handlers?: (workbench: Workbench) => Handle
     staticDir,
     port: 0,
     warn: (line) => warnings.push(line),
+    ...limits,
   });
   others.push(started);
   subscriptionsOf.set(started, subscriptions);
@@ -322,6 +327,38 @@ describe('limits on connections and requests', () => {
     expect(opened).toHaveProperty('ws');
     if ('ws' in opened) opened.ws.close();
     await stillServes(capped);
+    for (const ws of clients) ws.terminate();
+  });
+
+  it('closes a connection that sends nothing for the idle timeout (4000), and keeps one that does', async () => {
+    const idle = await newHost('idle', undefined, { idleTimeoutMs: 400 });
+    const quiet = await open(idle);
+    const busy = await open(idle);
+    const code = new Promise<number>((resolve) => quiet.once('close', (c: number) => resolve(c)));
+    const ticking = setInterval(() => busy.send(JSON.stringify({ id: 1, channel: 'app:info', request: {} })), 100);
+    try {
+      expect(await code).toBe(IDLE_CLOSE);
+      expect(warnings).toContainEqual(expect.stringContaining(`closed an idle WebSocket client with ${IDLE_CLOSE}`));
+      expect(busy.readyState).toBe(WebSocket.OPEN);
+    } finally {
+      clearInterval(ticking);
+      busy.terminate();
+    }
+  });
+
+  it(`at ${MAX_CONNECTIONS} connections, lets a new one in by closing the longest-idle (4001): idle tabs cannot lock the others out`, async () => {
+    const full = await newHost('full', undefined, { evictIdleMs: 200 });
+    const clients = await Promise.all(Array.from({ length: MAX_CONNECTIONS }, () => open(full)));
+    const [oldest] = clients;
+    const evicted = new Promise<number>((resolve) => oldest!.once('close', (c: number) => resolve(c)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Every other one is active; the first one stays idle.
+    await Promise.all(clients.slice(1).map((ws) => (ws.send(JSON.stringify({ id: 2, channel: 'app:info', request: {} })), replies(ws, 1))));
+    const newcomer = await connect(full);
+    expect(newcomer).toHaveProperty('ws');
+    expect(await evicted).toBe(EVICTED_CLOSE);
+    expect(warnings).toContainEqual(expect.stringContaining(`closed the longest-idle one with ${EVICTED_CLOSE}`));
+    if ('ws' in newcomer) newcomer.ws.terminate();
     for (const ws of clients) ws.terminate();
   });
 

@@ -27,7 +27,19 @@ export interface HostOptions {
   readonly token?: string;
   /** Where refusals of hostile clients are reported, one line each; default console.warn. Never given a payload or the token. */
   readonly warn?: (line: string) => void;
+  /** A connection that sends nothing for this long is closed (4000); the page reconnects when used. Default IDLE_TIMEOUT_MS. */
+  readonly idleTimeoutMs?: number;
+  /** At the connection limit, how long a connection must have been idle to be closed for a new one. Default EVICT_IDLE_MS. */
+  readonly evictIdleMs?: number;
 }
+
+/** Default idle timeout of a WebSocket connection: 15 minutes without a request. */
+export const IDLE_TIMEOUT_MS = 15 * 60 * 1000;
+/** At the connection limit, the longest-idle connection is closed (4001) for a new one, once it has been idle this long. */
+export const EVICT_IDLE_MS = 30 * 1000;
+/** Close codes the page reads as "reconnect when used", not as a lost host (renderer/client/ws-client.ts). */
+export const IDLE_CLOSE = 4000;
+export const EVICTED_CLOSE = 4001;
 
 export interface RunningHost {
   readonly url: string;
@@ -79,6 +91,33 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   const token = options.token ?? newToken();
   const warn = options.warn ?? ((line: string) => console.warn(line));
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
+  const idleMs = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+  /** When each connection last sent a frame (or opened): idle ones are closed, the longest-idle makes room when full. */
+  const lastActive = new Map<WebSocket, number>();
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [ws, at] of lastActive) {
+        if (now - at < idleMs) continue;
+        warn(`baton serve: closed an idle WebSocket client with ${IDLE_CLOSE} (no request for ${Math.round(idleMs / 1000)} s)`);
+        lastActive.delete(ws);
+        ws.close(IDLE_CLOSE, 'idle: the page reconnects when used');
+        setTimeout(() => ws.terminate(), 1000).unref();
+      }
+    },
+    Math.max(50, Math.min(idleMs / 2, 30_000)),
+  );
+  sweep.unref();
+  /** Closes the longest-idle connection when it has been idle long enough; true when room was made. */
+  const evictIdlest = (): boolean => {
+    const [ws, at] = [...lastActive].sort((a, b) => a[1] - b[1])[0] ?? [];
+    if (!ws || at === undefined || Date.now() - at < Math.min(options.evictIdleMs ?? EVICT_IDLE_MS, idleMs)) return false;
+    warn(`baton serve: at ${MAX_CONNECTIONS} connections, closed the longest-idle one with ${EVICTED_CLOSE} to let a new one in`);
+    lastActive.delete(ws);
+    ws.close(EVICTED_CLOSE, 'evicted: the host is full and this connection was the longest idle; the page reconnects when used');
+    ws.terminate();
+    return true;
+  };
   // Only reached in noServer mode if ws itself fails; never let it become an uncaught 'error'.
   sockets.on('error', (cause) => warn(`baton serve: WebSocket server error: ${cause.message}`));
   let port = 0;
@@ -111,7 +150,8 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     if (target.pathname !== WS_PATH) return ['404 Not Found', ''];
     if (!hostAllowed(request, port) || !originAllowed(request, port)) return ['403 Forbidden', ''];
     if (!sameToken(token, target.searchParams.get(TOKEN_PARAM))) return ['401 Unauthorized', ''];
-    if (sockets.clients.size >= MAX_CONNECTIONS) {
+    // One token holder's idle tabs cannot lock the others out: the longest-idle connection makes room.
+    if (sockets.clients.size >= MAX_CONNECTIONS && !evictIdlest()) {
       warn(`baton serve: refused a WebSocket connection with 503: ${MAX_CONNECTIONS} connections are open`);
       return ['503 Service Unavailable', FULL];
     }
@@ -130,7 +170,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       setTimeout(() => socket.destroy(), 2000).unref();
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => serveSocket(ws, options.workbench, options.handlers, warn));
+    sockets.handleUpgrade(request, socket, head, (ws) => {
+      lastActive.set(ws, Date.now());
+      ws.on('message', () => lastActive.has(ws) && lastActive.set(ws, Date.now()));
+      ws.on('close', () => lastActive.delete(ws));
+      serveSocket(ws, options.workbench, options.handlers, warn);
+    });
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -145,6 +190,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     token,
     close: () =>
       new Promise<void>((resolve) => {
+        clearInterval(sweep);
         for (const client of sockets.clients) client.terminate();
         sockets.close();
         server.closeAllConnections();

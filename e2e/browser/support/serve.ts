@@ -23,11 +23,11 @@ export interface Served {
 }
 
 /** `dir` null starts the host with no project, as `baton serve` with no folder does. */
-export async function serve(dir: string | null, env: NodeJS.ProcessEnv): Promise<Served> {
+export async function serve(dir: string | null, env: NodeJS.ProcessEnv, args: readonly string[] = []): Promise<Served> {
   if (!existsSync(RENDERER_INDEX)) {
     throw new Error(`${RENDERER_INDEX} is missing: build the renderer first with \`npm run build:renderer\`.`);
   }
-  const child = spawn(process.execPath, ['bin/baton.mjs', 'serve', ...(dir ? [dir] : []), '--port', '0'], {
+  const child = spawn(process.execPath, ['bin/baton.mjs', 'serve', ...(dir ? [dir] : []), '--port', '0', ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -47,6 +47,8 @@ export interface ProjectSource<P> {
   target(project: P): string | null;
   /** The host's environment besides its own config folder, e.g. the project's BATON_DATA_DIR. */
   env?(project: P): NodeJS.ProcessEnv;
+  /** More `baton serve` arguments, e.g. `--idle-timeout 1`. */
+  readonly serveArgs?: readonly string[];
 }
 
 interface ServedTestFixtures {
@@ -101,7 +103,7 @@ const test = base.extend<ServedTestFixtures, ServedWorkerFixtures<unknown>>({
     async ({ source, scratch, project }, use) => {
       const configDir = join(scratch, 'host-config');
       mkdirSync(configDir);
-      const served = await serve(source.target(project), { BATON_CONFIG_DIR: configDir, ...source.env?.(project) });
+      const served = await serve(source.target(project), { BATON_CONFIG_DIR: configDir, ...source.env?.(project) }, source.serveArgs ?? []);
       await use(served);
       await served.stop();
     },

@@ -10,14 +10,15 @@ const RENDERER_DIR = rendererDir();
 
 export const serveCommand: Command = {
   name: 'serve',
-  synopsis: 'serve [dir|bundle] [--port N] [--json]',
+  synopsis: 'serve [dir|bundle] [--port N] [--idle-timeout SECONDS] [--json]',
   summary: 'The workbench in your browser on 127.0.0.1 (token-protected URL)',
-  options: { ...JSON_OPTION, port: { type: 'string' } },
+  options: { ...JSON_OPTION, port: { type: 'string' }, 'idle-timeout': { type: 'string' } },
   async run(positionals, values, io) {
     const [dir, ...extra] = positionals;
     if (extra.length) throw new UsageError(`serve takes at most one folder: baton ${this.synopsis}`);
     const json = flag(values, 'json');
     const port = parsePort(text(values, 'port'));
+    const idle = parseIdle(text(values, 'idle-timeout'));
     if (!existsSync(`${RENDERER_DIR}/index.html`)) {
       const message = `the renderer is not built (${RENDERER_DIR} is missing). Run \`npm run build\` in the Baton folder, then try again.`;
       printError(io, { code: 'not-built', message }, json);
@@ -38,7 +39,7 @@ export const serveCommand: Command = {
     }
     let host;
     try {
-      host = await startHost({ workbench, handlers: session.handlers, staticDir: RENDERER_DIR, port });
+      host = await startHost({ workbench, handlers: session.handlers, staticDir: RENDERER_DIR, port, ...(idle ? { idleTimeoutMs: idle } : {}) });
     } catch (cause) {
       await session.close();
       const code = (cause as NodeJS.ErrnoException).code;
@@ -68,6 +69,14 @@ export const serveCommand: Command = {
     return EXIT.ok;
   },
 };
+
+/** `--idle-timeout SECONDS`: a WebSocket connection that sends nothing this long is closed (the page reconnects when used). */
+function parseIdle(raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  const seconds = /^\d{1,7}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(seconds) || seconds < 1) throw new UsageError(`--idle-timeout takes whole seconds, at least 1 (default 900); got "${raw}".`);
+  return seconds * 1000;
+}
 
 function parsePort(raw: string | undefined): number {
   if (raw === undefined) return 0;
