@@ -252,6 +252,46 @@ describe('signed checkpoints', () => {
   );
 
   it(
+    "rolled back to the victim's own older signed state (ledger cut to an older checkpoint, that checkpoint file put back, git's baton branches deleted): this machine's witness says rolled back, --strict too",
+    async () => {
+      const copy = await lab.copy();
+      const records = await readRecords(copy.root);
+      const whole = await readFile(eventsFile(copy.root), 'utf8');
+      // The victim signed once at an older state, kept by the attacker, and again at the head.
+      const older = records.find((r) => r.type === RECORD_TYPES.branchCreated)!.seq;
+      await writeRecords(copy.root, records.slice(0, older));
+      await sign(copy.config, copy);
+      const olderCheckpoints = await readFile(checkpointsFile(copy.root), 'utf8');
+      await writeFile(eventsFile(copy.root), whole);
+      const newest = await sign(copy.config, copy);
+      expect((await verify(copy, '--strict')).code).toBe(0);
+      // The attack: everything put back to the older signed state, with no trailer left to see it.
+      await writeRecords(copy.root, records.slice(0, older));
+      await writeFile(checkpointsFile(copy.root), olderCheckpoints);
+      await rm(join(copy.root, '.git', 'refs', 'heads', 'baton'), { recursive: true });
+      const { code, report } = await verify(copy);
+      expect(code).toBe(1);
+      // The folder alone is consistent: signed to its end…
+      expect(report.signature).toBe('signed');
+      expect(report.checkpoints?.unsignedTail).toBe(0);
+      // …but this machine has seen it signed further.
+      expect(report.problems).toContainEqual(
+        problem({
+          file: CHECKPOINTS,
+          seq: newest.seq,
+          message: new RegExp(
+            `^rolled back: this machine has seen record #${newest.seq} \\(head ${newest.head.slice(0, 12)}…\\) signed by key .* but the ledger ends at record #${older} `,
+          ),
+        }),
+      );
+      expect((await verify(copy, '--strict')).code).toBe(1);
+      // Another reviewer's machine, which never saw the newer state, cannot tell (the limit a shared witness lifts).
+      expect((await verify({ root: copy.root, config: join(copy.base, 'other-reviewer') })).code).toBe(0);
+    },
+    ATTACK_TIMEOUT,
+  );
+
+  it(
     "the ledger cut short and git's baton branches deleted too (no trailer left to see it): the checkpoint names the record that is gone",
     async () => {
       const copy = await lab.copy();

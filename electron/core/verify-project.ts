@@ -4,9 +4,10 @@
  * tiers' applied migrations against the code.
  */
 import { join, relative } from 'node:path';
-import type { CheckpointSummary, VerifyProblem, VerifyReport } from '../../shared/ledger';
+import type { CheckpointSummary, LedgerRecord, VerifyProblem, VerifyReport } from '../../shared/ledger';
 import { verifyGates } from '../gates';
-import { checkSignature, verifyChain } from '../ledger';
+import { checkSignature, verifyChain, type SignatureCheck } from '../ledger';
+import { rememberCheckpoint, witnessFor, witnessProblem } from '../ledger/witness';
 import { gitAnchorProblems, missingApprovalProblems } from './git-anchors';
 import type { LoadedProject } from './load-project';
 import { tierMigrationProblems } from './tier-migrations';
@@ -43,7 +44,17 @@ export async function verifyProject(project: LoadedProject, context: VerifyConte
         )),
       ]
     : [];
-  const problems: VerifyProblem[] = [...chain.problems, ...(signature?.problems ?? []), ...(trust?.problems ?? []), ...anchors, ...gates.problems, ...tiers];
+  const witnessed =
+    anchored && chain.chain.ok ? await witnessCheck(context.configDir, records, signature, relative(view.root, join(ledgerDir, 'checkpoints.jsonl'))) : [];
+  const problems: VerifyProblem[] = [
+    ...chain.problems,
+    ...(signature?.problems ?? []),
+    ...witnessed,
+    ...(trust?.problems ?? []),
+    ...anchors,
+    ...gates.problems,
+    ...tiers,
+  ];
   const checkpoints: CheckpointSummary = signature
     ? {
         count: signature.checkpoints,
@@ -63,6 +74,19 @@ export async function verifyProject(project: LoadedProject, context: VerifyConte
     checkpoints,
     problems,
   };
+}
+
+/**
+ * The folder against this machine's witness (witness.ts): older than what was seen here is a
+ * problem; a newer trusted checkpoint is remembered. A bundle is a snapshot in time: not compared.
+ */
+async function witnessCheck(configDir: string, records: readonly LedgerRecord[], signature: SignatureCheck | null, file: string): Promise<VerifyProblem[]> {
+  const witness = await witnessFor(configDir, records);
+  const problem = witness ? witnessProblem(witness, records, signature?.seq ?? null, file) : null;
+  if (problem) return [problem];
+  const newest = signature?.state === 'signed' ? signature.newest : undefined;
+  if (newest && records[0]) await rememberCheckpoint(configDir, records[0].hash, newest).catch(() => undefined);
+  return [];
 }
 
 /**

@@ -113,7 +113,8 @@ describe('signing the head', () => {
     const { retired, key } = await rotateSigningKey(configDir, new Date('2026-02-03T04:05:06Z'));
     expect(retired).toBe(before.publicKeyText);
     expect(key.publicKeyText).not.toBe(before.publicKeyText);
-    expect((await fs.readdir(configDir)).sort()).toEqual(['signing-key.pem', 'signing-key.retired-2026-02-03T04-05-06-000Z.pem']);
+    // Beside the keys: the witness of what this user signed (witness.ts).
+    expect((await fs.readdir(configDir)).sort()).toEqual(['signing-key.pem', 'signing-key.retired-2026-02-03T04-05-06-000Z.pem', 'witnesses.json']);
     expect((await ownPublicKeys(configDir)).sort()).toEqual([before.publicKeyText, key.publicKeyText].sort());
     await appendSome(t.ledger, 1);
     await signHead(t.dir, configDir);

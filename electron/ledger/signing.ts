@@ -24,6 +24,7 @@ import { refuseLinkedFolders } from './ledger-state';
 import { canonicalJson } from './hashing';
 import { displayPath, isSha256, SIGNATURE_FILE } from './ledger-file';
 import { verifyChain } from './verify-chain';
+import { rememberCheckpoint } from './witness';
 
 export const SIGNING_KEY_FILE = 'signing-key.pem';
 export const CHECKPOINTS_FILE = 'checkpoints.jsonl';
@@ -112,7 +113,25 @@ export const signHead = async (ledgerDir: string, configDir: string, options: { 
   } finally {
     await handle.close();
   }
+  // This machine has now seen the ledger signed this far: an older folder no longer verifies here (witness.ts).
+  const genesis = await genesisHash(ledgerDir);
+  if (genesis) await rememberCheckpoint(configDir, genesis, signed);
   return signed;
+};
+
+/** The first record's hash (the chain was just verified): how the witness knows the project. */
+const genesisHash = async (ledgerDir: string): Promise<string | null> => {
+  const handle = await fs.open(path.join(ledgerDir, 'events.jsonl'), 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(64 * 1024), 0, 64 * 1024, 0);
+    const first = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0] ?? '';
+    const hash = (JSON.parse(first) as { hash?: unknown }).hash;
+    return isSha256(hash) ? hash : null;
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
 };
 
 const signatureValid = (c: HeadSignature): boolean => {
@@ -182,6 +201,8 @@ export interface SignatureCheck {
   readonly state: SignatureState;
   /** The newest valid checkpoint's seq. */
   readonly seq?: number;
+  /** The newest valid checkpoint itself (what a witness remembers). */
+  readonly newest?: HeadSignature;
   readonly message?: string;
   readonly checkpoints: number;
   /** Records after the newest valid checkpoint: nobody has signed for them. */
@@ -202,6 +223,7 @@ export const checkSignature = async (ledgerDir: string, records: readonly Ledger
   const hashAt = new Map(records.map((r) => [r.seq, r.hash]));
   const untrusted = new Set<string>();
   let newest = 0;
+  let newestCheckpoint: HeadSignature | undefined;
   let valid = 0;
   for (const entry of parsed) {
     const file = entry.where.replace(/ line \d+$/, '');
@@ -228,11 +250,12 @@ export const checkSignature = async (ledgerDir: string, records: readonly Ledger
       continue;
     }
     valid += 1;
+    if (c.seq >= newest) newestCheckpoint = c;
     newest = Math.max(newest, c.seq);
     if (trusted && !trusted.has(c.publicKey)) untrusted.add(c.publicKey);
   }
   const unsignedTail = Math.max(0, records.length - newest);
-  const base = { checkpoints: valid, unsignedTail, untrustedKeys: [...untrusted], problems };
+  const base = { checkpoints: valid, unsignedTail, untrustedKeys: [...untrusted], problems, ...(newestCheckpoint ? { newest: newestCheckpoint } : {}) };
   if (problems.length > 0) return { ...base, state: 'invalid', ...(newest ? { seq: newest } : {}), message: problems[0]!.message };
   if (valid === 0) return { ...base, state: 'unsigned' };
   const tail = unsignedTail > 0 ? `; unsigned tail: ${unsignedTail} record${unsignedTail === 1 ? '' : 's'} after it` : '';
