@@ -1,12 +1,13 @@
 /**
  * Git as a second witness of the ledger. Every commit the orchestrator makes carries a
  * `Baton-Evidence: <record hash>` trailer naming the ledger record that justified it (a RED lock, a
- * GREEN verdict, an escalation's revert). A ledger cut short, emptied, deleted or rechained after
+ * GREEN verdict, an escalation's revert), or, for a story merge and the promote merge, the newest
+ * record when it was made (so the approvals before it are anchored too). A ledger cut short, emptied, deleted or rechained after
  * an edit no longer holds those records, so `verify` reads every trailer on every local branch and
  * reports each commit whose record is gone, and any two commits whose records are in the opposite
  * order to the commits themselves (the ledger was reordered or rewritten).
  *
- * What this cannot see: records after the newest anchored commit (gate decisions made since), and
+ * What this cannot see: records after the newest anchored commit (`promote.done`, decisions made since), and
  * a history rewritten in git as well. Signed checkpoints (checkpoints.ts) cover the first.
  */
 import { featureBranch } from '../../shared/branches';

@@ -20,6 +20,8 @@ interface MergePlan {
   readonly mergeTree: string | null;
   readonly checkoutOnTier: boolean;
   readonly snapshot: { readonly database: string };
+  /** The ledger's newest record when the merge is made (the promotion's intent): its `Baton-Evidence` trailer. */
+  readonly evidence: string;
 }
 
 const BATON_AUTHOR = {
@@ -30,7 +32,7 @@ const BATON_AUTHOR = {
 };
 
 export const mergeMessage = (plan: MergePlan): string =>
-  `Promote ${plan.feature}: merge ${plan.featureBranch} into ${plan.tier}\n\nBaton-Feature: ${plan.feature}\nBaton-Snapshot: ${plan.snapshot.database}`;
+  `Promote ${plan.feature}: merge ${plan.featureBranch} into ${plan.tier}\n\nBaton-Feature: ${plan.feature}\nBaton-Snapshot: ${plan.snapshot.database}\nBaton-Evidence: ${plan.evidence}`;
 
 /** Baton's merge commit of the feature into the tier, the tier moved onto it (the checkout follows when on it). */
 export async function mergeLocally(root: string, plan: MergePlan): Promise<string> {

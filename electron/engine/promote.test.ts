@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -173,6 +173,26 @@ describe.each(PROVIDERS)('promote on $kind', ({ kind }) => {
     expect((await baton('verify', project.root)).out).toContain('the file has changed since');
     await git(project.root, 'checkout', '--', 'migrations/002_orders.sql');
     expect((await baton('verify', project.root)).code).toBe(0);
+
+    // The merge commit is anchored to the promotion's intent (the newest record then): a ledger cut
+    // before it, which drops every approval and deploy since, no longer passes plain `verify`.
+    const records = (await ledger.read()).records;
+    const intent = records.filter((r) => r.type === RECORD_TYPES.promoteStarted).at(-1)!;
+    expect(await git(project.root, 'log', '-1', '--format=%(trailers:key=Baton-Evidence,valueonly)', 'main')).toBe(intent.hash);
+    const events = join(project.root, '.baton', 'ledger', 'events.jsonl');
+    const whole = await readFile(events, 'utf8');
+    await writeFile(
+      events,
+      whole
+        .split('\n')
+        .slice(0, intent.seq - 1)
+        .map((line) => `${line}\n`)
+        .join(''),
+    );
+    const cut = await baton('verify', project.root);
+    expect(cut.code).toBe(1);
+    expect(cut.out).toContain(`names evidence record ${intent.hash.slice(0, 12)}`);
+    await writeFile(events, whole);
 
     const again = await promote(true);
     expect(again.plan.refusal).toContain('already in main');

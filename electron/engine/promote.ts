@@ -192,7 +192,8 @@ export async function promoteFeature(request: PromoteRequest & { readonly dryRun
   const started = performance.now();
 
   // The intent, before anything moves: a promotion stopped from here on is rolled back on the next try (promote-recover.ts).
-  await ledger.append({
+  // The merge commit names it (Baton-Evidence): every approval and deploy before it is anchored in git.
+  const intent = await ledger.append({
     type: RECORD_TYPES.promoteStarted,
     actor,
     subject: { feature: plan.feature },
@@ -240,7 +241,7 @@ export async function promoteFeature(request: PromoteRequest & { readonly dryRun
   try {
     if (route) {
       failedAt = 'opening the pull request';
-      const url = await openPullRequest(root, route, plan, mergeMessage(plan));
+      const url = await openPullRequest(root, route, plan, mergeMessage({ ...plan, evidence: intent.hash }));
       pullRequest = { url, checks: 'pending' };
       say(`pull request ${url}; waiting for its checks`);
       failedAt = 'waiting for the pull request checks';
@@ -248,7 +249,7 @@ export async function promoteFeature(request: PromoteRequest & { readonly dryRun
       pullRequest = { url, checks: checked.checks };
       say(checked.checks === 'none' ? `no checks reported on ${url}` : `the checks of ${url} passed`);
     } else {
-      mergeCommit = await mergeLocally(root, plan);
+      mergeCommit = await mergeLocally(root, { ...plan, evidence: intent.hash });
       say(`merge ${plan.featureBranch} into ${plan.tier}: ${mergeCommit.slice(0, 12)}`);
     }
     failpoint('promote:merged');

@@ -148,7 +148,8 @@ export async function mergeStoryExperiments(deps: CycleDeps, branches: BranchSer
           '--no-verify',
           '-q',
           '-m',
-          `Baton: story ${story} accepted — merge ${branch} into ${target}`,
+          // Anchored to the newest record (the story's acceptance, or later): a ledger cut or rewritten before it no longer holds it.
+          `Baton: story ${story} accepted — merge ${branch} into ${target}${await evidenceTrailer(deps.ledger)}`,
           branch,
         ]);
       } catch (error) {
@@ -175,6 +176,12 @@ export async function mergeStoryExperiments(deps: CycleDeps, branches: BranchSer
   }
   for (const { pair } of [...chain].reverse()) await branches.delete(pair.name);
   return merged;
+}
+
+/** The ledger's newest record as a `Baton-Evidence` trailer (none for an empty ledger, which cannot have accepted a story). */
+async function evidenceTrailer(ledger: CycleDeps['ledger']): Promise<string> {
+  const newest = (await ledger.read()).records.at(-1);
+  return newest ? `\n\nBaton-Evidence: ${newest.hash}` : '';
 }
 
 /** A discarded story's experiment pair is removed (nothing of it is merged); no pair, nothing to do. */
