@@ -41,6 +41,8 @@ const gateRef = { feature: id, story: id.optional(), gate: z.enum(GATE_NAMES) };
 const reason = z.string().trim().min(1, 'is required').superRefine(words('note', 'The reason'));
 /** An optional note (an approval's comment, a decision's note): the same rules as a reason. */
 const note = z.string().superRefine(words('note', 'The note')).optional();
+/** Approve with exceptions: each unproven AC the approval accepts anyway, and why. */
+const exceptions = z.object({ acs: z.array(id).min(1, 'names no AC').max(500, 'names more than 500 ACs'), reason }).strict();
 /** Names no artifact can have: refused, never silently dropped (zod leaves a `__proto__` key out of a record). */
 const RESERVED_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
 const noReservedKey = (raw: unknown): boolean =>
@@ -117,7 +119,7 @@ export const channels = {
   'gates:evidence': { request: z.object(gateRef).strict(), response: returns<GateEvidence>() },
   /** Approve a gate; `expect` carries the hashes the person was shown (fail closed on any difference). */
   'gates:approve': {
-    request: z.object({ ...gateRef, approver, expect: expectHashes, comment: note, viewedMs }).strict(),
+    request: z.object({ ...gateRef, approver, expect: expectHashes, comment: note, viewedMs, exceptions: exceptions.optional() }).strict(),
     response: returns<LedgerRecord>(),
   },
   /** `discard` (a story's acceptance only): drop the story instead of revising it. */

@@ -3,6 +3,7 @@
  * "On-disk layout"). Pure types and constants: the hashing and file I/O live in electron/ledger/.
  */
 import type { TestStatus } from './model';
+import type { AppErrorCode } from './result';
 
 export type ActorKind = 'orchestrator' | 'agent' | 'person';
 export interface Actor {
@@ -199,8 +200,10 @@ export interface AcProof {
   readonly title: string;
   readonly storyId: string | null;
   readonly items: readonly string[];
-  /** Every covering item is green or refactored with a GREEN record (never true with no items). */
+  /** Every covering item is green or refactored with a GREEN record and tests that are not weak (never true with no items). */
   readonly proven: boolean;
+  /** Why it is not proven, in a PO's words ("T3 is escalated"); null when it is. */
+  readonly why: string | null;
 }
 
 /**
@@ -252,8 +255,12 @@ export interface GateEvidence {
   readonly summary: EvidenceSummary;
   /** Gate conformance failures (spec, design, test_list in Baton's layout): each blocks approval. */
   readonly conformance: readonly string[];
-  /** Whether an approval could succeed now, and if not why (fail closed). */
-  readonly approvable: { readonly ok: boolean; readonly reason: string | null };
+  /**
+   * Whether an approval could succeed now, and if not why (fail closed). `code` is the refusal's
+   * (`unproven`: only unproven ACs stand in the way, so "Approve with exceptions" naming each of
+   * `summary.acs` that is not proven can pass it).
+   */
+  readonly approvable: { readonly ok: boolean; readonly reason: string | null; readonly code?: AppErrorCode | null };
 }
 
 export interface LedgerPage {

@@ -85,8 +85,15 @@ export interface GateArtifact {
  * an earlier gate comes first, its evidence or artifacts are missing or invalid, it was withdrawn
  * and nothing changed since, or the project is read-only.
  */
+/** An acceptance approved with exceptions: each unproven AC and why, and the approver's reason. */
+export interface GateExceptions {
+  readonly acs: readonly { readonly ac: string; readonly why: string }[];
+  readonly reason: string;
+}
+
 export interface GateBlock {
-  readonly kind: 'earlier-gate' | 'evidence' | 'artifacts' | 'unchanged' | 'read-only' | 'amendment';
+  /** `unproven`: a story's ACs lack proof; only an approval with exceptions (or the proof) can pass it. */
+  readonly kind: 'earlier-gate' | 'evidence' | 'artifacts' | 'unchanged' | 'read-only' | 'amendment' | 'unproven';
   /** The earlier gate, for `earlier-gate`. */
   readonly gate: string | null;
   readonly message: string;
@@ -113,6 +120,8 @@ export interface Gate {
   readonly approvers?: readonly string[];
   /** Baton: the ledger record of the approval in force. */
   readonly approvalSeq?: number;
+  /** Baton: the approval in force accepted unproven ACs as exceptions (each with why it was unproven) for `reason`. */
+  readonly exceptions?: GateExceptions;
   /**
    * Baton, in a project that signs checkpoints: true when the approval in force comes after the
    * newest valid checkpoint (nobody has signed for it yet). Absent when the project signs nothing.

@@ -75,6 +75,15 @@ const cycleKey = { key: text };
 /** A mutant the locked tests did not kill: where, which mutation, the code before and after. */
 const survivedMutant = z.object({ id: text, file: text, line: count, column: count, operator: text, original: text, replacement: text });
 
+/** A gate approval: who, the hashes, and for an acceptance approved with unproven ACs each of them with why, and the approver's reason. */
+const approval = {
+  approver: text,
+  comment: text.optional(),
+  artifacts,
+  exceptions: list(z.object({ ac: text, why: text })).optional(),
+  exceptionReason: text.optional(),
+};
+
 /** A RED step's verdicts: `red`, or why the turn is not one (the machine's NotRed, orchestrator/cycle-types.ts). */
 export const RED_VERDICTS = ['red', 'passed-at-once', 'load-error', 'regressed', 'no-test', 'compromised', 'flaky'] as const;
 
@@ -82,7 +91,7 @@ export const RED_VERDICTS = ['red', 'passed-at-once', 'load-error', 'regressed',
 const decisionTiming = { openedAt: text.optional(), waitedMs: z.number().nonnegative().optional(), viewedMs: z.number().nonnegative().optional() };
 
 export const RECORD_DATA = {
-  [RECORD_TYPES.gateApproved]: z.looseObject({ gate: text.optional(), approver: text, comment: text.optional(), artifacts, ...decisionTiming }),
+  [RECORD_TYPES.gateApproved]: z.looseObject({ gate: text.optional(), ...approval, ...decisionTiming }),
   [RECORD_TYPES.gateRejected]: z.looseObject({
     gate: text.optional(),
     approver: text,

@@ -53,6 +53,7 @@ export const APP_ERROR_CODES = [
   'stale-artifact',
   'status-failed',
   'unavailable',
+  'unproven',
   'unchanged',
   'unreachable',
   'unsafe-file',

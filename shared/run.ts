@@ -19,6 +19,7 @@ export const LIFECYCLE_STATE_NAMES = [
   'building',
   'acceptance',
   'deployGate',
+  'promoteGate',
   'promoting',
   'done',
   'abandoned',

@@ -56,12 +56,12 @@ describe('npx baton demo --from-request --ship --json', () => {
     expect(recordsOf(records, RECORD_TYPES.cycleMutated)).toEqual([]);
     const design = recordsOf(records, RECORD_TYPES.designTurn).map((r) => `${r.data.role}:${r.data.attempt}:${r.data.outcome}`);
     expect(design).toEqual(['specAuthor:1:refused', 'specAuthor:2:written', 'architectReviewer:1:written', 'dba:1:written', 'testStrategist:1:written']);
-    // Every gate decided by the demo PO: the design gates, each story's acceptance, then deploy.
+    // Every gate decided by the demo PO: the design gates, each story's acceptance, then deploy and promote ("may promote").
     const approvals = recordsOf(records, RECORD_TYPES.gateApproved).map(
       (r) => `${r.data.gate}${r.subject.story ? ` ${r.subject.story}` : ''} by ${r.data.approver}`,
     );
     expect(approvals).toEqual(
-      ['spec', 'design', 'test_list', 'acceptance S-1', 'acceptance S-2', 'deploy'].map((g) => `${g} by Demo Product Owner <demo@baton.invalid>`),
+      ['spec', 'design', 'test_list', 'acceptance S-1', 'acceptance S-2', 'deploy', 'promote'].map((g) => `${g} by Demo Product Owner <demo@baton.invalid>`),
     );
     // One test amendment: proposed by the Navigator reviewing T3, approved by the demo PO, re-run as T3's second round.
     const [amendment, ...more] = recordsOf(records, RECORD_TYPES.testAmendment);
@@ -90,6 +90,14 @@ describe('npx baton demo --from-request --ship --json', () => {
       ['baton/f-inventory--s-2', ['002_reorder_level.sql'], null],
       ['baton/f-inventory', ['002_reorder_level.sql'], null],
     ]);
+    // Each story merge is anchored to the newest record when it was made: the story's acceptance or later.
+    for (const r of merged) {
+      const { stdout: trailer } = await exec('git', ['-C', demo.project, 'log', '-1', '--format=%(trailers:key=Baton-Evidence,valueonly)', r.data.merge]);
+      const named = records.find((x) => x.hash === trailer.trim());
+      const acceptance = records.find((x) => x.type === RECORD_TYPES.gateApproved && x.subject.gate === 'acceptance' && x.subject.story === r.data.story);
+      expect(named!.seq).toBeGreaterThanOrEqual(acceptance!.seq);
+      expect(named!.seq).toBeLessThan(r.seq);
+    }
     const { stdout: branchesLeft } = await exec('git', ['-C', demo.project, 'branch', '--list', 'baton/f-inventory--*']);
     expect(branchesLeft.trim()).toBe('');
     const deployed = recordsOf(records, RECORD_TYPES.deployRan);

@@ -83,6 +83,10 @@ describe.skipIf(adminUrl === null)('from the approved test list to main on a Pos
     await approve('acceptance', 'S-2');
     expect((await run('deploy')).phase).toBe('deployGate');
     await approve('deploy');
+    // The deploy gate's approval does not promote: the promote gate says "may promote".
+    expect((await run('promote')).phase).toBe('promoteGate');
+    expect(recordsOf((await Ledger.forArtifactRoot(join(project, '.baton')).read()).records, RECORD_TYPES.promoteDone)).toEqual([]);
+    await approve('promote');
     expect((await run('done')).phase).toBe('done');
 
     const records = (await Ledger.forArtifactRoot(join(project, '.baton')).read()).records;

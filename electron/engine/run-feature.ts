@@ -192,8 +192,8 @@ const AFTER_GATE: Readonly<Record<GateName, LifecycleStateName>> = {
   design: 'testListing',
   test_list: 'building',
   acceptance: 'deployGate',
-  deploy: 'promoting',
-  promote: 'done',
+  deploy: 'promoteGate',
+  promote: 'promoting',
 };
 
 async function driveLifecycle(
@@ -223,7 +223,7 @@ async function driveLifecycle(
         // A story sent back at acceptance runs its items again with the note; a sent-back deploy gate waits for a new deploy.
         await takeUpRejections(ledger, {
           feature: deps.feature,
-          gates: ['acceptance', 'deploy'],
+          gates: ['acceptance', 'deploy', 'promote'],
           items: list,
           stories: await storiesOf(deps.root, deps.feature),
           drop: ship.drop,

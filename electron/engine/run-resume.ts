@@ -17,15 +17,15 @@ export const GATE_STATE: Readonly<Record<GateName, LifecycleStateName>> = {
   test_list: 'testListGate',
   acceptance: 'acceptance',
   deploy: 'deployGate',
-  promote: 'promoting',
+  promote: 'promoteGate',
 };
 
 /** Whether the feature-level gate waited on in `state` has been approved or rejected, or an approved test amendment sends the run back to building. */
 export async function decidedGate(ledger: Ledger, feature: string, state: string): Promise<boolean> {
   const records = (await ledger.read()).records;
   if (REBUILT_FROM.has(state) && amendmentToRerun(records, feature)) return true;
-  // Acceptance is decided per story, and promoting is work, not a wait: neither is "already decided" as one gate.
-  const gate = (Object.keys(GATE_STATE) as GateName[]).find((g) => GATE_STATE[g] === state && g !== 'acceptance' && g !== 'promote');
+  // Acceptance is decided per story: it is not "already decided" as one gate.
+  const gate = (Object.keys(GATE_STATE) as GateName[]).find((g) => GATE_STATE[g] === state && g !== 'acceptance');
   if (!gate) return false;
   const status = foldGates(records).get(gateKey({ feature, gate }))?.status;
   return status === 'approved' || status === 'rejected';

@@ -4,7 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../ledger';
 import { approveGate } from './decide';
 import { gateEvidence } from './evidence';
-import { makeBatonProject, PERSON, type TestProject } from './gate-project.fixture';
+import { gateOf, makeBatonProject, PERSON, type TestProject } from './gate-project.fixture';
+import { ORCHESTRATOR } from '../ledger/temp-ledger.fixture';
+import { RECORD_TYPES } from '../../shared/records';
+import { sampleData } from '../../shared/records.fixture';
 
 let p: TestProject;
 beforeEach(async () => {
@@ -171,6 +174,7 @@ describe('approveGate', () => {
 
   it('approves a story acceptance over its story and ACs once the test list is approved', async () => {
     for (const gate of ['spec', 'design', 'test_list'] as const) expect((await p.approve(gate)).ok).toBe(true);
+    await p.prove();
     const result = await p.approve('acceptance', 'S-1');
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.subject).toEqual({ feature: 'F-1', story: 'S-1', gate: 'acceptance' });
@@ -179,5 +183,115 @@ describe('approveGate', () => {
       'stories/S-1/acs/AC-2.json',
       'stories/S-1/story.json',
     ]);
+  });
+});
+
+describe('acceptance needs proof', () => {
+  const approveTheRest = async () => {
+    for (const gate of ['spec', 'design', 'test_list'] as const) expect((await p.approve(gate)).ok).toBe(true);
+  };
+  const accept = async (exceptions?: { acs: string[]; reason: string }) => {
+    const view = await p.view();
+    const evidence = await gateEvidence(view, p.ledger, { feature: 'F-1', gate: 'acceptance', story: 'S-1' });
+    if (!evidence.ok) throw new Error(evidence.error.message);
+    const expect = Object.fromEntries(evidence.value.artifacts.flatMap((a) => (a.sha256 ? [[a.name, a.sha256]] : [])));
+    return approveGate(view, p.ledger, { feature: 'F-1', gate: 'acceptance', story: 'S-1', approver: PERSON, expect, ...(exceptions ? { exceptions } : {}) });
+  };
+
+  it('refuses an acceptance while an AC is unproven, naming each AC and why, and the evidence says so', async () => {
+    await approveTheRest();
+    await p.prove(['T1']);
+    const before = (await p.records()).length;
+    const refused = await accept();
+    expect(codeOf(refused)).toBe('unproven');
+    expect(!refused.ok && refused.error.message).toContain('AC-2 (T2 is not GREEN (pending))');
+    expect(!refused.ok && refused.error.message).not.toContain('AC-1');
+    expect(!refused.ok && refused.error.message).toContain('--exception AC-2 --reason TEXT');
+    expect(await p.records()).toHaveLength(before);
+    const evidence = await gateEvidence(await p.view(), p.ledger, { feature: 'F-1', gate: 'acceptance', story: 'S-1' });
+    expect(evidence.ok && evidence.value.approvable).toMatchObject({ ok: false, code: 'unproven' });
+    expect(evidence.ok && evidence.value.summary.acs.map((ac) => [ac.id, ac.proven, ac.why])).toEqual([
+      ['AC-1', true, null],
+      ['AC-2', false, 'T2 is not GREEN (pending)'],
+    ]);
+    // The Inbox does not call it ready to decide.
+    expect(gateOf(await p.view(), 'acceptance', 'S-1').blockedBy).toMatchObject({ kind: 'unproven' });
+  });
+
+  it('an escalated item or tests too weak to fail leave the AC unproven', async () => {
+    await approveTheRest();
+    await p.prove(['T1', 'T2']);
+    const subject = (item: string) => ({ feature: 'F-1', story: 'S-1', item, cycle: `F-1/${item}/1` });
+    await p.ledger.append({
+      type: RECORD_TYPES.itemStatus,
+      actor: ORCHESTRATOR,
+      subject: subject('T1'),
+      data: sampleData(RECORD_TYPES.itemStatus, { item: 'T1', status: 'escalated' }),
+    });
+    await p.ledger.append({
+      type: RECORD_TYPES.cycleMutated,
+      actor: ORCHESTRATOR,
+      subject: subject('T2'),
+      data: sampleData(RECORD_TYPES.cycleMutated, { tested: 5, killed: 2, timedOut: 0, survived: [], score: 0.4, minScore: 0.6 }),
+    });
+    const refused = await accept();
+    expect(codeOf(refused)).toBe('unproven');
+    expect(!refused.ok && refused.error.message).toContain('AC-1 (T1 is escalated)');
+    expect(!refused.ok && refused.error.message).toMatch(/AC-2 \(T2's tests are weak \(mutation 40% \(2 of 2 killed, below 60%\)\)\)/);
+  });
+
+  it('approves with exceptions only when each unproven AC is named and a reason given, and records them for good', async () => {
+    await approveTheRest();
+    await p.prove(['T1']);
+    expect(codeOf(await accept({ acs: ['AC-2'], reason: '  ' }))).toBe('no-reason');
+    const extra = await accept({ acs: ['AC-1', 'AC-2'], reason: 'ship it' });
+    expect(codeOf(extra)).toBe('invalid-request');
+    expect(!extra.ok && extra.error.message).toContain('AC-1 is not an unproven AC of story S-1. The unproven ones are AC-2.');
+    const before = (await p.records()).length;
+    const approved = await accept({ acs: ['AC-2'], reason: 'declines come in the next release' });
+    if (!approved.ok) throw new Error(approved.error.message);
+    expect(approved.value.data).toMatchObject({
+      exceptions: [{ ac: 'AC-2', why: 'T2 is not GREEN (pending)' }],
+      exceptionReason: 'declines come in the next release',
+    });
+    expect(await p.records()).toHaveLength(before + 1);
+    const gate = gateOf(await p.view(), 'acceptance', 'S-1');
+    expect(gate).toMatchObject({
+      status: 'approved',
+      exceptions: { acs: [{ ac: 'AC-2', why: 'T2 is not GREEN (pending)' }], reason: 'declines come in the next release' },
+    });
+  });
+
+  it('refuses exceptions where everything is proven, or on another gate', async () => {
+    await approveTheRest();
+    await p.prove();
+    const none = await accept({ acs: ['AC-1'], reason: 'just in case' });
+    expect(!none.ok && none.error.message).toContain('Every AC is proven: approve it without exceptions.');
+    const spec = await approveGate(await p.view(), p.ledger, {
+      feature: 'F-1',
+      gate: 'deploy',
+      approver: PERSON,
+      expect: {},
+      exceptions: { acs: ['AC-1'], reason: 'x' },
+    });
+    expect(codeOf(spec)).toBe('invalid-request');
+    const plain = await accept();
+    expect(plain.ok && plain.value.data['exceptions']).toBeUndefined();
+  });
+});
+
+describe('a promote gate with nothing left to guard', () => {
+  it('is not ready to decide once the latest deploy was promoted, and opens again with a new deploy', async () => {
+    const append = (type: typeof RECORD_TYPES.deployRan | typeof RECORD_TYPES.promoteDone) =>
+      p.ledger.append({ type, actor: ORCHESTRATOR, subject: { feature: 'F-1' }, data: sampleData(type) } as never);
+    await append(RECORD_TYPES.deployRan);
+    await append(RECORD_TYPES.promoteDone);
+    const promote = gateOf(await p.view(), 'promote');
+    expect(promote.blockedBy?.message).toMatch(
+      /^The promote gate of F-1 has nothing left to guard: F-1 was promoted to main at .* \(merge cccccccccccc, migrations 002_reorder.sql; record #2\)/,
+    );
+    expect(codeOf(await p.approve('promote'))).toBe('already-approved');
+    await append(RECORD_TYPES.deployRan);
+    expect(gateOf(await p.view(), 'promote').blockedBy?.message).not.toContain('nothing left to guard');
   });
 });

@@ -12,6 +12,8 @@ import { conformanceError, gateConformance } from './conformance';
 import { amendmentError } from './amendments';
 import { revisingError } from './revising';
 import { verificationError } from './feature-verified';
+import { acceptanceProofError } from './acceptance-proof';
+import { promotedError } from './promoted';
 import type { LedgerRecord } from '../../shared/ledger';
 import type { Layout } from '../../shared/model';
 
@@ -72,7 +74,11 @@ export const approvalBlocker = async (
   snapshots: readonly ArtifactSnapshot[],
   layout: Layout,
   records: readonly LedgerRecord[],
+  /** The unproven ACs an approval with exceptions names (acceptance only). */
+  excepted: readonly string[] = [],
 ): Promise<AppError | null> =>
+  // First: a promote gate whose deploy was promoted already has nothing to approve, whatever else holds.
+  promotedError(ref, records) ??
   (await prerequisiteError(located, ref, folds)) ??
   // Before the evidence files: a failed merged suite says what to do, a missing deploy-evidence.json does not.
   verificationError(ref, records) ??
@@ -80,7 +86,9 @@ export const approvalBlocker = async (
   conformanceError(ref, await gateConformance(located, ref.gate, layout)) ??
   amendmentError(ref, records) ??
   revisingError(ref, records) ??
-  (await stateError(located, ref, folds.get(gateKey(ref)), currentHashes(snapshots)));
+  (await stateError(located, ref, folds.get(gateKey(ref)), currentHashes(snapshots))) ??
+  // Last: when the only thing missing is proof, the evidence panel offers "Approve with exceptions".
+  acceptanceProofError(located.feature, ref, records, excepted);
 
 /** `expect` must name exactly the current artifacts with exactly their current hashes. */
 export const staleError = (ref: GateRef, expect: Readonly<Record<string, string>>, now: Readonly<Record<string, string>>): AppError | null => {

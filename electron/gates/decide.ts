@@ -15,6 +15,7 @@ import type { Ledger, LedgerTx } from '../ledger';
 import { readProject } from '../project';
 import { currentHashes, describeRef, locateGate, snapshotArtifacts, type GateRef, type LocatedGate } from './artifacts';
 import { approvalBlocker, staleError } from './checks';
+import { unprovenAcs } from './acceptance-proof';
 import { downstreamOf, PREREQUISITE } from './definitions';
 import { approvalDrift } from './drift';
 import { foldGates, gateKey } from './state';
@@ -26,6 +27,8 @@ export interface ApproveRequest extends GateRef {
   readonly comment?: string | undefined;
   /** How long the person had the evidence open before deciding, as their screen measured it. */
   readonly viewedMs?: number | undefined;
+  /** Approve with exceptions (acceptance only): every unproven AC named, and why it is accepted anyway. */
+  readonly exceptions?: { readonly acs: readonly string[]; readonly reason: string } | undefined;
 }
 
 export interface ReasonedRequest extends GateRef {
@@ -132,8 +135,16 @@ export const decideOnDisk = (
 export const approveGate = (view: ProjectView, ledger: Ledger, req: ApproveRequest): Promise<Result<LedgerRecord>> =>
   decideOnDisk(view, ledger, req, async (tx, located, current) => {
     const snapshots = await snapshotArtifacts(current, located);
-    const blocker = await approvalBlocker(located, req, foldGates(tx.records), snapshots, current.layout, tx.records);
+    const excepted = [...new Set(req.exceptions?.acs ?? [])];
+    const noReason = req.exceptions ? exceptionReasonError(req, req.exceptions) : null;
+    if (noReason) return noReason;
+    const blocker = await approvalBlocker(located, req, foldGates(tx.records), snapshots, current.layout, tx.records, excepted);
     if (blocker) return refuse(blocker);
+    // Recorded with why each AC was unproven at the moment it was accepted anyway.
+    const unproven = new Map(unprovenAcs(located.feature, req, tx.records).map((ac) => [ac.id, ac.why ?? 'unproven']));
+    const exceptions = req.exceptions
+      ? { exceptions: excepted.map((ac) => ({ ac, why: unproven.get(ac) ?? 'unproven' })), exceptionReason: req.exceptions.reason.trim() }
+      : {};
     const unknown = unknownExpected(req, req.expect, located.names);
     if (unknown) return unknown;
     // A prototype-less copy: a name is looked up as an own key, never found on Object.prototype.
@@ -158,11 +169,24 @@ export const approveGate = (view: ProjectView, ledger: Ledger, req: ApproveReque
       type: RECORD_TYPES.gateApproved,
       actor: { kind: 'person', id: approver },
       subject: subjectOf(req),
-      data: { gate: req.gate, approver, ...(comment ? { comment } : {}), artifacts, ...timing(tx.records, req, req.viewedMs) },
+      data: { gate: req.gate, approver, ...(comment ? { comment } : {}), artifacts, ...exceptions, ...timing(tx.records, req, req.viewedMs) },
       blobs,
     });
     return ok(record);
   });
+
+/** An approval with exceptions names at least one AC and says why, in words a note may hold. */
+const exceptionReasonError = (ref: GateRef, exceptions: NonNullable<ApproveRequest['exceptions']>): Result<never> | null => {
+  if (exceptions.acs.length === 0)
+    return err('invalid-request', `An approval of ${describeRef(ref)} with exceptions must name each unproven AC it accepts anyway. Nothing was recorded.`);
+  if (exceptions.reason.trim() === '')
+    return err(
+      'no-reason',
+      `To approve ${describeRef(ref)} with exceptions, say why the unproven ACs are accepted anyway: the reason is recorded with the approval and shown for good.`,
+    );
+  const bad = noteProblem(exceptions.reason.trim(), 'The reason');
+  return bad === null ? null : err('invalid-request', `${bad} Nothing was recorded.`);
+};
 
 const reasonError = (req: ReasonedRequest, verb: string): Result<never> | null => {
   if (req.reason.trim() === '')

@@ -61,6 +61,7 @@ describe('a gate counts every file under its folders', () => {
     expect((await p.approve('spec')).ok).toBe(true);
     expect((await p.approve('design')).ok).toBe(true);
     expect((await p.approve('test_list')).ok).toBe(true);
+    await p.prove();
     expect((await p.approve('acceptance', 'S-1')).ok).toBe(true);
     await p.write('stories/S-1/acs/.notes', 'x\n');
     expect(await driftNames('acceptance', 'S-1')).toEqual(['stories/S-1/acs/.notes']);

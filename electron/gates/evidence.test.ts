@@ -57,7 +57,7 @@ describe('gateEvidence', () => {
   });
 
   it('says why a gate cannot be approved, with the same checks a decision runs', async () => {
-    expect((await evidenceOf('design')).approvable).toEqual({ ok: false, reason: expect.stringContaining('the spec gate comes first') });
+    expect((await evidenceOf('design')).approvable).toEqual({ ok: false, reason: expect.stringContaining('the spec gate comes first'), code: 'prerequisite' });
     expect((await p.approve('spec')).ok).toBe(true);
     expect((await evidenceOf('spec')).approvable.reason).toContain('already approved');
     await fs.rm(p.file('architecture.json'));
@@ -69,6 +69,7 @@ describe('gateEvidence', () => {
 
   it('lists an approved artifact that was removed since, so its removal is seen', async () => {
     for (const gate of ['spec', 'design', 'test_list'] as const) expect((await p.approve(gate)).ok).toBe(true);
+    await p.prove();
     expect((await p.approve('acceptance', 'S-1')).ok).toBe(true);
     await fs.rm(p.file('stories/S-1/acs/AC-2.json'));
     const evidence = await evidenceOf('acceptance', 'S-1');

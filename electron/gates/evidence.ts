@@ -109,7 +109,9 @@ const batonEvidence = async (view: ProjectView, ledger: Ledger | null, ref: Gate
     artifacts,
     summary: evidenceSummary(located.value.feature, records, located.value.story),
     conformance,
-    approvable: view.readOnly ? { ok: false, reason: readOnlyGates(view) } : { ok: blocker === null, reason: blocker?.message ?? null },
+    approvable: view.readOnly
+      ? { ok: false, reason: readOnlyGates(view) }
+      : { ok: blocker === null, reason: blocker?.message ?? null, ...(blocker ? { code: blocker.code } : {}) },
   });
 };
 

@@ -61,7 +61,7 @@ describe('the merged feature’s verification at the deploy gate', () => {
   it('blocks nothing when it passed, when none was made, for another gate or feature, or once a story merged since', () => {
     expect(verificationError(deploy, [merged(1), verified(2, { verdict: 'passed' })])).toBeNull();
     expect(verificationError(deploy, [merged(1)])).toBeNull();
-    expect(verificationError({ feature: 'F-1', gate: 'acceptance' }, [verified(1, failed)])).toBeNull();
+    expect(verificationError({ feature: 'F-1', gate: 'design' }, [verified(1, failed)])).toBeNull();
     expect(verificationError(deploy, [verified(1, failed, 'F-2')])).toBeNull();
     // A later passed verification of a new head clears the earlier failure.
     expect(verificationError(deploy, [verified(1, failed), merged(2), verified(3, { verdict: 'passed' })])).toBeNull();

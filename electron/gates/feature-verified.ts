@@ -67,11 +67,18 @@ export function verificationFailure(record: FeatureVerified): string {
 }
 
 /**
- * Why the deploy gate cannot be approved: the merged feature failed its verification (the gate
- * would approve a deploy of code whose suite fails on a fresh database). Null otherwise.
+ * Why the deploy gate, or another story's acceptance, cannot be approved: the merged feature failed
+ * its verification (the gate would approve a deploy of code whose suite fails on a fresh database,
+ * or merge more into it). Null otherwise.
  */
-export function verificationError(ref: { feature: string; gate: string }, records: readonly LedgerRecord[]): AppError | null {
-  if (ref.gate !== 'deploy') return null;
+export function verificationError(
+  ref: { feature: string; gate: string; story?: string | null | undefined },
+  records: readonly LedgerRecord[],
+): AppError | null {
+  if (ref.gate !== 'deploy' && ref.gate !== 'acceptance') return null;
   const failed = standingFailure(records, ref.feature);
-  return failed ? { code: 'not-verified', message: verificationFailure(failed) } : null;
+  if (!failed) return null;
+  // Accepting another story would merge it into a branch whose suite already fails.
+  const story = ref.gate === 'acceptance' ? `Story ${ref.story ?? ''} cannot be accepted while the merged feature fails. ` : '';
+  return { code: 'not-verified', message: `${story}${verificationFailure(failed)}` };
 }

@@ -28,7 +28,8 @@ export const GATES_BEFORE: Readonly<Record<LifecycleStateName, readonly GateName
   building: ['spec', 'design', 'test_list'],
   acceptance: ['spec', 'design', 'test_list'],
   deployGate: ['spec', 'design', 'test_list', 'acceptance'],
-  promoting: ['spec', 'design', 'test_list', 'acceptance', 'deploy'],
+  promoteGate: ['spec', 'design', 'test_list', 'acceptance', 'deploy'],
+  promoting: ['spec', 'design', 'test_list', 'acceptance', 'deploy', 'promote'],
   done: [],
   abandoned: [],
   // A run that resumes from an escalation goes on building.

@@ -8,6 +8,9 @@ import type { GateName, LedgerRecord } from '../../shared/ledger';
 import type { ProjectView } from '../../shared/model';
 import type { Result } from '../../shared/result';
 import { Ledger } from '../ledger';
+import { ORCHESTRATOR } from '../ledger/temp-ledger.fixture';
+import { RECORD_TYPES } from '../../shared/records';
+import { sampleData } from '../../shared/records.fixture';
 import { readProject } from '../project';
 import { makeTempDir, removeDir, writeTree, type FileTree } from '../project/temp-project.fixture';
 import { annotateGates } from './annotate';
@@ -60,6 +63,8 @@ export interface TestProject {
   view(): Promise<ProjectView>;
   /** Approves with exactly the hashes the evidence shows, as the inbox does. */
   approve(gate: GateName, story?: string, approver?: string): Promise<Result<LedgerRecord>>;
+  /** Records GREEN for these items of F-1's story S-1 as the orchestrator would (its attestation and status), so their ACs are proven. */
+  prove(items?: readonly string[]): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -92,6 +97,18 @@ export const makeBatonProject = async (files: FileTree = batonFeature()): Promis
       if (!evidence.ok) return evidence;
       const expect = Object.fromEntries(evidence.value.artifacts.flatMap((a) => (a.sha256 ? [[a.name, a.sha256]] : [])));
       return approveGate(current, ledger, { ...ref, approver, expect });
+    },
+    async prove(items = ['T1', 'T2']) {
+      for (const item of items) {
+        const subject = { feature: 'F-1', story: 'S-1', item, cycle: `F-1/${item}/1` };
+        await ledger.append({ type: RECORD_TYPES.cycleGreened, actor: ORCHESTRATOR, subject, data: sampleData(RECORD_TYPES.cycleGreened, {}) });
+        await ledger.append({
+          type: RECORD_TYPES.itemStatus,
+          actor: ORCHESTRATOR,
+          subject,
+          data: sampleData(RECORD_TYPES.itemStatus, { item, status: 'green' }),
+        });
+      }
     },
     cleanup: () => removeDir(root),
   };

@@ -61,6 +61,7 @@ export const batonGate = async (site: FeatureSite, gate: GateName, story: string
     approver: approval?.approver ?? null,
     approvedAt: approval?.at ?? null,
     ...(approval ? { approvalSeq: approval.seq } : {}),
+    ...(approval?.exceptions ? { exceptions: approval.exceptions } : {}),
     artifacts: (approval?.artifacts ?? []).map(({ name, sha256 }) => ({ name, sha256, kind: 'file' as const })),
     note: fold?.note ?? null,
     blockedBy: null,
@@ -70,6 +71,7 @@ export const batonGate = async (site: FeatureSite, gate: GateName, story: string
 /** The approval check's refusal, as the Inbox files it: an earlier gate, missing evidence, nothing changed. */
 const blockOf = (gate: GateName, error: AppError): GateBlock => {
   if (error.code === 'amendment-open') return { kind: 'amendment', gate: null, message: error.message };
+  if (error.code === 'unproven') return { kind: 'unproven', gate: null, message: error.message };
   if (error.code === 'not-verified') return { kind: 'evidence', gate: null, message: error.message };
   if (error.code === 'prerequisite') return { kind: 'earlier-gate', gate: PREREQUISITE[gate], message: error.message };
   if (error.code === 'missing-artifact' || error.code === 'invalid-artifact') {

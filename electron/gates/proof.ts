@@ -10,7 +10,7 @@ import { RECORD_TYPES, recordsOf, type RecordType, type TypedRecord } from '../.
 import { cycleCovers, type CycleRun, type Feature, type ProjectView, type TestItem, type TestStatus } from '../../shared/model';
 import { effectiveStatus, itemStatuses } from './annotate-items';
 import { foldEscalations } from './escalations';
-import { mutationProof } from '../../shared/mutation-words';
+import { mutationLine, mutationProof } from '../../shared/mutation-words';
 
 const ref = (r: LedgerRecord): RecordRef => ({ seq: r.seq, hash: r.hash, at: r.at });
 
@@ -93,15 +93,26 @@ const fileProof = (item: TestItem, cycles: number): ItemProof => ({
   lastRun: null,
 });
 
+/** Why an item does not prove its AC, in a PO's words; null when it does. */
+const itemGap = (i: ItemProof, source: EvidenceSummary['source']): string | null => {
+  if (i.status === 'escalated') return `${i.id} is escalated`;
+  if (i.status === 'skipped') return `${i.id} was set aside`;
+  if (!PROVEN.includes(i.status)) return `${i.id} is not GREEN (${i.status})`;
+  // A foreign project has no GREEN record to show: its file's status is all there is.
+  if (source === 'ledger' && i.green === null) return `${i.id} has no GREEN record`;
+  if (i.mutation?.weak) return `${i.id}'s tests are weak (${mutationLine(i.mutation)})`;
+  return null;
+};
+
 const acsOf = (feature: Feature, story: string | null, items: readonly ItemProof[], source: EvidenceSummary['source']): AcProof[] =>
   feature.stories
     .filter((s) => story === null || s.id === story)
     .flatMap((s) =>
       s.acs.map((ac) => {
         const covering = items.filter((i) => i.acId === ac.id);
-        // A foreign project has no GREEN record to show: its file's status is all there is.
-        const proven = covering.length > 0 && covering.every((i) => PROVEN.includes(i.status) && (source === 'files' || i.green !== null));
-        return { id: ac.id, title: ac.title, storyId: s.id, items: covering.map((i) => i.id), proven };
+        const gaps = covering.map((i) => itemGap(i, source)).filter((gap): gap is string => gap !== null);
+        const why = covering.length === 0 ? 'no test item covers it' : gaps.length > 0 ? gaps.join('; ') : null;
+        return { id: ac.id, title: ac.title, storyId: s.id, items: covering.map((i) => i.id), proven: why === null, why };
       }),
     );
 

@@ -7,6 +7,7 @@ import { RECORD_TYPES, recordOf } from '../../shared/records';
 import { recordHash } from '../ledger';
 import { downstreamOf, isGateName } from './definitions';
 import type { ApprovedArtifact } from './drift';
+import type { GateExceptions } from '../../shared/model';
 
 export type FoldStatus = 'open' | 'approved' | 'rejected' | 'withdrawn';
 
@@ -18,6 +19,8 @@ export interface GateApproval {
   readonly artifacts: readonly ApprovedArtifact[];
   /** The frozen contents, one blob per artifact, named by artifact path. */
   readonly blobs: readonly BlobRef[];
+  /** An acceptance approved with exceptions: each unproven AC and why, and the approver's reason; null for a plain approval. */
+  readonly exceptions: GateExceptions | null;
 }
 
 export interface GateFold {
@@ -102,6 +105,7 @@ export const foldGates = (records: readonly LedgerRecord[]): Map<string, GateFol
         comment: text(data.comment),
         artifacts: Object.entries(data.artifacts).map(([name, a]) => ({ name, sha256: a.sha256, algorithm: a.algorithm })),
         blobs: record.blobs,
+        exceptions: data.exceptions?.length ? { acs: data.exceptions, reason: data.exceptionReason ?? '' } : null,
       };
       folds.set(key, { ...before, status: 'approved', approval, lastApproval: approval, withdrawn: null, note: approval.comment, seq: record.seq });
     } else if (rejected) {

@@ -46,6 +46,11 @@ describe('the feature lifecycle', () => {
     await decide('acceptance', 'rejected', 'totals are wrong');
     await decide('acceptance', 'approved');
     await decide('deploy', 'approved');
+    // "May promote": nothing is promoted until the promote gate is approved.
+    await waitFor(actor, (s) => s.value === 'promoteGate');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls).not.toContain('promote');
+    await decide('promote', 'approved');
     await waitFor(actor, (s) => s.status === 'done');
     expect(actor.getSnapshot().value).toBe('done');
     expect(calls).toEqual(['intake', 'specify', 'specify(AC2 is vague)', 'design', 'listTests', 'build', 'build(totals are wrong)', 'promote']);
@@ -69,7 +74,7 @@ describe('the feature lifecycle', () => {
 
   it('every road to done passes every gate approved (graph)', () => {
     const done = (id: string, output: unknown): AnyEventObject => ({ type: `xstate.done.actor.${id}`, output });
-    const gates = ['spec', 'design', 'test_list', 'acceptance', 'deploy'];
+    const gates = ['spec', 'design', 'test_list', 'acceptance', 'deploy', 'promote'];
     const paths = getSimplePaths(lifecycleMachine, {
       input: { feature: 'F1' },
       events: [

@@ -1,6 +1,6 @@
 /**
  * A feature's lifecycle: intake → specifying → spec gate → designing → design gate → test listing
- * → test_list gate → building → acceptance → deploy gate → promoting → done, with `abandoned`
+ * → test_list gate → building → acceptance → deploy gate → promote gate → promoting → done, with `abandoned`
  * and `escalated` exits. Gate states wait on the ledger's approval rules through the `awaitGate`
  * port (it settles when the gate is approved or rejected); a rejection sends the work back.
  * The design gate sits between designing and test listing because test_list needs it approved.
@@ -45,7 +45,18 @@ const unprovided = <T, I>(name: string) =>
   });
 
 type Next =
-  'specifying' | 'specGate' | 'designing' | 'designGate' | 'testListing' | 'testListGate' | 'building' | 'acceptance' | 'deployGate' | 'promoting' | 'done';
+  | 'specifying'
+  | 'specGate'
+  | 'designing'
+  | 'designGate'
+  | 'testListing'
+  | 'testListGate'
+  | 'building'
+  | 'acceptance'
+  | 'deployGate'
+  | 'promoteGate'
+  | 'promoting'
+  | 'done';
 
 /** A work step: runs its actor with the feature and any feedback, then goes to `next`; a failure escalates. */
 const work = <S extends 'intake' | 'specify' | 'design' | 'listTests' | 'promote'>(id: string, src: S, next: Next) => ({
@@ -133,7 +144,9 @@ export const lifecycleMachine = setup({
       },
     },
     acceptance: gate('acceptance', 'deployGate', 'building'),
-    deployGate: gate('deploy', 'promoting', 'building'),
+    deployGate: gate('deploy', 'promoteGate', 'building'),
+    // "May promote": nothing moves the tier until a person approves, on the deploy evidence.
+    promoteGate: gate('promote', 'promoting', 'building'),
     promoting: work('promote', 'promote', 'done'),
     done: { type: 'final' },
     abandoned: { type: 'final' },

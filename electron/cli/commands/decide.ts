@@ -87,6 +87,12 @@ function unknownNames(
   };
 }
 
+/** `--exception AC … --reason TEXT`: the channel's `exceptions`, or nothing for a plain approval. */
+const exceptionsOf = (values: Values) => {
+  const acs = list(values, 'exception');
+  return acs.length > 0 ? { exceptions: { acs, reason: text(values, 'reason') ?? '' } } : {};
+};
+
 function report(io: Io, json: boolean, result: Result<LedgerRecord>, done: string): ExitCode {
   if (!result.ok) return failed(io, result.error, json);
   if (json) printJson(io, { ok: true, record: result.value });
@@ -96,13 +102,24 @@ function report(io: Io, json: boolean, result: Result<LedgerRecord>, done: strin
 
 export const approveCommand: Command = {
   name: 'approve',
-  synopsis: 'approve <dir> --feature F [--story S] --gate G [--approver "Name <email>"] [--expect name=sha256 ...] [--yes] [--comment TEXT] [--json]',
-  summary: 'Approve a gate, binding who, when and the exact artifact hashes',
-  options: { ...GATE_OPTIONS, expect: { type: 'string', multiple: true }, comment: { type: 'string' }, yes: { type: 'boolean', default: false } },
+  synopsis:
+    'approve <dir> --feature F [--story S] --gate G [--approver "Name <email>"] [--expect name=sha256 ...] [--yes] [--comment TEXT] [--exception AC ... --reason TEXT] [--json]',
+  summary: 'Approve a gate, binding who, when and the exact artifact hashes (an acceptance with unproven ACs: --exception for each, and --reason)',
+  options: {
+    ...GATE_OPTIONS,
+    expect: { type: 'string', multiple: true },
+    comment: { type: 'string' },
+    yes: { type: 'boolean', default: false },
+    exception: { type: 'string', multiple: true },
+    reason: { type: 'string' },
+  },
   async run(positionals, values, io) {
     const json = flag(values, 'json');
     const ref = gateRef(values, this.synopsis);
     const pairs = parseExpect(list(values, 'expect'));
+    const exceptions = list(values, 'exception');
+    if (exceptions.length > 0 !== (text(values, 'reason') !== undefined))
+      throw new UsageError('--exception and --reason go together: name each unproven AC with --exception and say why with --reason.');
     const refused = wordsRefusal(values);
     if (refused) return failed(io, refused, json);
     return withProject(
@@ -133,8 +150,8 @@ export const approveCommand: Command = {
         }
         const comment = text(values, 'comment');
         const approver = await approverOf(values, session);
-        const result = await session.call('gates:approve', { ...ref, approver, expect, ...(comment ? { comment } : {}) });
-        return report(io, json, result, `Approved ${ref.gate}`);
+        const result = await session.call('gates:approve', { ...ref, approver, expect, ...(comment ? { comment } : {}), ...exceptionsOf(values) });
+        return report(io, json, result, exceptions.length ? `Approved ${ref.gate} with exceptions (${exceptions.join(', ')})` : `Approved ${ref.gate}`);
       },
       'gates',
     );

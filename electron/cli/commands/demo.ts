@@ -63,7 +63,8 @@ async function shipDemo(io: Io, json: boolean, events: boolean, demo: { root: st
   let session: HostSession | null = null;
   const onEvent = (event: RunEvent): void => {
     print(event);
-    if (session && event.kind === 'waiting' && event.gate === 'deploy') void approveAsDemo(session, io, json, event.feature, 'deploy');
+    if (session && event.kind === 'waiting' && (event.gate === 'deploy' || event.gate === 'promote'))
+      void approveAsDemo(session, io, json, event.feature, event.gate);
   };
   const { hostDefaults, openHostSession } = await hostSessions();
   const opened = await openHostSession(demo.root, { ...hostDefaults('cli'), run: { dataDir: demo.dataDir, onEvent } });

@@ -11,6 +11,7 @@ import { printJson } from '../io';
 import { withProject } from '../open-project';
 import { table } from '../table';
 import { formatEvidence } from '../evidence-format';
+import { exceptionsLine } from '../../../shared/exception-words';
 
 /** Consort's promote gate hashes what was promoted (`promote_ref`), not a file: say so instead of inventing a file. */
 const referenceNote = (gate: Gate): string | null => {
@@ -80,7 +81,11 @@ export const gatesCommand: Command = {
           ]);
           io.out(table(['gate', 'status', 'approver', 'approved at', 'notes'], rows, '  '));
           // Why a waiting gate cannot be decided on its evidence (a failed merged suite, no deploy evidence yet), as the Inbox says it.
-          for (const g of feature.gates) if (g.blockedBy?.kind === 'evidence') io.out(`  ${g.name} cannot be approved yet: ${g.blockedBy.message}`);
+          for (const g of feature.gates) {
+            const name = g.story ? `${g.name} (${g.story})` : g.name;
+            if (g.blockedBy?.kind === 'evidence' || g.blockedBy?.kind === 'unproven') io.out(`  ${name} cannot be approved yet: ${g.blockedBy.message}`);
+            if (g.exceptions) io.out(`  ${name} ${exceptionsLine(g.exceptions)}`);
+          }
           if (feature.evidence) io.out(formatEvidence(feature.evidence, '  '));
           io.out('');
         }

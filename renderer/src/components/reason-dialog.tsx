@@ -1,4 +1,4 @@
-/** Asks why (reject, withdraw): a reason is required, so submit stays disabled until there is one. */
+/** Asks why (reject, withdraw, approve with exceptions): a reason is required, so submit stays disabled until there is one. */
 import { useState, type ReactNode } from 'react';
 import { Dialog } from './dialog';
 
@@ -7,12 +7,25 @@ interface Props {
   /** `reject` gives the test ids `reject-reason` and `reject-submit`. */
   readonly testIdPrefix: string;
   readonly submitLabel: string;
+  /** The submit button's classes: a danger button unless the act is not a taking back (approve with exceptions). */
+  readonly submitClassName?: string;
+  /** Under the empty reason: what to write, and where it goes. */
+  readonly hint?: string;
   readonly children?: ReactNode;
   readonly onSubmit: (reason: string) => void;
   readonly onClose: () => void;
 }
 
-export function ReasonDialog({ title, testIdPrefix, submitLabel, children, onSubmit, onClose }: Props) {
+export function ReasonDialog({
+  title,
+  testIdPrefix,
+  submitLabel,
+  submitClassName = 'button button-danger',
+  hint = 'Say what must change; the reason is recorded in the ledger.',
+  children,
+  onSubmit,
+  onClose,
+}: Props) {
   const [reason, setReason] = useState('');
   const trimmed = reason.trim();
   const submit = () => {
@@ -29,7 +42,7 @@ export function ReasonDialog({ title, testIdPrefix, submitLabel, children, onSub
           <button type="button" className="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="button button-danger" data-testid={`${testIdPrefix}-submit`} disabled={!trimmed}>
+          <button type="submit" className={submitClassName} data-testid={`${testIdPrefix}-submit`} disabled={!trimmed}>
             {submitLabel}
           </button>
         </>
@@ -54,7 +67,7 @@ export function ReasonDialog({ title, testIdPrefix, submitLabel, children, onSub
           }}
         />
       </label>
-      {!trimmed && <p className="muted field-hint">Say what must change; the reason is recorded in the ledger.</p>}
+      {!trimmed && <p className="muted field-hint">{hint}</p>}
     </Dialog>
   );
 }

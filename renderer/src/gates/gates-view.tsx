@@ -1,14 +1,17 @@
 /**
  * Gates: per feature, who approved what and when, with the hashes of what they saw. A drifted
- * gate links to its diff; an approved or drifted one can be withdrawn, with a reason.
+ * gate links to its diff; an approved or drifted one can be withdrawn, with a reason. An approval
+ * with exceptions says so under its row, with each AC it accepted unproven, why, and the reason.
  */
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import type { Feature, Gate } from '../../../shared/model';
 import type { AppError } from '../../../shared/result';
 import { ErrorBanner } from '../components/error-banner';
 import { GateBadge } from '../components/gate-badge';
+import { GateExceptionsNote } from '../components/gate-exceptions';
 import { ReasonDialog } from '../components/reason-dialog';
 import { friendlyTime, humanize, shortHash } from '../lib/format';
+import { acTitleIn } from '../lib/gate-exceptions';
 import { refOf, type GateRef } from '../lib/gate-ref';
 import { withdrawConsequence, withdrawGate } from '../store/gate-actions';
 import { ensureIdentity } from '../store/identity';
@@ -111,6 +114,18 @@ function GateRow({ feature, gate, onWithdraw }: { feature: Feature; gate: Gate; 
   );
 }
 
+/** Under the gate's row, the table's full width: the exceptions are part of the approval, to be read, not glanced at. */
+function ExceptionsRow({ feature, gate, columns }: { feature: Feature; gate: Gate; columns: number }) {
+  if (!gate.exceptions) return null;
+  return (
+    <tr className="gate-exceptions-row" data-testid={`gate-exceptions-${feature.id}-${gate.name}`} data-story={gate.story ?? undefined}>
+      <td colSpan={columns}>
+        <GateExceptionsNote exceptions={gate.exceptions} acTitle={acTitleIn(feature, gate.story)} />
+      </td>
+    </tr>
+  );
+}
+
 function FeatureGates({ feature, onWithdraw }: { feature: Feature; onWithdraw: OnWithdraw }) {
   const titleId = `gates-title-${feature.id}`;
   return (
@@ -149,7 +164,10 @@ function FeatureGates({ feature, onWithdraw }: { feature: Feature; onWithdraw: O
           </thead>
           <tbody>
             {feature.gates.map((gate, i) => (
-              <GateRow key={`${gate.name}/${gate.story ?? ''}/${i}`} feature={feature} gate={gate} onWithdraw={onWithdraw} />
+              <Fragment key={`${gate.name}/${gate.story ?? ''}/${i}`}>
+                <GateRow feature={feature} gate={gate} onWithdraw={onWithdraw} />
+                <ExceptionsRow feature={feature} gate={gate} columns={onWithdraw ? 6 : 5} />
+              </Fragment>
             ))}
           </tbody>
         </table>

@@ -1,6 +1,7 @@
 /**
- * The decision bar under the evidence: Approve as <identity>, Reject, and Withdraw for a drifted
- * gate. Says why Approve is disabled, and shows a failed decision's error.
+ * The decision bar under the evidence: Approve as <identity>, Reject, Withdraw for a drifted gate,
+ * and "Approve with exceptions…" for an acceptance whose only obstacle is unproven ACs. Says why
+ * Approve is disabled, and shows a failed decision's error.
  */
 import type { AppError } from '../../../shared/result';
 import { Icon } from '../components/icon';
@@ -17,14 +18,20 @@ interface Props {
   readonly error: AppError | null;
   /** A notice that is not a failure of the person's action (the evidence reloaded). */
   readonly notice: string | null;
+  /**
+   * Approve with exceptions, when offered (null when not): why it is disabled now, or null when
+   * it is enabled. Never instead of Approve, which stays disabled with its reason.
+   */
+  readonly exceptions: { readonly blocked: string | null } | null;
   onApprove(): void;
+  onApproveWithExceptions(): void;
   onReject(): void;
   onWithdraw(): void;
 }
 
 export function DecisionBar(props: Props) {
   const approver = useStore((s) => s.approver);
-  const { readOnlyReason, approveBlocked, busy, canWithdraw, error, notice } = props;
+  const { readOnlyReason, approveBlocked, busy, canWithdraw, error, notice, exceptions } = props;
   const locked = readOnlyReason !== null || busy;
   return (
     <footer className="decision-bar" aria-label="Decision">
@@ -52,6 +59,19 @@ export function DecisionBar(props: Props) {
           <Icon name="green" />
           {approver ? `Approve as ${approver}` : 'Approve as…'}
         </button>
+        {exceptions && (
+          <button
+            type="button"
+            className="button"
+            data-testid="approve-exceptions"
+            disabled={locked || exceptions.blocked !== null}
+            aria-describedby={exceptions.blocked ? 'exceptions-blocked' : undefined}
+            onClick={props.onApproveWithExceptions}
+          >
+            <Icon name="warning" />
+            Approve with exceptions…
+          </button>
+        )}
         <button type="button" className="button" data-testid="reject" disabled={locked} onClick={props.onReject}>
           <Icon name="red" />
           Reject…
@@ -70,8 +90,13 @@ export function DecisionBar(props: Props) {
           </span>
         )}
         {!busy && approveBlocked && !readOnlyReason && (
-          <span className="muted decision-hint" id="approve-blocked">
+          <span className="muted decision-hint" id="approve-blocked" data-testid="approve-blocked">
             {approveBlocked}
+          </span>
+        )}
+        {!busy && exceptions?.blocked && !readOnlyReason && (
+          <span className="muted decision-hint" id="exceptions-blocked" data-testid="exceptions-blocked">
+            {exceptions.blocked}
           </span>
         )}
       </div>

@@ -1,26 +1,31 @@
 /**
  * One decision: the gate, its artifacts (each opened by the person before Approve enables), the
  * evidence summary and the decision bar. Approve sends the hashes of exactly what was shown; if
- * the disk moved on meanwhile the backend refuses, and this panel reloads instead.
+ * the disk moved on meanwhile the backend refuses, and this panel reloads instead. An acceptance
+ * held back by unproven ACs alone lists them and offers "Approve with exceptions…" beside Approve.
  */
 import { useState } from 'react';
 import type { LedgerRecord } from '../../../shared/ledger';
 import type { AppError, Result } from '../../../shared/result';
 import { DiffModeToggle } from '../components/diff-table';
 import { ErrorBanner } from '../components/error-banner';
+import { GateExceptionsNote } from '../components/gate-exceptions';
 import { Icon } from '../components/icon';
 import { ReasonDialog } from '../components/reason-dialog';
 import { GateStatusBadge } from '../components/status-badge';
 import { friendlyTime, humanize } from '../lib/format';
+import { acTitleIn, exceptionsOffered, exceptionsRequest, unprovenHint } from '../lib/gate-exceptions';
 import type { GateRef } from '../lib/gate-ref';
 import type { GateEntry } from '../lib/inbox-model';
-import { approveGate, rejectGate, STALE_ARTIFACT, withdrawConsequence, withdrawGate } from '../store/gate-actions';
+import { approveGate, rejectGate, STALE_ARTIFACT, withdrawConsequence, withdrawGate, type ApprovalExceptions } from '../store/gate-actions';
 import { ensureIdentity } from '../store/identity';
 import { useStore } from '../store/store';
 import { ArtifactCard, hasChanges, viewKey } from './artifact-card';
 import { blockedByConformance, ConformanceSection, conformanceHint, judgesConformance } from './conformance-section';
 import { DecisionBar } from './decision-bar';
 import { EvidenceSummary } from './evidence-summary';
+import { ExceptionsDialog } from './exceptions-dialog';
+import { UnprovenNotice } from './unproven-acs';
 import { readOnlyReason as readOnlyReasonOf } from '../../../shared/read-only';
 import { useGateEvidence } from './use-gate-evidence';
 
@@ -36,6 +41,7 @@ export function EvidencePanel({ entry, onDecided }: Props) {
   const { evidence, error: loadError, loading, reload } = useGateEvidence(ref);
   const readOnly = useStore((s) => s.project?.readOnly ?? false);
   const bundle = useStore((s) => s.project?.bundle ?? null);
+  const feature = useStore((s) => s.project?.features.find((f) => f.id === ref.feature));
   const layout = useStore((s) => s.project?.layout ?? 'baton');
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const [viewed, setViewed] = useState<ReadonlySet<string>>(new Set());
@@ -43,7 +49,7 @@ export function EvidencePanel({ entry, onDecided }: Props) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<AppError | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<'reject' | 'withdraw' | null>(null);
+  const [dialog, setDialog] = useState<'reject' | 'withdraw' | 'exceptions' | null>(null);
   // When this gate's evidence was opened: how long the decider looked is recorded with the decision.
   const [shownAt] = useState(() => Date.now());
 
@@ -51,13 +57,23 @@ export function EvidencePanel({ entry, onDecided }: Props) {
   const artifacts = evidence?.artifacts ?? [];
   const unviewed = artifacts.filter((a) => !viewed.has(viewKey(a))).length;
 
+  // Offered only when unproven ACs alone stand in the way, with the same diligence as Approve: every artifact opened.
+  const unproven = evidence && !readOnlyReason && !blockedByConformance(evidence) ? exceptionsOffered(evidence) : [];
+
   let approveBlocked: string | null = null;
   if (!evidence) approveBlocked = loading ? 'Loading the evidence…' : 'The evidence could not be loaded.';
   else if (blockedByConformance(evidence)) approveBlocked = conformanceHint(evidence);
+  // The notice above lists each unproven AC and why (the backend's reason, in parts): here, what that means for the buttons.
+  else if (unproven.length > 0) approveBlocked = unprovenHint(unproven);
   else if (!evidence.approvable.ok) approveBlocked = evidence.approvable.reason ?? 'This gate cannot be approved now.';
   else if (unviewed > 0) {
     approveBlocked = `Open every artifact to enable Approve (${artifacts.length - unviewed} of ${artifacts.length} opened).`;
   } else if (loading) approveBlocked = 'Reloading the evidence…';
+
+  let exceptionsBlocked: string | null = null;
+  if (unviewed > 0) {
+    exceptionsBlocked = `Open every artifact to enable Approve with exceptions (${artifacts.length - unviewed} of ${artifacts.length} opened).`;
+  } else if (loading) exceptionsBlocked = 'Reloading the evidence…';
 
   const toggle = (key: string) => {
     const next = new Set(open);
@@ -82,11 +98,11 @@ export function EvidencePanel({ entry, onDecided }: Props) {
     return result;
   };
 
-  const approve = async () => {
+  const approve = async (exceptions?: ApprovalExceptions) => {
     if (!evidence) return;
     // Exactly what is on screen now: the hashes of this evidence, not of a later fetch.
     const shown = evidence;
-    const result = await decide((approver) => approveGate(ref, approver, shown, Date.now() - shownAt));
+    const result = await decide((approver) => approveGate(ref, approver, shown, Date.now() - shownAt, exceptions));
     if (!result || result.ok) return;
     if (result.error.code !== STALE_ARTIFACT) {
       setError(result.error);
@@ -105,6 +121,12 @@ export function EvidencePanel({ entry, onDecided }: Props) {
       kind === 'reject' ? rejectGate(ref, approver, reason, Date.now() - shownAt) : withdrawGate(ref, approver, reason),
     );
     if (result && !result.ok) setError(result.error);
+  };
+
+  /** Names exactly the unproven ACs the dialog listed; the backend refuses if that is no longer every one. */
+  const approveWithExceptions = (reason: string) => {
+    setDialog(null);
+    void approve(exceptionsRequest(unproven, reason));
   };
 
   const titleId = 'evidence-title';
@@ -127,6 +149,7 @@ export function EvidencePanel({ entry, onDecided }: Props) {
             )}
             {gate.note && <> · last note: “{gate.note}”</>}
           </p>
+          {gate.exceptions && <GateExceptionsNote exceptions={gate.exceptions} acTitle={acTitleIn(feature, ref.story)} />}
           {gate.approvers && (
             <p className="muted" data-testid="gate-approvers">
               Who may decide: {gate.approvers.join(', ') || 'no one'} (gates.{ref.gate} in project.json)
@@ -141,7 +164,8 @@ export function EvidencePanel({ entry, onDecided }: Props) {
         {evidence && (
           <>
             {/* A read-only project says why in the decision bar, a conformance failure above it; the backend's reason would repeat them. */}
-            {!evidence.approvable.ok && !readOnlyReason && !blockedByConformance(evidence) && (
+            {unproven.length > 0 && <UnprovenNotice acs={unproven} />}
+            {!evidence.approvable.ok && unproven.length === 0 && !readOnlyReason && !blockedByConformance(evidence) && (
               <p className="approvable-reason" data-testid="approvable-reason">
                 <Icon name="warning" />
                 <span>
@@ -187,7 +211,9 @@ export function EvidencePanel({ entry, onDecided }: Props) {
         canWithdraw={gate.status === 'drifted'}
         error={error}
         notice={notice}
+        exceptions={unproven.length > 0 ? { blocked: exceptionsBlocked } : null}
         onApprove={() => void approve()}
+        onApproveWithExceptions={() => setDialog('exceptions')}
         onReject={() => setDialog('reject')}
         onWithdraw={() => setDialog('withdraw')}
       />
@@ -212,6 +238,9 @@ export function EvidencePanel({ entry, onDecided }: Props) {
         >
           <p>{withdrawConsequence(ref.gate)}</p>
         </ReasonDialog>
+      )}
+      {dialog === 'exceptions' && ref.story && unproven.length > 0 && (
+        <ExceptionsDialog story={ref.story} featureName={featureName} acs={unproven} onConfirm={approveWithExceptions} onClose={() => setDialog(null)} />
       )}
     </section>
   );

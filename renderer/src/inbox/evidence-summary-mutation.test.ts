@@ -53,7 +53,7 @@ const summary = (items: ItemProof[]): Summary => ({
   records: 20,
   lastRecordAt: null,
   items,
-  acs: [{ id: 'AC-1', title: 'Never oversells', storyId: 'S-1', items: items.map((i) => i.id), proven: true }],
+  acs: [{ id: 'AC-1', title: 'Never oversells', storyId: 'S-1', items: items.map((i) => i.id), proven: true, why: null }],
   dependencies: [],
 });
 

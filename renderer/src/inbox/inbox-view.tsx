@@ -35,6 +35,8 @@ const waitingFor = (at: string | null): string => {
 /** What the list says under a gate: what it waits on, or for how long it has waited for you. */
 const gateWait = (entry: GateEntry): string => {
   if (entry.group === 'earlier' && entry.waitsFor) return `after ${humanize(entry.waitsFor)}`;
+  // An acceptance held back by unproven ACs waits on proof, or on the PO's explicit exception: not on files.
+  if (entry.gate.blockedBy?.kind === 'unproven') return 'needs proof or an exception';
   if (entry.group === 'evidence')
     return entry.ref.gate === 'deploy' || entry.ref.gate === 'promote' ? 'waiting on deploy evidence' : 'waiting on its artifacts';
   if (entry.group === 'read-only') return 'cannot be decided here';
@@ -223,7 +225,7 @@ export function InboxView() {
           active={active}
         />
         <Section id="inbox-ready-title" title="Ready to decide" entries={gates('ready')} active={active} />
-        <Section id="inbox-evidence-title" title="Waiting on evidence" entries={gates('evidence')} active={active} className="inbox-blocked" />
+        <Section id="inbox-evidence-title" title="Waiting on evidence or proof" entries={gates('evidence')} active={active} className="inbox-blocked" />
         <Section id="inbox-blocked-title" title="Waiting on an earlier gate" entries={gates('earlier')} active={active} className="inbox-blocked" />
         <Section id="inbox-read-only-title" title="Open gates (read-only)" entries={gates('read-only')} active={active} className="inbox-blocked" />
         <Section

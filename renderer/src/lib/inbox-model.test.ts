@@ -88,6 +88,18 @@ describe('gateEntries', () => {
     expect(entries.map((e) => [e.ref.gate, e.group])).toEqual([['deploy', 'read-only']]);
   });
 
+  it('lists an acceptance held back by unproven ACs with those waiting on evidence, not as ready to decide, and does not count it', () => {
+    const unproven: Gate['blockedBy'] = { kind: 'unproven', gate: null, message: 'Cannot approve the acceptance gate of F-1, story S-1: an AC is not proven' };
+    const project = view([
+      feature('F-1', [gate('acceptance', 'open', '2025-03-01T00:00:00Z', 'S-1', unproven), gate('design', 'open', '2025-03-02T00:00:00Z')]),
+    ]);
+    expect(gateEntries(project).map((e) => [e.ref.gate, e.group])).toEqual([
+      ['design', 'ready'],
+      ['acceptance', 'evidence'],
+    ]);
+    expect(countPending(project)).toBe(1);
+  });
+
   it('leaves out the acceptance of a story discarded at acceptance (it waits for nobody), and keeps the others', () => {
     const stories = [
       { ...story, id: 'S-1', status: 'discarded' as const },

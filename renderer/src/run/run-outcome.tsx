@@ -16,6 +16,7 @@ const GATE_OF_PHASE: Readonly<Record<string, string>> = {
   testListGate: 'test_list',
   acceptance: 'acceptance',
   deployGate: 'deploy',
+  promoteGate: 'promote',
   promoting: 'promote',
 };
 

@@ -5,7 +5,9 @@
 import { useEffect, useRef } from 'react';
 import type { Feature, Gate, Story } from '../../../shared/model';
 import { GateBadge } from '../components/gate-badge';
+import { GateExceptionsNote } from '../components/gate-exceptions';
 import { GivenWhenThen } from '../components/gwt';
+import { acTitleIn } from '../lib/gate-exceptions';
 import { StoryStatusBadge } from '../components/status-badge';
 import { NewFeatureButton } from '../intake/new-feature-button';
 import { useStore } from '../store/store';
@@ -37,6 +39,9 @@ function StoryBlock({ feature, story }: { feature: Feature; story: Story }) {
         <StoryStatusBadge status={story.status} />
         <GateBadges feature={feature} gates={gates} label={`Gates of story ${story.id}`} />
       </header>
+      {gates.map(
+        (gate, i) => gate.exceptions && <GateExceptionsNote key={`${gate.name}/${i}`} exceptions={gate.exceptions} acTitle={acTitleIn(feature, story.id)} />,
+      )}
       <p className="story-narrative">
         <span className="lead-word">As a</span> {story.asA || '—'}, <span className="lead-word">I want</span> {story.iWant || '—'},{' '}
         <span className="lead-word">so that</span> {story.soThat || '—'}.

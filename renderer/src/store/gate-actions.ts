@@ -9,11 +9,27 @@ export const STALE_ARTIFACT = 'stale-artifact';
 
 export const loadEvidence = (ref: GateRef): Promise<Result<GateEvidence>> => api.invoke('gates:evidence', requestOf(ref));
 
-/** `expect` is exactly what was displayed: each artifact's hash as the evidence carried it. */
-export function approveGate(ref: GateRef, approver: string, evidence: GateEvidence, viewedMs?: number): Promise<Result<LedgerRecord>> {
+/** What an approval with exceptions sends: every unproven AC it accepts anyway, and why. */
+export interface ApprovalExceptions {
+  readonly acs: readonly string[];
+  readonly reason: string;
+}
+
+/**
+ * `expect` is exactly what was displayed: each artifact's hash as the evidence carried it. With
+ * `exceptions` (a story's acceptance whose ACs are not all proven) the approval accepts them anyway.
+ */
+export function approveGate(
+  ref: GateRef,
+  approver: string,
+  evidence: GateEvidence,
+  viewedMs?: number,
+  exceptions?: ApprovalExceptions,
+): Promise<Result<LedgerRecord>> {
   const expect: Record<string, string> = {};
   for (const artifact of evidence.artifacts) if (artifact.sha256) expect[artifact.name] = artifact.sha256;
-  return api.invoke('gates:approve', { ...requestOf(ref), approver, expect, ...viewed(viewedMs) });
+  const excepted = exceptions ? { exceptions: { acs: [...exceptions.acs], reason: exceptions.reason } } : {};
+  return api.invoke('gates:approve', { ...requestOf(ref), approver, expect, ...viewed(viewedMs), ...excepted });
 }
 
 /** How long the evidence was open, recorded with the decision (whole milliseconds, within the contract's bounds). */
