@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { deployEvidenceProblem } from '../../shared/deploy-evidence';
 import { recordsOf, RECORD_TYPES } from '../../shared/records';
 import { Ledger } from '../ledger';
+import { readRecords, rechain, writeRecords } from './tamper.fixture';
 
 const exec = promisify(execFile);
 const BIN = resolve(import.meta.dirname, '..', '..', 'bin', 'baton.mjs');
@@ -115,5 +116,18 @@ describe('npx baton demo --from-request --ship --json', () => {
     const verify = await exec(process.execPath, [BIN, 'verify', demo.project, '--json']);
     const report = JSON.parse(verify.stdout) as { ok: boolean };
     expect(report.ok).toBe(true);
+
+    // Rechained after acceptance (S-1's approver made "Mallory", every hash recomputed): the story
+    // merges' trailers name records the ledger no longer holds, so plain verify fails.
+    const original = await readRecords(demo.project);
+    const s1 = original.find((r) => r.type === RECORD_TYPES.gateApproved && r.subject.gate === 'acceptance' && r.subject.story === 'S-1')!;
+    await writeRecords(demo.project, rechain(original.map((r) => (r.seq === s1.seq ? { ...r, data: { ...r.data, approver: 'Mallory <m@example.com>' } } : r))));
+    const rewritten = await exec(process.execPath, [BIN, 'verify', demo.project, '--json']).then(
+      () => ({ code: 0, stdout: '' }),
+      (failed: { code: number; stdout: string }) => failed,
+    );
+    expect(rewritten.code).toBe(1);
+    expect(rewritten.stdout).toMatch(/story S-1 accepted.*names evidence record .*which the ledger does not hold/);
+    await writeRecords(demo.project, original);
   }, 900_000);
 });
