@@ -178,6 +178,8 @@ export interface MutationProof extends RecordRef {
   readonly survived: readonly SurvivedMutant[];
   /** Below `minScore`: its tests let too many changes of its code pass. */
   readonly weak: boolean;
+  /** The strengthening round's part (mutation/strengthen.ts): survivors its added tests killed, whether they were kept, why it fell short. */
+  readonly strengthened?: { readonly killed: number; readonly kept: boolean; readonly why: string | null };
 }
 
 /**

@@ -7,7 +7,9 @@ const percent = (n: number) => `${Math.round(n * 100)}%`;
 /** "mutation 83% (10 of 12 killed)", or why there is no score. */
 export function mutationLine(m: MutationProof): string {
   if (m.score === null) return m.tested === 0 ? 'mutation: no mutant in its changed code' : `mutation: none of ${m.tested} mutants could be judged`;
-  return `mutation ${percent(m.score)} (${m.killed} of ${m.killed + m.survived.length} killed${m.weak ? `, below ${percent(m.minScore)}` : ''})`;
+  const round = m.strengthened ? `, ${m.strengthened.killed} by the strengthening round` : '';
+  const short = m.strengthened?.why && m.weak ? `; strengthening round: ${m.strengthened.why}` : '';
+  return `mutation ${percent(m.score)} (${m.killed} of ${m.killed + m.survived.length} killed${round}${m.weak ? `, below ${percent(m.minScore)}` : ''})${short}`;
 }
 
 /** `src/stock.js:4:9 boundary: < → <=` */
@@ -31,5 +33,8 @@ export const mutationProof = (r: TypedRecord<typeof RECORD_TYPES.cycleMutated> |
         killed: r.data.killed,
         survived: r.data.survived.map(({ file, line, column, operator, original, replacement }) => ({ file, line, column, operator, original, replacement })),
         weak: r.data.score !== null && r.data.score < r.data.minScore,
+        ...(r.data.strengthened
+          ? { strengthened: { killed: r.data.strengthened.killed.length, kept: r.data.strengthened.kept, why: r.data.strengthened.why } }
+          : {}),
       }
     : null;

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { LedgerRecord } from './ledger';
 import { ESCALATION_DECISIONS, TEST_STATUSES } from './model';
 import { RECORD_TYPES, type RecordType } from './record-types';
+import { MUTATED_DATA } from './records-mutation';
 
 export { RECORD_TYPES, type RecordType } from './record-types';
 
@@ -71,9 +72,6 @@ export type StepFields = z.infer<ReturnType<typeof z.looseObject<typeof turnFiel
 const verdictFields = { key: text, ...turnFields, ...runFields, verdict: text, detail: text.optional() };
 
 const cycleKey = { key: text };
-
-/** A mutant the locked tests did not kill: where, which mutation, the code before and after. */
-const survivedMutant = z.object({ id: text, file: text, line: count, column: count, operator: text, original: text, replacement: text });
 
 /** A gate approval: who, the hashes, and for an acceptance approved with unproven ACs each of them with why, and the approver's reason. */
 const approval = {
@@ -154,26 +152,7 @@ export const RECORD_DATA = {
     /** A violation of code that tells a test run apart: the tells no person allowed. */
     tells: list(tell).optional(),
   }),
-  [RECORD_TYPES.cycleMutated]: z.looseObject({
-    ...cycleKey,
-    /** The GREEN commit and tree mutated, and the changed source files whose lines were. */
-    commit: text,
-    tree: text,
-    files: list(text),
-    /** Mutants the changed lines gave, and how many of them ran (at most `mutation.maxMutants`). */
-    found: count,
-    tested: count,
-    killed: count,
-    /** Of the killed: by running past the time limit (an endless loop is a detected mutant). */
-    timedOut: count,
-    survived: list(survivedMutant),
-    /** Mutants whose run could not be judged (the run itself failed): counted neither way, with why. */
-    errors: list(z.object({ id: text, why: text })),
-    /** killed / (killed + survived); null when no mutant could be judged. */
-    score: z.number().min(0).max(1).nullable(),
-    minScore: z.number().min(0).max(1),
-    ms: z.number(),
-  }),
+  [RECORD_TYPES.cycleMutated]: MUTATED_DATA,
   [RECORD_TYPES.cycleRefactored]: z.looseObject({ ...verdictFields, verdict: z.enum(['kept', 'reverted']) }),
   [RECORD_TYPES.cycleReviewed]: z.looseObject({
     ...cycleKey,

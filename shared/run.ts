@@ -27,7 +27,7 @@ export const LIFECYCLE_STATE_NAMES = [
 ] as const;
 export type LifecycleStateName = (typeof LIFECYCLE_STATE_NAMES)[number];
 
-export type AgentStep = 'red' | 'green' | 'refactor' | 'review' | 'artifact';
+export type AgentStep = 'red' | 'green' | 'refactor' | 'review' | 'strengthen' | 'artifact';
 
 export interface CycleCounters {
   readonly repairs: number;

@@ -9,8 +9,11 @@ import type { AgentUsage } from '../../shared/agents';
 export const ROLES = ['specAuthor', 'architectReviewer', 'dba', 'uxDesigner', 'testStrategist', 'navigator', 'driver'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Which step of the cycle a turn serves: the Navigator writes tests (red) and reviews; the Driver implements (green) and refactors. */
-export type TurnStep = 'red' | 'green' | 'refactor' | 'review' | 'artifact';
+/**
+ * Which step of the cycle a turn serves: the Navigator writes tests (red), reviews, and adds tests
+ * that kill surviving mutants (strengthen); the Driver implements (green) and refactors.
+ */
+export type TurnStep = 'red' | 'green' | 'refactor' | 'review' | 'strengthen' | 'artifact';
 
 export interface TurnRequest {
   readonly role: Role;
@@ -60,6 +63,14 @@ export interface ContextPack {
   readonly guidance: string | null;
   /** A review: the cycle's diff (never the Driver's own account of its work). */
   readonly diff: string | null;
+  /** A strengthening round: the mutants of the GREEN code that the item's tests let through. */
+  readonly survivors?: ReadonlyArray<{
+    readonly file: string;
+    readonly line: number;
+    readonly operator: string;
+    readonly original: string;
+    readonly replacement: string;
+  }>;
   /** A design-phase turn: the intake request, its attachments (in the turn folder), a person's note, why the last attempt was refused. */
   readonly design?: {
     readonly request: string;

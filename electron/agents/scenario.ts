@@ -2,7 +2,7 @@
  * The scripted agent's scenario file: what each turn writes, deletes and runs.
  * `{"turns": [{"role": "navigator", "item": "T3", "attempt": 1, "write": {"path": "content"},
  * "delete": ["path"], "run": ["shell command"], "exitCode": 0}]}` plus, for the steps that are
- * not a role's default, `"step": "refactor" | "review"` and a review's `"decision"` and `"note"`.
+ * not a role's default, `"step": "refactor" | "review" | "strengthen"` and a review's `"decision"` and `"note"`.
  */
 import { z } from 'zod';
 import { ROLES, type TurnStep } from './agent-port';
@@ -16,7 +16,7 @@ const writes = z.record(z.string(), z.string()).superRefine((files, ctx) => {
 
 export const turnSchema = z.strictObject({
   role: z.enum(ROLES),
-  step: z.enum(['red', 'green', 'refactor', 'review', 'artifact']).optional(),
+  step: z.enum(['red', 'green', 'refactor', 'review', 'strengthen', 'artifact']).optional(),
   item: z.string().min(1).optional(),
   attempt: z.number().int().min(1).optional(),
   /** Only in this round of the item (a retry after an escalation starts round 2); absent: any round. */

@@ -18,6 +18,7 @@ export interface PackExtras {
   readonly mayWrite: readonly string[];
   readonly readOnly: readonly string[];
   readonly diff?: string | null;
+  readonly survivors?: ContextPack['survivors'];
 }
 
 export async function contextPack(deps: CycleDeps, input: StepInput, role: Role, step: TurnStep, extras: PackExtras): Promise<ContextPack> {
@@ -47,6 +48,7 @@ export async function contextPack(deps: CycleDeps, input: StepInput, role: Role,
     failure,
     guidance: input.guidance,
     diff: extras.diff ?? null,
+    ...(extras.survivors ? { survivors: extras.survivors } : {}),
   };
 }
 

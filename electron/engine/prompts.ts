@@ -15,6 +15,8 @@ const STEP: Record<string, string> = {
   'driver:green': 'Make the locked tests for {item} pass with the smallest change to source and migrations. Tests are locked: changing them is a violation.',
   'driver:refactor': 'Improve the structure of the code for {item} without changing behaviour. Tests are locked and must stay green.',
   'navigator:review': 'Review the diff of the cycle for {item}: accept, ask for one more refactor, or flag a smell.',
+  'navigator:strengthen':
+    'The tests of {item} let the mutants below through: they still pass when the code is changed that way. Add test files (never change a locked one) whose tests pass on the current code and fail on each of these mutants.',
 };
 
 const templates = new Map<string, string>();

@@ -1,6 +1,7 @@
 /**
  * Record and replay: every turn's verdict record keeps what the turn changed (`kept/<path>` blobs),
- * what it tampered with (`tampered/<path>` on a violation) and a review's decision — enough to turn
+ * what it tampered with (`tampered/<path>` on a violation), a review's decision and a strengthening
+ * round's added tests (`strengthened/<path>`) — enough to turn
  * a recorded run into a scripted scenario that plays the same turns again. Replaying it through
  * the scripted adapter on the same starting project gives the same verdicts: the orchestrator
  * decides from its own runs, and the turns are the same files.
@@ -83,6 +84,16 @@ export async function scenarioFromLedger(ledger: Ledger, feature?: string): Prom
       decision: record.data.decision,
       ...(record.data.note ? { note: record.data.note } : {}),
     });
+  }
+  // A strengthening round's added tests (mutation/strengthen.ts), written again on replay.
+  for (const record of recordsOf(mine, RECORD_TYPES.cycleMutated)) {
+    const item = record.subject.item;
+    const round = record.data.strengthened;
+    if (typeof item !== 'string' || !round?.files.length) continue;
+    const write: Record<string, string> = {};
+    for (const f of round.files) write[f.path] = (await blobOf(read, record, `strengthened/${f.path}`)) ?? '';
+    const cycleRound = roundOfCycle(typeof record.subject.cycle === 'string' ? record.subject.cycle : undefined);
+    turns.push({ role: 'navigator', step: 'strengthen', item, attempt: 1, ...(cycleRound > 1 ? { round: cycleRound } : {}), write });
   }
   return {
     description: `Recorded from the ledger of ${features.join(', ') || 'no feature'} (${turns.length} turns): replay with \`baton replay\`.`,

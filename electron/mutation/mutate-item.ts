@@ -10,19 +10,15 @@
  * trusted is counted neither way and said. The result is the item's `cycle.mutated` record.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Subject } from '../../shared/ledger';
 import { matchesAny } from '../../shared/glob';
 import { RECORD_TYPES, type TypedRecord } from '../../shared/records';
 import type { CycleDeps } from '../engine/cycle-deps';
-import { dependenciesFor, projectPackages } from '../engine/dependencies';
 import { git } from '../engine/git';
 import { CycleRecords } from '../engine/records';
-import { runTree } from '../engine/test-run';
 import { applyMutant, mutable, mutantsOf, pickMutants, type Mutant } from './mutants';
+import { openTreeRuns } from './tree-runs';
 
 const execFileAsync = promisify(execFile);
 
@@ -142,7 +138,7 @@ export function expectedTests(passed: readonly string[], files: readonly string[
 }
 
 /** The test files the item's cycle changed between its start and its GREEN commit. */
-async function itemTestFiles(deps: CycleDeps, from: string, to: string): Promise<string[]> {
+export async function itemTestFiles(deps: CycleDeps, from: string, to: string): Promise<string[]> {
   const names = await git(deps.root, ['diff', '--name-only', '--diff-filter=AM', from, to]);
   return names.split('\n').filter((p) => p && matchesAny(p, deps.settings.testGlobs));
 }
@@ -158,9 +154,13 @@ export function hunkLines(diff: string): Set<number> {
   return lines;
 }
 
-type Outcome = { mutant: Mutant; outcome: 'killed' | 'timed-out' | 'survived' | 'error'; why?: string };
+export type Outcome = { mutant: Mutant; outcome: 'killed' | 'timed-out' | 'survived' | 'error'; why?: string };
 
-async function runMutants(
+/**
+ * Each mutant run once on the GREEN tree, with `extra` files (a strengthening round's new tests)
+ * written over every mutant's tree, and judged against the tests that must fail (`passed`).
+ */
+export async function runMutants(
   deps: CycleDeps,
   job: {
     tree: string;
@@ -172,47 +172,18 @@ async function runMutants(
     mutants: readonly Mutant[];
     sources: ReadonlyMap<string, string>;
     item: string | null;
+    extra?: ReadonlyMap<string, string>;
   },
 ): Promise<Outcome[]> {
   if (job.mutants.length === 0) return [];
   const database = job.database;
   if (!database) return job.mutants.map((mutant) => ({ mutant, outcome: 'error', why: "the item's cycle recorded no database" }));
-  const tag = randomBytes(5).toString('hex');
-  // Beside the cycle's run folders, never one of them: the next item's runs go on while these do.
-  const folder = join(dirname(deps.runSite.dir), `mutation-${tag}`);
-  const site = { dir: join(folder, 'tree'), scratch: join(folder, 'scratch') };
-  // The mutants' blobs and the index their trees are written with.
-  const scratch = join(folder, 'git');
-  await mkdir(scratch, { recursive: true });
-  const readOnly = await projectPackages(deps);
-  const settings = {
-    ...deps.settings,
-    testTimeoutSeconds: Math.ceil(job.timeoutMs / 1000),
-    ...(job.testFiles.length ? { testGlobs: [...job.testFiles] } : {}),
-  };
+  const runs = await openTreeRuns(deps, { ...job, database }, 'mutation');
   const outcomes: Outcome[] = [];
   try {
     for (const mutant of job.mutants) {
-      deps.signal?.throwIfAborted();
       const began = Date.now();
-      const mutatedTree = await treeWith(deps.root, job.tree, mutant.file, applyMutant(job.sources.get(mutant.file)!, mutant), scratch);
-      const run = await gated(deps, () =>
-        runTree({
-          provider: deps.provider,
-          parentDatabase: database,
-          settings,
-          worktree: deps.root,
-          site,
-          locked: job.locked,
-          hide: deps.hide,
-          dependencies: dependenciesFor(deps),
-          readOnly,
-          tree: mutatedTree,
-          // The branches made ahead of need are the next verdict's: a mutant never takes one.
-          ready: false,
-          ...(deps.signal ? { signal: deps.signal } : {}),
-        }),
-      );
+      const run = await runs.run(new Map([...(job.extra ?? []), [mutant.file, applyMutant(job.sources.get(mutant.file)!, mutant)]]));
       const judged = judgeMutant(mutant, run, job.passed, job.timeoutMs);
       outcomes.push(judged);
       deps.emit({
@@ -222,13 +193,10 @@ async function runMutants(
       });
     }
   } finally {
-    await rm(folder, { recursive: true, force: true });
+    await runs.close();
   }
   return outcomes;
 }
-
-/** Lanes built at once: a mutant's run waits its turn like any other run (lane-gate.ts). */
-const gated = <T>(deps: CycleDeps, work: () => Promise<T>): Promise<T> => (deps.gate ? deps.gate.run(work) : work());
 
 /**
  * Killed, timed out, survived, or (a run that cannot be trusted) not judged. `passed`: the tests
@@ -253,19 +221,7 @@ export function judgeMutant(
 }
 
 /** A file's content at a commit, byte for byte (the git helper trims its output; a leading blank line must stay). */
-async function fileAt(root: string, commit: string, file: string): Promise<string> {
+export async function fileAt(root: string, commit: string, file: string): Promise<string> {
   const { stdout } = await execFileAsync('git', ['show', `${commit}:${file}`], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
   return stdout;
-}
-
-/** `tree` with `file`'s content replaced: a tree object in the repository, nothing checked out. */
-async function treeWith(root: string, tree: string, file: string, content: string, scratch: string): Promise<string> {
-  const path = join(scratch, 'content');
-  await writeFile(path, content);
-  const blob = await git(root, ['hash-object', '-w', path]);
-  const mode = (await git(root, ['ls-tree', tree, '--', file])).split(/\s+/)[0] || '100644';
-  const env = { GIT_INDEX_FILE: join(scratch, 'index') };
-  await git(root, ['read-tree', tree], env);
-  await git(root, ['update-index', '--cacheinfo', `${mode},${blob},${file}`], env);
-  return git(root, ['write-tree'], env);
 }

@@ -138,11 +138,13 @@ export const projectSettingsSchema = z
     /**
      * Mutation testing after each item's GREEN (issue 30, electron/mutation/): `minScore` (default 0.6)
      * is the share of mutants of the changed lines the item's locked tests must kill; `maxMutants`
-     * (default 16) caps the mutants run per item; `enabled: false` turns it off.
+     * (default 16) caps the mutants run per item; `enabled: false` turns it off; `strengthen: false`
+     * skips the strengthening round a weak item gets before acceptance (mutation/strengthen.ts).
      */
     mutation: z
       .strictObject({
         enabled: z.boolean().optional(),
+        strengthen: z.boolean().optional(),
         minScore: z.number().min(0).max(1).optional(),
         maxMutants: z.number().int().min(1).max(500).optional(),
       })
