@@ -1,15 +1,16 @@
 /**
- * Real agents through the CLI, as a user drives them: the demo feature built by a plain program
- * configured as the `command` agent in `.baton/project.json` (it plays the demo's scenario file,
- * knowing nothing of Baton but the documented protocol); a missing agent CLI refused before the run
- * starts; a recorded run turned into a scenario and replayed to the same figures.
+ * Real agents through the CLI, as a user drives them: a small feature built by a plain program
+ * configured as the `command` agent in `.baton/project.json` (it plays a scenario file of its own,
+ * knowing nothing of Baton but the documented protocol), with a repair, a rejected RED and a locked
+ * test the Driver tries to weaken; a missing agent CLI refused before the run starts; a recorded run
+ * turned into a scenario and replayed to the same figures.
  */
 import { execFile } from 'node:child_process';
-import { copyFile, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { calcSource, greenTurn, makeCycleProject, redTurn } from '../engine/cycle-project.fixture';
+import { calcSource, greenTurn, makeCycleProject, redTurn, testFile } from '../engine/cycle-project.fixture';
 import { removeDir } from '../project/temp-project.fixture';
 import { detectBubblewrap } from '../process/sandbox';
 import { Ledger } from '../ledger';
@@ -30,12 +31,6 @@ async function baton(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ cod
   }
 }
 
-async function setAgents(root: string, agents: Record<string, unknown>): Promise<void> {
-  const file = join(root, '.baton', 'project.json');
-  const settings = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-  await writeFile(file, `${JSON.stringify({ ...settings, agents: { ...(settings.agents as object), ...agents } }, null, 2)}\n`);
-}
-
 const cleanup: string[] = [];
 
 /** The CLI keeps a project's databases in projectDataDir(root, BATON_DATA_DIR): seeded there, its first branch skips initdb. */
@@ -46,24 +41,37 @@ afterAll(async () => {
   for (const dir of cleanup) await removeDir(dir);
 });
 
-describe('the demo feature built by a command agent', () => {
-  it('refuses a missing agent CLI before the run starts, then takes the demo to the acceptance gate with a plain program as both roles', async () => {
-    const prepared = await baton(['demo', '--no-run', '--no-mutation', '--json']);
-    expect(prepared.code, prepared.stderr).toBe(0);
-    const { project, dataDir } = JSON.parse(prepared.stdout) as { project: string; dataDir: string };
-    cleanup.push(dirname(project));
-    await seedTemplate(dataDir);
+describe('a small feature built by a command agent', () => {
+  // T1: the first GREEN misses (one repair round). T2: the first RED passes at once (add() exists
+  // since T1) and is rejected; its GREEN also weakens the locked test.
+  const weakT2 = testFile([['T2 adds', 'assert.ok(true);']]);
+  const MOVES = {
+    turns: [
+      redTurn('T1'),
+      { role: 'driver', item: 'T1', attempt: 1, write: { 'src/calc.js': `${calcSource([])}export const fT1 = () => 0;\n` } },
+      greenTurn('T1', [], 2),
+      { role: 'navigator', item: 'T2', attempt: 1, write: { 'test/T2.test.js': testFile([['T2 adds', 'assert.equal(calc.add(2, 3), 5);']]) } },
+      { ...redTurn('T2'), attempt: 2 },
+      { ...greenTurn('T2', ['T1']), write: { ...greenTurn('T2', ['T1']).write, 'test/T2.test.js': weakT2 } },
+    ],
+  };
 
-    const missing = await baton(['run', project, '--agent', 'driver=claude', '--json'], { PATH: dirname(process.execPath) + ':/usr/bin:/bin' });
+  it('refuses a missing agent CLI before the run starts, then takes the feature to the acceptance gate with a plain program as both roles', async () => {
+    // The agent program knows its moves from its own scenario file, outside the project.
+    const moves = join(await import('node:os').then((os) => os.tmpdir()), `baton-command-moves-${process.pid}.json`);
+    await writeFile(moves, JSON.stringify(MOVES));
+    cleanup.push(moves);
+    const agent = { adapter: 'command', command: [process.execPath, FAKE_HOST, 'plain', moves], timeoutSeconds: 120 };
+    const project = await makeCycleProject(['T1', 'T2'], { turns: [] }, { agents: { navigator: agent, driver: agent } });
+    cleanup.push(join(project.root, '..'));
+    await seedForCli(project);
+    const env = { BATON_DATA_DIR: project.dataDir };
+
+    const missing = await baton(['run', project.root, '--agent', 'driver=claude', '--json'], { ...env, PATH: dirname(process.execPath) + ':/usr/bin:/bin' });
     expect(missing.code).toBe(1);
     expect(`${missing.stdout}${missing.stderr}`).toMatch(/claude is not found on PATH.*npm install -g @anthropic-ai\/claude-code/);
 
-    // The agent program knows the demo's moves from its own copy of the scenario, outside the project.
-    const moves = join(dirname(project), 'agent-moves.json');
-    await copyFile(join(project, '.baton', 'scenario.json'), moves);
-    const agent = { adapter: 'command', command: [process.execPath, FAKE_HOST, 'plain', moves], timeoutSeconds: 120 };
-    await setAgents(project, { navigator: agent, driver: agent });
-    const ran = await baton(['run', project, '--until', 'acceptance', '--json']);
+    const ran = await baton(['run', project.root, '--until', 'acceptance', '--json'], env);
     expect(ran.code, ran.stderr).toBe(0);
     const summary = JSON.parse(ran.stdout) as {
       items: { total: number; byStatus: Record<string, number> };
@@ -73,28 +81,28 @@ describe('the demo feature built by a command agent', () => {
       escalations: unknown[];
       stoppedAt: string;
     };
-    expect(summary.items.total).toBe(8);
-    expect((summary.items.byStatus.green ?? 0) + (summary.items.byStatus.refactored ?? 0)).toBe(8);
-    // T8's Driver weakens its locked test: in the sandbox the file is read-only and the write fails
+    expect(summary.items.total).toBe(2);
+    expect((summary.items.byStatus.green ?? 0) + (summary.items.byStatus.refactored ?? 0)).toBe(2);
+    // T2's Driver weakens its locked test: in the sandbox the file is read-only and the write fails
     // (blocked); without one it lands, is caught and restored, and recorded as a violation.
     const blocked = (await detectBubblewrap()).ok;
     expect(summary).toMatchObject({ repairs: 1, violations: blocked ? 0 : 1, rejectedRed: 1, escalations: [] });
     expect(summary.stoppedAt).toMatch(/acceptance gate/);
 
-    const log = await baton(['log', project, '--json']);
+    const log = await baton(['log', project.root, '--json'], env);
     const { records } = JSON.parse(log.stdout) as { records: Array<{ type: string; data: { agent?: { host: string } }; blobs: Array<{ name: string }> }> };
     const greens = records.filter((r) => r.type === 'cycle.green');
-    expect(greens.length).toBeGreaterThanOrEqual(8);
+    expect(greens.length).toBeGreaterThanOrEqual(3);
     expect(greens.every((r) => r.data.agent?.host === 'command')).toBe(true);
     expect(greens.every((r) => r.blobs.some((b) => b.name === 'agent/context.json'))).toBe(true);
     if (blocked) {
-      const ledger = Ledger.forArtifactRoot(join(project, '.baton'));
-      const t8 = (await ledger.read()).records.find((r) => r.type === 'cycle.green' && r.subject.item === 'T8')!;
-      const transcript = await ledger.readBlob(t8.blobs.find((b) => b.name === 'agent/transcript.txt')!.sha256);
+      const ledger = Ledger.forArtifactRoot(join(project.root, '.baton'));
+      const t2 = (await ledger.read()).records.find((r) => r.type === 'cycle.green' && r.subject.item === 'T2')!;
+      const transcript = await ledger.readBlob(t2.blobs.find((b) => b.name === 'agent/transcript.txt')!.sha256);
       expect(transcript?.toString('utf8')).toMatch(/could not write test\/\S+: EROFS/);
     }
-    expect((await baton(['verify', project, '--json'])).code).toBe(0);
-  }, 900_000);
+    expect((await baton(['verify', project.root, '--json'], env)).code).toBe(0);
+  }, 600_000);
 });
 
 describe('record and replay', () => {
