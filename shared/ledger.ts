@@ -180,6 +180,11 @@ export interface MutationProof extends RecordRef {
   readonly weak: boolean;
   /** The strengthening round's part (mutation/strengthen.ts): survivors its added tests killed, whether they were kept, why it fell short. */
   readonly strengthened?: { readonly killed: number; readonly kept: boolean; readonly why: string | null };
+  /**
+   * After an approved test amendment: the score of the tests it replaced (the item's last mutation
+   * record before the amendment's lock), side by side with this one; `weaker` when the new score is lower.
+   */
+  readonly replaced?: { readonly seq: number; readonly score: number | null; readonly amendmentSeq: number; readonly weaker: boolean };
 }
 
 /**

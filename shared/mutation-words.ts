@@ -9,8 +9,14 @@ export function mutationLine(m: MutationProof): string {
   if (m.score === null) return m.tested === 0 ? 'mutation: no mutant in its changed code' : `mutation: none of ${m.tested} mutants could be judged`;
   const round = m.strengthened ? `, ${m.strengthened.killed} by the strengthening round` : '';
   const short = m.strengthened?.why && m.weak ? `; strengthening round: ${m.strengthened.why}` : '';
-  return `mutation ${percent(m.score)} (${m.killed} of ${m.killed + m.survived.length} killed${round}${m.weak ? `, below ${percent(m.minScore)}` : ''})${short}`;
+  return `mutation ${percent(m.score)} (${m.killed} of ${m.killed + m.survived.length} killed${round}${m.weak ? `, below ${percent(m.minScore)}` : ''})${short}${replacedLine(m)}`;
 }
+
+/** "; before amendment #12: 100% (weaker now)" — the old and the new tests' scores side by side. */
+const replacedLine = (m: MutationProof): string =>
+  m.replaced
+    ? `; before amendment #${m.replaced.amendmentSeq}: ${m.replaced.score === null ? 'no score' : percent(m.replaced.score)}${m.replaced.weaker ? ' (weaker now)' : ''}`
+    : '';
 
 /** `src/stock.js:4:9 boundary: < → <=` */
 export const survivedLine = (s: SurvivedMutant): string => `${s.file}:${s.line}:${s.column} ${s.operator}: ${oneLine(s.original)} → ${oneLine(s.replacement)}`;

@@ -240,6 +240,44 @@ describe('acceptance needs proof', () => {
     expect(!refused.ok && refused.error.message).toMatch(/AC-2 \(T2's tests are weak \(mutation 40% \(2 of 2 killed, below 60%\)\)\)/);
   });
 
+  it('amended tests weaker than the ones they replaced: both scores side by side, the AC unproven until a person accepts the weaker test with a reason', async () => {
+    await approveTheRest();
+    await p.prove(['T1', 'T2']);
+    const subject = { feature: 'F-1', story: 'S-1', item: 'T2', cycle: 'F-1/T2/1' };
+    const mutated = (score: number) =>
+      p.ledger.append({
+        type: RECORD_TYPES.cycleMutated,
+        actor: ORCHESTRATOR,
+        subject,
+        data: sampleData(RECORD_TYPES.cycleMutated, { tested: 10, killed: score * 10, timedOut: 0, survived: [], score, minScore: 0.6 }),
+      });
+    await mutated(1);
+    const amendment = await p.ledger.append({ type: RECORD_TYPES.testAmendment, actor: ORCHESTRATOR, subject, data: sampleData(RECORD_TYPES.testAmendment) });
+    await p.ledger.append({
+      type: RECORD_TYPES.amendmentDecided,
+      actor: { kind: 'person', id: PERSON },
+      subject,
+      data: sampleData(RECORD_TYPES.amendmentDecided, { amendment: amendment.hash, decision: 'approved' }),
+    });
+    await p.ledger.append({
+      type: RECORD_TYPES.cycleLocked,
+      actor: ORCHESTRATOR,
+      subject,
+      data: sampleData(RECORD_TYPES.cycleLocked, { key: 'lock:amended', amendment: amendment.hash }),
+    });
+    await mutated(0.7);
+    await p.ledger.append({ type: RECORD_TYPES.cycleFinished, actor: ORCHESTRATOR, subject, data: sampleData(RECORD_TYPES.cycleFinished) });
+    const refused = await accept();
+    expect(codeOf(refused)).toBe('unproven');
+    expect(!refused.ok && refused.error.message).toContain(
+      `AC-2 (T2's amended tests are weaker than the tests they replaced (mutation 70% (7 of 7 killed); before amendment #${amendment.seq}: 100% (weaker now)))`,
+    );
+    const accepted = await accept({ acs: ['AC-2'], reason: 'accept weaker test: the old one pinned a rounding rule we dropped' });
+    expect(accepted.ok && accepted.value.data['exceptions']).toEqual([
+      { ac: 'AC-2', why: expect.stringContaining("T2's amended tests are weaker") as unknown },
+    ]);
+  });
+
   it('approves with exceptions only when each unproven AC is named and a reason given, and records them for good', async () => {
     await approveTheRest();
     await p.prove(['T1']);

@@ -5,7 +5,15 @@
  * records alone (statuses through itemStatuses, the one reading of `item.status`), so the Inbox, the
  * gate detail, `baton gates` and `baton status` cannot disagree with the Board.
  */
-import { type AcProof, type DependencyProof, type EvidenceSummary, type ItemProof, type LedgerRecord, type RecordRef } from '../../shared/ledger';
+import {
+  type AcProof,
+  type DependencyProof,
+  type EvidenceSummary,
+  type ItemProof,
+  type LedgerRecord,
+  type MutationProof,
+  type RecordRef,
+} from '../../shared/ledger';
 import { RECORD_TYPES, recordsOf, type RecordType, type TypedRecord } from '../../shared/records';
 import { cycleCovers, type CycleRun, type Feature, type ProjectView, type TestItem, type TestStatus } from '../../shared/model';
 import { effectiveStatus, itemStatuses } from './annotate-items';
@@ -64,10 +72,13 @@ const itemProof = (item: TestItem, status: TestStatus, mine: readonly LedgerReco
       .filter(ranUnsandboxed)
       .sort((a, b) => a.seq - b.seq)
       .map(ref),
-    mutation: mutationProof(
-      recordsOf(mine, RECORD_TYPES.cycleMutated)
-        .filter((r) => r.data.commit === greened?.data.commit)
-        .at(-1),
+    mutation: withReplaced(
+      mutationProof(
+        recordsOf(mine, RECORD_TYPES.cycleMutated)
+          .filter((r) => r.data.commit === greened?.data.commit)
+          .at(-1),
+      ),
+      mine,
     ),
     lastRun:
       run && totals
@@ -75,6 +86,24 @@ const itemProof = (item: TestItem, status: TestStatus, mine: readonly LedgerReco
         : null,
   };
 };
+
+/**
+ * An item whose tests an approved amendment replaced: the score of the replaced tests (the item's
+ * last mutation record before the amendment's lock) beside the new one, `weaker` when it fell.
+ */
+function withReplaced(mutation: MutationProof | null, mine: readonly LedgerRecord[]): MutationProof | null {
+  const lock = recordsOf(mine, RECORD_TYPES.cycleLocked)
+    .filter((l) => l.data.amendment)
+    .at(-1);
+  if (!mutation || !lock || mutation.seq < lock.seq) return mutation;
+  const before = recordsOf(mine, RECORD_TYPES.cycleMutated)
+    .filter((r) => r.seq < lock.seq)
+    .at(-1);
+  const amendment = mine.find((r) => r.hash === lock.data.amendment) ?? null;
+  if (!before || !amendment) return mutation;
+  const weaker = before.data.score !== null && mutation.score !== null && mutation.score < before.data.score;
+  return { ...mutation, replaced: { seq: before.seq, score: before.data.score, amendmentSeq: amendment.seq, weaker } };
+}
 
 /** A foreign item: its file's status, and no Baton record behind it. */
 const fileProof = (item: TestItem, cycles: number): ItemProof => ({
@@ -101,6 +130,8 @@ const itemGap = (i: ItemProof, source: EvidenceSummary['source']): string | null
   // A foreign project has no GREEN record to show: its file's status is all there is.
   if (source === 'ledger' && i.green === null) return `${i.id} has no GREEN record`;
   if (i.mutation?.weak) return `${i.id}'s tests are weak (${mutationLine(i.mutation)})`;
+  // Approving it anyway is the explicit "accept weaker test": an exception with a reason.
+  if (i.mutation?.replaced?.weaker) return `${i.id}'s amended tests are weaker than the tests they replaced (${mutationLine(i.mutation)})`;
   return null;
 };
 
