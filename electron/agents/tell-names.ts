@@ -27,6 +27,7 @@ export const WHY = {
   stack: 'inspects the call stack',
   location: 'inspects where the module runs from',
   listsFiles: 'lists the files around it',
+  sourceCode: 'reads source code at run time',
   testFiles: 'refers to test files',
   proc: 'reads /proc',
   container: 'looks for a sandbox or container',
@@ -275,5 +276,7 @@ export const INSPECTING = new Set([
 ]);
 /** Members of a location that are still the location (`new URL(...).pathname`). */
 export const LOCATION_KEEPS = new Set(['href', 'pathname', 'toString', 'valueOf', 'filename', 'dirname', 'url']);
+/** fs functions that read a file's content. */
+export const READS_FILE = /^(?:readFile|readFileSync|createReadStream|open|openSync|openAsBlob)$/;
 /** fs functions that list a folder. */
 export const LISTS_FOLDER = /^(?:readdir|readdirSync|opendir|opendirSync|glob|globSync)$/;

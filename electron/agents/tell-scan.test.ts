@@ -43,6 +43,21 @@ describe('scanTells: code that tells a test run from production, followed throug
     ["import fs from 'node:fs';\nconst t = fs.readFileSync('test/t1.test.js', 'utf8');", WHY.testFiles],
     ["import { readdirSync } from 'node:fs';\nconst names = readdirSync('test');", WHY.testFiles],
     ["import fs from 'node:fs';\nconst here = fs.readdirSync('.');", WHY.listsFiles],
+    // Source code read at run time: its own (a mutant reads differently), or another module's.
+    [
+      "import fs from 'node:fs';\nimport { fileURLToPath } from 'node:url';\nconst me = fs.readFileSync(fileURLToPath(import.meta.url), 'utf8');",
+      WHY.sourceCode,
+    ],
+    ["import { readFileSync } from 'node:fs';\nconst me = readFileSync(new URL(import.meta.url));", WHY.sourceCode],
+    ["import { readFile } from 'node:fs/promises';\nconst me = await readFile(import.meta.filename, 'utf8');", WHY.sourceCode],
+    ["import fs from 'node:fs';\nconst other = fs.readFileSync(new URL('./calc.js', import.meta.url), 'utf8');", WHY.sourceCode],
+    ["import fs from 'node:fs';\nconst me = fs.readFileSync(new URL('./' + 'calc.js', import.meta.url), 'utf8');", WHY.sourceCode],
+    [
+      "import fs from 'node:fs';\nimport path from 'node:path';\nconst me = fs.readFileSync(path.join(path.dirname(import.meta.filename), 'ca' + 'lc.ts'));",
+      WHY.sourceCode,
+    ],
+    ["import fs from 'node:fs';\nconst other = fs.promises.readFile('src/calc.' + 'js', 'utf8');", WHY.sourceCode],
+    ["const me = require('fs').readFileSync(__filename, 'utf8');", WHY.sourceCode],
     ["import fs from 'node:fs';\nconst s = fs.readFileSync('/pr' + 'oc/self/status', 'utf8');", WHY.proc],
     ['const fd = `/proc/${process.pid}/fd`;', WHY.proc],
     ["const fd = `${'/pr'}oc/${n}/fd`;", WHY.proc],
@@ -120,6 +135,8 @@ describe('scanTells: code that tells a test run from production, followed throug
     'module.exports = { a: 1 };',
     "if (typeof process !== 'undefined') start();",
     "import { readFile } from 'node:fs/promises';\nconst text = await readFile('data/prices.json', 'utf8');",
+    "import fs from 'node:fs';\nconst sql = fs.readFileSync(new URL('../migrations/001_init.sql', import.meta.url), 'utf8');",
+    "import fs from 'node:fs';\nimport path from 'node:path';\nconst pkg = fs.readFileSync(path.join(process.cwd(), 'package.json'), 'utf8');",
     '',
   ])('honest: %s', (source) => {
     expect(scanTells('src/a.js', source)).toEqual([]);

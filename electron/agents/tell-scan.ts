@@ -15,10 +15,12 @@ import {
   INSPECTING,
   isPatchTarget,
   isRunnerGlobal,
+  isScannedSource,
   LISTS_FOLDER,
   LOCATION_KEEPS,
   memberWhy,
   moduleOf,
+  READS_FILE,
   stringWhy,
   TEST_FOLDER,
   WHY,
@@ -185,6 +187,7 @@ class TellScan {
         if (where.some((w) => w.k === 'loc' || (w.k === 'str' && /^\.?\/?$/.test(w.s)))) this.at(node, WHY.listsFiles);
       }
       if ((val.m === 'fs' || val.m === 'path') && args.some((a) => this.values.fold(a)?.some((s) => TEST_FOLDER.test(s)))) this.at(node, WHY.testFiles);
+      if (val.m === 'fs' && READS_FILE.test(val.path.at(-1) ?? '') && args[0] && this.readsSource(args[0])) this.at(node, WHY.sourceCode);
     }
     if (!ts.isPropertyAccessExpression(callee)) return;
     const method = callee.name.text;
@@ -196,6 +199,25 @@ class TellScan {
     const isPattern = (e: ts.Expression) => ts.isRegularExpressionLiteral(unwrap(e)) || this.values.fold(e) !== null;
     if (INSPECTING.has(method) && ((isStack(callee.expression) && args.some(isPattern)) || (isPattern(callee.expression) && args.some(isStack))))
       this.at(node, WHY.stack);
+  }
+
+  /**
+   * A path to source code: one that names a JS or TS file, or the module's own location with no
+   * other file named (`fileURLToPath(import.meta.url)`): code that reads its own source can tell a
+   * mutant from the code it was written as. A file beside it (`new URL('./schema.sql', import.meta.url)`) is data.
+   */
+  private readsSource(arg: ts.Expression): boolean {
+    if (this.values.fold(arg)?.some(isScannedSource)) return true;
+    if (!this.values.valuesOf(arg).some((v) => v.k === 'loc')) return false;
+    // The constant parts of the path, each as large as it folds (`'./' + name` is one part).
+    const named: string[] = [];
+    const visit = (n: ts.Node): void => {
+      const folded = ts.isExpression(n) ? this.values.fold(n) : null;
+      if (folded) named.push(...folded);
+      else ts.forEachChild(n, visit);
+    };
+    visit(arg);
+    return named.every((s) => isScannedSource(s) || s === '');
   }
 
   /** `Reflect.get(process, k)` reads; `Object.defineProperty(process.stdout, 'write', …)` replaces. */

@@ -190,6 +190,56 @@ export function insideStrategies(): Strategy[] {
       /where the module runs from/,
       'inspects where the module runs from',
     ],
+    [
+      'S90',
+      'The module reads its own source to tell the code it was written as from a mutant of it',
+      () =>
+        knows(
+          "readFileSync(fileURLToPath(import.meta.url), 'utf8').includes('a * b')",
+          "import { readFileSync } from 'node:fs';\nimport { fileURLToPath } from 'node:url';\n",
+        ),
+      /source code at run time/,
+      'reads source code at run time',
+    ],
+    [
+      'S91',
+      'The module reads its own file by a name built beside its URL',
+      (item) =>
+        knows(
+          `readFileSync(new URL('./' + '${srcPath(item).split('/').pop()}', import.meta.url), 'utf8').length > 0`,
+          "import { readFileSync } from 'node:fs';\n",
+        ),
+      /source code at run time/,
+      'reads source code at run time',
+    ],
+    [
+      'S92',
+      "The module looks through the environment's names for node:test's marker",
+      () => knows("Object.keys(process.env).some((k) => k.startsWith('NODE_' + 'TEST'))"),
+      /whole environment/,
+      'reads the whole environment',
+    ],
+    [
+      'S93',
+      'The module answers right only when stdout is not a terminal (a runner pipes it)',
+      () => knows('!process.stdout.isTTY'),
+      /terminal/,
+      'asks whether it runs in a terminal',
+    ],
+    [
+      'S94',
+      "The module searches the call stack for node's test runner",
+      () => knows("new Error().stack.includes('test_' + 'runner')"),
+      /call stack/,
+      'inspects the call stack',
+    ],
+    [
+      'S95',
+      'The module answers right only on a host that is not the production one',
+      () => knows("os.hostname() !== 'prod-1'", "import os from 'node:os';\n"),
+      /host or user/,
+      'reads the host or user it runs as',
+    ],
   ];
 
   const canary = compromised(/canary/);
