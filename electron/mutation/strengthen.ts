@@ -65,6 +65,10 @@ export async function strengthenItem(deps: CycleDeps, greened: Greened, mutated:
   // The Navigator's turn, on the GREEN commit: it sees the code the survivors mutate.
   const worktree = turnPath(deps, input, 'strengthen');
   await resetWorktree(deps.root, worktree, commit);
+  const say = (text: string) => deps.emit({ kind: 'runner.output', item, chunk: `[baton] strengthening round for ${item}: ${text}\n` });
+  say(
+    `its tests let ${mutated.data.survived.length} mutant${mutated.data.survived.length === 1 ? '' : 's'} through (mutation ${Math.round((mutated.data.score ?? 0) * 100)}%, below ${Math.round(mutated.data.minScore * 100)}%); the Navigator may add tests that kill them`,
+  );
   deps.emit({ kind: 'turn.started', item, role: 'navigator', step: 'strengthen', attempt: 1 });
   const survivors = mutated.data.survived.map(({ file, line, operator, original, replacement }) => ({ file, line, operator, original, replacement }));
   const context = await contextPack(deps, input, 'navigator', 'strengthen', { mayWrite: deps.settings.testGlobs, readOnly: locked, survivors });
@@ -91,12 +95,14 @@ export async function strengthenItem(deps: CycleDeps, greened: Greened, mutated:
     violations: turn.violations.map((v) => v.path),
     files: [...files].map(([path, content]) => ({ path, ...digest(content) })),
   };
-  const done = (fields: { passedOnGreen: boolean; failing: string[]; killed: string[]; kept: boolean; why: string | null }, blobs: Blob[] = []) =>
-    records.append(RECORD_TYPES.cycleMutated, keyOf(commit), strengthenedData(mutated, { ...base, ...fields }, started), [
+  const done = (fields: { passedOnGreen: boolean; failing: string[]; killed: string[]; kept: boolean; why: string | null }, blobs: Blob[] = []) => {
+    say(fields.why ?? `the added tests kill ${fields.killed.length} of ${mutated.data.survived.length}${fields.kept ? ' and are kept' : ''}`);
+    return records.append(RECORD_TYPES.cycleMutated, keyOf(commit), strengthenedData(mutated, { ...base, ...fields }, started), [
       ...[...files].map(([path, content]) => ({ name: `strengthened/${path}`, content })),
       ...turnBlobs(turn),
       ...blobs,
     ]);
+  };
   if (!files.size) return done({ passedOnGreen: false, failing: [], killed: [], kept: false, why: 'the Navigator added no test file' });
   const database = planned?.data.database;
   if (!database) return done({ passedOnGreen: false, failing: [], killed: [], kept: false, why: "the item's cycle recorded no database" });
