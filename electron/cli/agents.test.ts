@@ -14,6 +14,7 @@ import { calcSource, greenTurn, makeCycleProject, redTurn, testFile } from '../e
 import { removeDir } from '../project/temp-project.fixture';
 import { detectBubblewrap } from '../process/sandbox';
 import { Ledger } from '../ledger';
+import { RECORD_TYPES } from '../../shared/records';
 import { seedTemplate } from '../branches/pglite/pglite.fixture';
 import { projectDataDir } from '../platform/data-dir';
 
@@ -91,13 +92,13 @@ describe('a small feature built by a command agent', () => {
 
     const log = await baton(['log', project.root, '--json'], env);
     const { records } = JSON.parse(log.stdout) as { records: Array<{ type: string; data: { agent?: { host: string } }; blobs: Array<{ name: string }> }> };
-    const greens = records.filter((r) => r.type === 'cycle.green');
+    const greens = records.filter((r) => r.type === RECORD_TYPES.cycleGreen);
     expect(greens.length).toBeGreaterThanOrEqual(3);
     expect(greens.every((r) => r.data.agent?.host === 'command')).toBe(true);
     expect(greens.every((r) => r.blobs.some((b) => b.name === 'agent/context.json'))).toBe(true);
     if (blocked) {
       const ledger = Ledger.forArtifactRoot(join(project.root, '.baton'));
-      const t2 = (await ledger.read()).records.find((r) => r.type === 'cycle.green' && r.subject.item === 'T2')!;
+      const t2 = (await ledger.read()).records.find((r) => r.type === RECORD_TYPES.cycleGreen && r.subject.item === 'T2')!;
       const transcript = await ledger.readBlob(t2.blobs.find((b) => b.name === 'agent/transcript.txt')!.sha256);
       expect(transcript?.toString('utf8')).toMatch(/could not write test\/\S+: EROFS/);
     }
@@ -153,7 +154,7 @@ describe('record and replay', () => {
       expect(result.matches).toBe(from === out ? null : true);
       // Played by the scripted agent: no host usage on its verdicts.
       const log = JSON.parse((await baton(['log', fresh.root, '--json'])).stdout) as { records: Array<{ type: string; data: { agent?: unknown } }> };
-      const greens = log.records.filter((r) => r.type === 'cycle.green');
+      const greens = log.records.filter((r) => r.type === RECORD_TYPES.cycleGreen);
       expect(greens.length).toBe(3);
       expect(greens.every((r) => r.data.agent === undefined)).toBe(true);
     }

@@ -54,7 +54,10 @@ export async function strengthenItem(deps: CycleDeps, greened: Greened, mutated:
   const story = subject.story ?? 'unassigned';
   const found = await records.find(RECORD_TYPES.cycleMutated, keyOf(commit));
   // A round recorded before a crash: its added tests are committed if they were to be kept.
-  if (found) return (await keepAdded(deps, found, story, item), found);
+  if (found) {
+    await keepAdded(deps, found, story, item);
+    return found;
+  }
   const input: StepInput = { feature: deps.feature, story, item, repairBudget: 0, round: roundOf(subject.cycle), guidance: null, attempt: 1, failure: null };
   const planned = await records.find(RECORD_TYPES.cyclePlanned, 'plan');
   const locked = (await records.all(RECORD_TYPES.cycleLocked)).flatMap((r) => r.data.files.map((f) => f.path));
@@ -154,7 +157,6 @@ export async function strengthenItem(deps: CycleDeps, greened: Greened, mutated:
   // Kept when they pass on the GREEN code and kill at least one survivor (tests the item is better
   // for) and no file of that name is on the branch already; committed under the round's record.
   const clash = killed.length ? await onBranch(deps, pair.gitBranch, [...files.keys()]) : null;
-  if (clash) deps.emit({ kind: 'runner.output', item, chunk: `[baton] ${clash} is on the branch already: the added tests are not kept\n` });
   const record = await done(
     { passedOnGreen: true, failing: [], killed, kept: killed.length > 0 && !clash, why: why ?? (clash ? `${clash} is on the branch already` : null) },
     runEvidence,
