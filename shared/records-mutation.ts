@@ -31,6 +31,8 @@ const strengthening = z.object({
   turnMs: z.number(),
   /** Locked files the turn changed: restored, never used (a violation). */
   violations: list(text),
+  /** Tells in the added tests (reading the code as text, telling a mutant's run apart): those files were refused, neither run nor kept. */
+  tells: list(z.object({ file: text, line: count, why: text, id: text })).optional(),
 });
 
 export const MUTATED_DATA = z.looseObject({

@@ -16,7 +16,7 @@ const STEP: Record<string, string> = {
   'driver:refactor': 'Improve the structure of the code for {item} without changing behaviour. Tests are locked and must stay green.',
   'navigator:review': 'Review the diff of the cycle for {item}: accept, ask for one more refactor, or flag a smell.',
   'navigator:strengthen':
-    'The tests of {item} let the mutants below through: they still pass when the code is changed that way. Add test files (never change a locked one) whose tests pass on the current code and fail on each of these mutants.',
+    'The tests of {item} let the mutants below through: they still pass when the code is changed that way. Add test files (never change a locked one) whose tests pass on the current code and fail on each of these mutants by what the code does: a test that reads source files as text, or tells a mutant’s run apart, is refused.',
 };
 
 const templates = new Map<string, string>();

@@ -41,13 +41,17 @@ const SCENARIO = {
       item: 'T1',
       write: { 'test/T1-values.test.js': testFile([['T1 adds values', 'assert.equal(calc.fT1(2, 3), 5); assert.equal(calc.add(2, 3), 5);']]) },
     },
-    // T3's expects the wrong sum (it fails on the GREEN code), and it weakens the locked test.
+    // T3's expects the wrong sum (it fails on the GREEN code), it weakens the locked test, and its
+    // third file reads the code as text (any mutant changes the text: it would kill them all).
     {
       role: 'navigator',
       step: 'strengthen',
       item: 'T3',
       write: {
         'test/T3-values.test.js': testFile([['T3 adds values', 'assert.equal(calc.fT3(2, 3), 6);']]),
+        'test/T3-source.test.js':
+          "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { readFileSync } from 'node:fs';\n" +
+          "test('T3 is written as a sum', () => { assert.match(readFileSync(new URL('../src/calc.js', import.meta.url), 'utf8'), /fT3 = \\(a, b\\) => a \\+ b;/); });\n",
         'test/T3.test.js': testFile([['T3 exists', 'assert.ok(true);']]),
       },
     },
@@ -139,7 +143,7 @@ describe('mutation testing of each GREEN (real runs)', () => {
     expect(Object.keys(turn?.write ?? {})).toEqual(['test/T1-values.test.js']);
   });
 
-  it('a round whose test fails on the GREEN code keeps nothing: the item stays weak, the locked test it changed is a violation, the gate says why', async () => {
+  it('a round whose test fails on the GREEN code keeps nothing: the item stays weak, the locked test it changed is a violation, the test that reads the code as text is refused, the gate says why', async () => {
     const [first, round] = mutated('T3');
     expect(round!.data).toMatchObject({
       score: 0,
@@ -147,7 +151,15 @@ describe('mutation testing of each GREEN (real runs)', () => {
     });
     expect(round!.data.survived).toEqual(first!.data.survived);
     expect(round!.data.strengthened!.failing).toEqual(['test/T3-values.test.js › T3 adds values']);
-    expect(round!.data.strengthened!.why).toMatch(/do not pass on the GREEN code: test\/T3-values\.test\.js › T3 adds values/);
+    expect(round!.data.strengthened!.why).toMatch(
+      /^refused test\/T3-source\.test\.js:4 \(reads source code at run time\); the tests do not pass on the GREEN code: test\/T3-values\.test\.js › T3 adds values/,
+    );
+    expect(round!.data.strengthened!.tells).toEqual([
+      expect.objectContaining({ file: 'test/T3-source.test.js', line: 4, why: 'reads source code at run time' }),
+    ]);
+    expect(round!.data.strengthened!.files.map((f) => f.path).sort()).toEqual(['test/T3-source.test.js', 'test/T3-values.test.js']);
+    // The refused file never ran (only T3-values failed above); its text is evidence in the record.
+    expect(round!.blobs.some((b) => b.name === 'strengthened/test/T3-source.test.js')).toBe(true);
     const { execFileSync } = await import('node:child_process');
     expect(
       execFileSync('git', ['log', '--all', '--format=%H', '--fixed-strings', `--grep=Baton-Evidence: ${round!.hash}`], {
@@ -157,7 +169,7 @@ describe('mutation testing of each GREEN (real runs)', () => {
     ).toBe('');
     const gates = await cli('gates', project.root);
     expect(gates.out).toMatch(
-      /T3 green · GREEN record #\d+ .* · mutation 0% \(0 of \d+ killed, 0 by the strengthening round, below 60%\); strengthening round: the tests do not pass on the GREEN code/,
+      /T3 green · GREEN record #\d+ .* · mutation 0% \(0 of \d+ killed, 0 by the strengthening round, below 60%\); strengthening round: refused test\/T3-source\.test\.js:4 \(reads source code at run time\); the tests do not pass on the GREEN code/,
     );
   });
 

@@ -30,6 +30,7 @@ import { fileAt, itemTestFiles, runMutants, type Mutated } from './mutate-item';
 import { mutantsOf } from './mutants';
 import { survivedLine } from '../../shared/mutation-words';
 import { openTreeRuns, treeWith } from './tree-runs';
+import { judgeAddedTests, refusedLine } from './added-tells';
 
 type Greened = TypedRecord<typeof RECORD_TYPES.cycleGreened>;
 
@@ -89,24 +90,30 @@ export async function strengthenItem(deps: CycleDeps, greened: Greened, mutated:
     lock: { lock, rules: lockRulesFor(deps), newTests: true },
   });
   const added = turn.kept.filter((c) => c.kind === 'added' && matchesAny(c.path, deps.settings.testGlobs)).map((c) => c.path);
-  const files = new Map<string, string>();
-  for (const path of added) files.set(path, await readFile(join(worktree, path), 'utf8'));
+  const every = new Map<string, string>();
+  for (const path of added) every.set(path, await readFile(join(worktree, path), 'utf8'));
   await removeWorktree(deps.root, worktree);
+  // A test that reads the code as text, or tells a mutant's run from the GREEN run, kills mutants without testing: refused.
+  const { accepted: files, refused } = judgeAddedTests(every);
+  const refusedNote = refused.length ? refusedLine(refused) : null;
 
   const base = {
     turnMs: turn.result.ms,
     violations: turn.violations.map((v) => v.path),
-    files: [...files].map(([path, content]) => ({ path, ...digest(content) })),
+    files: [...every].map(([path, content]) => ({ path, ...digest(content) })),
+    tells: refused.map(({ file, line, why, id }) => ({ file, line, why, id })),
   };
   const done = (fields: { passedOnGreen: boolean; failing: string[]; killed: string[]; kept: boolean; why: string | null }, blobs: Blob[] = []) => {
-    say(fields.why ?? `the added tests kill ${fields.killed.length} of ${mutated.data.survived.length}${fields.kept ? ' and are kept' : ''}`);
-    return records.append(RECORD_TYPES.cycleMutated, keyOf(commit), strengthenedData(mutated, { ...base, ...fields }, started), [
-      ...[...files].map(([path, content]) => ({ name: `strengthened/${path}`, content })),
+    const why = [refusedNote, fields.why].filter(Boolean).join('; ') || null;
+    say(why ?? `the added tests kill ${fields.killed.length} of ${mutated.data.survived.length}${fields.kept ? ' and are kept' : ''}`);
+    return records.append(RECORD_TYPES.cycleMutated, keyOf(commit), strengthenedData(mutated, { ...base, ...fields, why }, started), [
+      ...[...every].map(([path, content]) => ({ name: `strengthened/${path}`, content })),
       ...turnBlobs(turn),
       ...blobs,
     ]);
   };
-  if (!files.size) return done({ passedOnGreen: false, failing: [], killed: [], kept: false, why: 'the Navigator added no test file' });
+  if (!every.size) return done({ passedOnGreen: false, failing: [], killed: [], kept: false, why: 'the Navigator added no test file' });
+  if (!files.size) return done({ passedOnGreen: false, failing: [], killed: [], kept: false, why: null });
   const database = planned?.data.database;
   if (!database) return done({ passedOnGreen: false, failing: [], killed: [], kept: false, why: "the item's cycle recorded no database" });
 
@@ -172,6 +179,7 @@ function strengthenedData(
     files: Array<{ path: string; sha256: string; bytes: number }>;
     turnMs: number;
     violations: string[];
+    tells: Array<{ file: string; line: number; why: string; id: string }>;
     passedOnGreen: boolean;
     failing: string[];
     killed: string[];
@@ -211,7 +219,8 @@ async function keepAdded(deps: CycleDeps, record: Mutated, story: string, item: 
   if (!round?.kept) return;
   const pair = await deps.experiment(story);
   const files = new Map<string, string>();
-  for (const f of round.files) {
+  const refused = new Set(round.tells?.map((t) => t.file));
+  for (const f of round.files.filter((file) => !refused.has(file.path))) {
     const blob = record.blobs.find((b) => b.name === `strengthened/${f.path}`);
     const content = blob ? await deps.ledger.readBlob(blob.sha256) : null;
     if (!content) throw new Error(`The ledger has no content for ${f.path} (record #${record.seq}): run \`baton verify\`.`);
