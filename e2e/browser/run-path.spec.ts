@@ -3,10 +3,14 @@
  * press Run, watch the first story's experiment pair appear while the feature builds, and at the
  * acceptance gate see the feature's code go from its story experiments through the feature pair
  * to the tier, each saying whether it is merged into its parent; Check migrations then says where
- * each pair's database stands. The run is stopped at the end.
+ * each pair's database stands. The run is stopped at the end. Then, on what the run built, each
+ * story's acceptance gate tells the Product Owner what happened: every AC, its items green or
+ * refactored (as on the Board), and a link to the orchestrator's GREEN record of each (the
+ * evidence is the ledger's, never the test list file's, where every item is pending). One build of
+ * the demo serves both: it is the longest wait of the browser suite.
  */
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { ARTIFACTS_DIR } from './support/paths';
 import { demoProject, expect, serving } from './support/served';
 
@@ -21,7 +25,19 @@ const WHOLE_BUILD = { timeout: 1_200_000 };
 const current = (page: Page, machine: string) => page.getByTestId(machine).locator('[aria-current="step"]');
 const pathRow = (page: Page, branch: string) => page.locator(`[data-testid="run-path-row"][data-branch="${branch}"]`);
 
-test('the Path goes from the story experiments through the feature to the tier, and says where each database stands', async ({ servedPage: page }) => {
+const STORIES = { 'S-1': ['AC-1', 'AC-2', 'AC-3', 'AC-4'], 'S-2': ['AC-5', 'AC-6', 'AC-7', 'AC-8'] } as const;
+
+async function openAcceptance(page: Page, story: string): Promise<Locator> {
+  await page.getByTestId('nav-inbox').click();
+  await page.getByTestId(`inbox-item-F-inventory-acceptance-${story}`).click();
+  const summary = page.getByTestId('evidence-summary');
+  await expect(summary).toBeVisible();
+  return summary;
+}
+
+test('the Path goes from the story experiments through the feature to the tier, and says where each database stands; each acceptance gate shows its ACs proven', async ({
+  servedPage: page,
+}) => {
   await expect(page.getByTestId('project-name')).toHaveText('inventory');
   const path = page.getByTestId('run-path');
   const check = page.getByTestId('run-path-check');
@@ -103,5 +119,44 @@ test('the Path goes from the story experiments through the feature to the tier, 
     await expect(page.getByTestId('run-condition')).toHaveAttribute('data-condition', 'stopped', SLOW);
     await expect(page.getByTestId('run-start')).toBeEnabled();
     await expect(path).toBeVisible();
+  });
+
+  await test.step('the Board: every item of the demo is green or refactored', async () => {
+    await page.getByTestId('nav-board').click();
+    for (let n = 1; n <= 8; n += 1)
+      await expect(page.locator(`[data-testid="column-green"], [data-testid="column-refactored"]`).getByTestId(`card-T${n}`)).toBeVisible();
+  });
+
+  for (const [story, acs] of Object.entries(STORIES)) {
+    await test.step(`the acceptance gate of ${story} shows every AC proven by GREEN records, matching the Board`, async () => {
+      const summary = await openAcceptance(page, story);
+      await expect(summary).toHaveAttribute('data-source', 'ledger');
+      await expect(summary.getByTestId('evidence-acs')).toContainText(`${acs.length} of ${acs.length} proven`);
+      await expect(summary.getByTestId('evidence-status-pending')).toHaveCount(0);
+      for (const ac of acs) {
+        const row = summary.getByTestId(`proof-ac-${ac}`);
+        await expect(row).toHaveAttribute('data-proven', 'true');
+        const items = row.locator('[data-testid^="proof-item-"]');
+        await expect(items).toHaveCount(1);
+        await expect(items.first()).toHaveAttribute('data-status', /^(green|refactored)$/);
+        await expect(items.first().locator('[data-testid^="proof-green-"]')).toContainText(/GREEN record #\d+/);
+      }
+      // The same statuses as the Board's cards.
+      const statuses = await summary
+        .locator('[data-testid^="proof-item-"]')
+        .evaluateAll((els) => els.map((e) => [e.getAttribute('data-testid')!.replace('proof-item-', ''), e.getAttribute('data-status')]));
+      await page.getByTestId('nav-board').click();
+      for (const [item, status] of statuses) await expect(page.getByTestId(`column-${status}`).getByTestId(`card-${item}`)).toBeVisible();
+    });
+  }
+
+  await test.step('a GREEN record opens in the Evidence timeline from the acceptance gate', async () => {
+    await openAcceptance(page, 'S-2');
+    const link = page.getByTestId('proof-green-T6');
+    const seq = (await link.textContent())!.match(/#(\d+)/)![1]!;
+    await link.click();
+    await expect(page.getByTestId('nav-evidence')).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByTestId(`ledger-record-${seq}`)).toHaveAttribute('aria-current', 'true');
+    await expect(page.getByTestId('record-detail')).toContainText('cycle.greened');
   });
 });

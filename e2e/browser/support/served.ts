@@ -27,7 +27,6 @@ import { makeBatonProject, type BatonProject } from './baton-project';
 import { makeBranchProject, type BranchProject } from './branch-project';
 import { makeDemoProject, type DemoProject } from './demo-project';
 import { makeParallelProject, type LanesProject } from './lanes-project';
-import { runDemo, type DemoRun } from './demo-run';
 import { runDependencyProject, type DependencyRun } from './dependency-run';
 import { amend, type LockSeed, type ProposalSeed } from './amended-project';
 import { escalate, type EscalationSeed } from './escalated-project';
@@ -196,12 +195,4 @@ export const dependencyRun = (): ProjectSource<DependencyRun> => ({
   name: 'dependencies',
   make: runDependencyProject,
   target: (run) => run.root,
-});
-
-/** The demo after `baton demo` ran it to the acceptance gate (demo-run.ts), served with what the run used. */
-export const demoRun = (): ProjectSource<DemoRun> => ({
-  name: 'demo',
-  make: runDemo,
-  target: (demo) => demo.project,
-  env: (demo) => demo.env,
 });
