@@ -46,9 +46,19 @@ function entryArgs(): string[] {
   return serverEntry(mtimeOf(COMPILED), mtimeOf(ENTRY)) === 'compiled' ? [COMPILED] : ['--import', 'tsx', ENTRY];
 }
 
+/**
+ * V8 flags of a server process. PGlite is Postgres compiled to WebAssembly, and every server is a new
+ * process that compiles it again: by default V8 compiles it twice (a quick baseline, then optimised
+ * code for what runs hot, on background threads), and for a server that lives a test run that second
+ * compile is most of its CPU. `--liftoff-only` keeps the baseline: a start, a query and a close cost
+ * about 40% less CPU, and 3,000 inserts run faster too (measured on two cores: 1.17 s against 1.94 s
+ * of CPU for a start and close, 2.27 s against 3.65 s with the inserts).
+ */
+export const SERVER_V8_FLAGS: readonly string[] = ['--liftoff-only'];
+
 function nodeArgs(...args: string[]): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
   // Inside Electron, execPath is the Electron binary: ELECTRON_RUN_AS_NODE makes it plain Node.
-  return { command: process.execPath, args: [...entryArgs(), ...args], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } };
+  return { command: process.execPath, args: [...SERVER_V8_FLAGS, ...entryArgs(), ...args], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } };
 }
 
 /** How many connections `home`'s servers have accepted, ever (0 when none has). */
