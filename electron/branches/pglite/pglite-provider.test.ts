@@ -44,6 +44,8 @@ describe('a pglite branch served over a loopback socket', () => {
       expect(foreign).toMatchObject({ code: '23503', constraint: 'orders_customer_id_fkey' });
       // The session survives its errors, like a real server's.
       expect((await client.query('select count(*)::int as n from customers')).rows[0]).toEqual({ n: 3 });
+      // Started with small shared buffers: zeroing Postgres's default 128 MB was most of a start's CPU (pglite-server.ts).
+      expect((await client.query('show shared_buffers')).rows[0]).toEqual({ shared_buffers: '16MB' });
     });
   }, 60_000);
 

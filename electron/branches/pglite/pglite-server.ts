@@ -25,8 +25,18 @@ const FIRST_CLIENT_GRACE_MS = 10_000;
 const LOGINS_IN_FLIGHT = 16;
 const log = (message: string) => console.error(`[pglite-server ${process.pid}] ${message}`);
 
+/**
+ * Postgres zeroes its shared buffers when it starts: at the default 128 MB that is about 450 ms of
+ * CPU in WebAssembly for every server (every test run's throwaway starts one). 16 MB is Postgres's
+ * own floor for a small machine and plenty for a development database; a start costs about 570 ms
+ * of CPU instead of 1,000 (measured on two cores). Nothing is stored differently: it is a start-up
+ * setting, not part of the data directory.
+ */
+const SERVER_START_PARAMS: readonly string[] = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+const open = (dataDir: string) => PGlite.create(dataDir, { startParams: [...SERVER_START_PARAMS] });
+
 async function init(dataDir: string): Promise<void> {
-  const db = await PGlite.create(dataDir);
+  const db = await open(dataDir);
   await db.close();
 }
 
@@ -75,7 +85,7 @@ async function serve(home: string, maxConnections: number, idleSeconds: number):
   if (!(await takeLock(lockPath))) process.exit(ALREADY_SERVED);
   let lastBusy = Date.now();
   const opening = performance.now();
-  const db = await PGlite.create(join(home, 'data'));
+  const db = await open(join(home, 'data'));
   const openMs = Math.round(performance.now() - opening);
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
   // Every connection logs in first. The library hands each accepted socket to its handleConnection
