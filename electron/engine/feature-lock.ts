@@ -4,7 +4,8 @@
  * add test files, never change or delete a locked one. An escalated item's tests were taken off
  * the branch (build.ts parks them), so its lock no longer binds.
  * A `cycle.dependencies` record amends a lock: the manifest the orchestrator rewrote for a Driver's
- * dependency request (dependencies.ts) is what the lock holds from then on.
+ * dependency request (dependencies.ts) is what the lock holds from then on. Tests a strengthening
+ * round kept are held like an earlier item's lock.
  */
 import { RECORD_TYPES, recordsOf, type TypedRecord } from '../../shared/records';
 import type { FileState } from '../platform/tree-snapshot';
@@ -14,8 +15,26 @@ import type { CycleRecords } from './records';
 
 type LockRecord = TypedRecord<typeof RECORD_TYPES.cycleLocked>;
 type AmendRecord = TypedRecord<typeof RECORD_TYPES.cycleDependencies>;
-/** A locked file and the record whose blob (`locked/` or `amended/<path>`) holds its content. */
-type Entry = { file: LockedFile; record: LockRecord | AmendRecord };
+type MutatedRecord = TypedRecord<typeof RECORD_TYPES.cycleMutated>;
+/** A locked file and the record whose blob (`locked/`, `amended/` or `strengthened/<path>`) holds its content. */
+type Entry = { file: LockedFile; record: LockRecord | AmendRecord | MutatedRecord };
+
+/** Permissions as a checkout gives them (lock-set.ts keeps `mode & 0o777`): the round commits its tests as plain 100644 files. */
+const KEPT_MODE = 0o644;
+
+/**
+ * The tests a strengthening round kept (mutation/strengthen.ts), committed to the story's branch
+ * after the item's own lock: they bind every later item like a lock, until a LOCK takes them in.
+ */
+function strengthened(entries: Map<string, Entry>, rounds: readonly MutatedRecord[]): void {
+  for (const record of rounds) {
+    const round = record.data.strengthened;
+    if (!round?.kept) continue;
+    const refused = new Set(round.tells?.map((t) => t.file));
+    for (const { path, sha256, bytes } of round.files)
+      if (!refused.has(path) && !entries.has(path)) entries.set(path, { file: { path, sha256, bytes, mode: KEPT_MODE }, record });
+  }
+}
 
 /** Each amendment, in ledger order, replaces the locked files it rewrote (files it adds are not locked). */
 function amend(entries: Map<string, Entry>, amendments: readonly AmendRecord[]): void {
@@ -27,12 +46,13 @@ async function lockOf(deps: CycleDeps, entries: ReadonlyMap<string, Entry>, comm
   const snapshot = new Map<string, FileState>();
   const files: LockedFile[] = [];
   for (const [path, { file, record }] of entries) {
-    const blob = record.blobs.find((b) => b.name === `locked/${path}` || b.name === `amended/${path}`);
+    const blob = record.blobs.find((b) => b.name === `locked/${path}` || b.name === `amended/${path}` || b.name === `strengthened/${path}`);
     const content = (blob ? await deps.ledger.readBlob(blob.sha256) : null) ?? Buffer.alloc(0);
     snapshot.set(path, { sha256: file.sha256, bytes: file.bytes, mode: file.mode, symlink: null, content });
     files.push(file);
   }
-  return { set: { files, ...command }, snapshot };
+  // Named one by one: `command` is a lock record's data, whose own `files` must not replace the merged ones.
+  return { set: { files, testCommand: command.testCommand, testCommandSha256: command.testCommandSha256 }, snapshot };
 }
 
 /** The cycle's own lock (GREEN, REFACTOR). */
@@ -60,14 +80,14 @@ export async function earlierLock(deps: CycleDeps, cycle: string, story: string)
   );
   const lane = deps.lane ? new Set([...(await deps.lane(story)), ...recordsOf(mine, RECORD_TYPES.storyMerged).map((r) => r.data.story)]) : null;
   const onBranch = (r: { subject: { story?: string | null } }) => lane === null || lane.has(r.subject.story ?? 'unassigned');
-  const locks = recordsOf(mine, RECORD_TYPES.cycleLocked).filter((r) => r.subject.cycle !== cycle && !escalated.has(r.subject.cycle) && onBranch(r));
+  const binds = (r: { subject: { cycle?: string | null; story?: string | null } }) =>
+    r.subject.cycle !== cycle && !escalated.has(r.subject.cycle ?? '') && onBranch(r);
+  const locks = recordsOf(mine, RECORD_TYPES.cycleLocked).filter(binds);
   const last = locks.at(-1);
   if (!last) return null;
   const entries = new Map<string, Entry>();
   for (const record of locks) for (const file of record.data.files) entries.set(file.path, { file, record });
-  amend(
-    entries,
-    recordsOf(mine, RECORD_TYPES.cycleDependencies).filter((r) => r.subject.cycle !== cycle && !escalated.has(r.subject.cycle) && onBranch(r)),
-  );
+  strengthened(entries, recordsOf(mine, RECORD_TYPES.cycleMutated).filter(binds));
+  amend(entries, recordsOf(mine, RECORD_TYPES.cycleDependencies).filter(binds));
   return lockOf(deps, entries, last.data);
 }
