@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 const results = 'test-results';
 rmSync(`${results}/unit.json`, { force: true });
 rmSync(`${results}/e2e.json`, { force: true });
+rmSync(`${results}/unit-files.json`, { force: true });
 mkdirSync(results, { recursive: true });
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -45,7 +46,14 @@ check('lint', ['lint']);
 check('format', ['format:check']);
 check('build', ['build']);
 
-const unitRan = step('unit tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}/unit.json`]);
+const unitRan = step('unit tests', 'npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${results}/unit.json`,
+  '--reporter=./scripts/slowest-files-reporter.mjs',
+]);
 suite('unit', `${results}/unit.json`, unitRan, (r) => ({
   passed: r.numPassedTests,
   failed: r.numFailedTests,
@@ -60,6 +68,13 @@ suite('e2e', `${results}/e2e.json`, e2eRan, (r) => ({
   failed: r.stats.unexpected,
   skipped: r.stats.skipped,
 }));
+
+// Where the suite's time goes: each file with its hooks (a beforeAll that builds a feature counts).
+if (existsSync(`${results}/unit-files.json`)) {
+  const files = JSON.parse(readFileSync(`${results}/unit-files.json`, 'utf8'));
+  console.log('\n── the ten slowest unit test files');
+  for (const f of files.slice(0, 10)) console.log(`${(f.ms / 1000).toFixed(1).padStart(7)} s  ${f.file} (${f.tests} test${f.tests === 1 ? '' : 's'})`);
+}
 
 console.log('\n── summary');
 for (const line of lines) console.log(line);
