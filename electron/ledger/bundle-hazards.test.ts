@@ -1,5 +1,6 @@
 /** Bundles from someone else: pipes, links and devices inside or in place of the file, and a gzip bomb. */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -53,10 +54,33 @@ describe('opening a bundle', () => {
     expect(await leftovers()).toEqual([]);
   });
 
-  it('refuses a bundle that inflates past the limit, inflating no further than the limit', async () => {
-    await fs.writeFile(out, await gzipBomb(8 * 1024 * 1024));
+  it('refuses a bundle that inflates past the limit, inflating no further than the limit, and leaves nothing unpacked', async () => {
+    // A real bundle whose manifest also lists an 8 MB file of zeros (a few KB gzip'd), that entry appended.
+    const [manifest, ...entries] = readTar(gunzipSync(await fs.readFile(out)));
+    const zeros = Buffer.alloc(8 * 1024 * 1024);
+    const json = JSON.parse(manifest!.content.toString('utf8')) as { files: Array<{ path: string; sha256: string; bytes: number }> };
+    json.files.push({ path: '.baton/ledger/blobs/zeros', sha256: createHash('sha256').update(zeros).digest('hex'), bytes: zeros.length });
+    const tar = Buffer.concat([
+      tarFile(manifest!.path, Buffer.from(JSON.stringify(json)), new Date(0)),
+      ...entries.map((e) => tarFile(e.path, e.content, new Date(0))),
+      tarFile('.baton/ledger/blobs/zeros', zeros, new Date(0)),
+      tarEnd(),
+    ]);
+    await fs.writeFile(out, gzipSync(tar));
+    expect((await fs.stat(out)).size).toBeLessThan(64 * 1024);
     const opened = await openBundle(out, t.root, 1024 * 1024);
     expect(opened).toMatchObject({ ok: false, error: { code: 'bundle-damaged', message: expect.stringContaining('it inflates to more than 1 MB') } });
+    expect(await leftovers()).toEqual([]);
+    // Under the limit the same bundle opens: the stream, not the limit, is what was refused.
+    expect(await openBundle(out, t.root, 16 * 1024 * 1024)).toMatchObject({ ok: true });
+  });
+
+  it('refuses a gzip bomb that is not a tar at its first block, without inflating the rest', async () => {
+    await fs.writeFile(out, await gzipBomb(64 * 1024 * 1024));
+    const before = process.memoryUsage().rss;
+    const opened = await openBundle(out, t.root);
+    expect(opened).toMatchObject({ ok: false, error: { code: 'bundle-damaged', message: expect.stringContaining('its first entry is not manifest.json') } });
+    expect(process.memoryUsage().rss - before).toBeLessThan(32 * 1024 * 1024);
     expect(await leftovers()).toEqual([]);
   });
 
