@@ -12,7 +12,7 @@ import { RECORD_TYPES } from '../../../shared/record-types';
 import { flag, JSON_OPTION, type Command } from '../command';
 import { EXIT, UsageError } from '../exit-codes';
 import { printJson, type Io } from '../io';
-import { endedWith, eventPrinter, printSummary, runToEnd } from './run';
+import { endedWith, printSummary, runToEnd, testListOf, eventPrinter } from './run';
 
 const DESIGN_GATES: readonly string[] = ['spec', 'design', 'test_list'];
 
@@ -112,6 +112,7 @@ async function runDemo(
   const opened = await openHostSession(demo.root, { ...hostDefaults('cli'), run });
   if (!opened.ok) throw new Error(opened.error.message);
   session = opened.value.session;
+  print.progress.items(testListOf(opened.value.project, demo.feature));
   try {
     let ended = await runToEnd(session, { feature: demo.feature, until: 'acceptance' });
     // A test amendment approved during the build sends it back: the amended item runs again before acceptance.

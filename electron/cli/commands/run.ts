@@ -7,6 +7,8 @@ import { PROVIDER_KINDS, type ProviderKind } from '../../../shared/branches';
 import type { RequestOf } from '../../../shared/contract';
 import { err, ok, type Result } from '../../../shared/result';
 import type { RunEvent, RunSummary } from '../../../shared/run';
+import type { ProjectView, TestItem } from '../../../shared/model';
+import { RunProgress } from './run-progress';
 import type { HostSession } from '../../core/host-session';
 import { projectTools } from '../core';
 import type { RunEnd } from '../../core/run-session';
@@ -108,16 +110,30 @@ export async function runToEnd(session: HostSession, request: RequestOf<'run:sta
   }
 }
 
-/** Follows a run in a terminal: every event as a JSON line on stdout (--events), else a line for people on stderr (not with --json). */
-export function eventPrinter(io: Io, options: { json: boolean; events: boolean }): (event: RunEvent) => void {
-  return (e) => {
+/** A run's event printer; `progress` is told the feature's test list once the project is open. */
+export type EventPrinter = ((event: RunEvent) => void) & { readonly progress: RunProgress };
+
+/**
+ * Follows a run in a terminal: every event as a JSON line on stdout (--events), else a line for
+ * people on stderr (not with --json), an item's first line saying which item of how many it is and,
+ * once one has finished, about how long the rest will take.
+ */
+export function eventPrinter(io: Io, options: { json: boolean; events: boolean }): EventPrinter {
+  const progress = new RunProgress();
+  const print = (e: RunEvent) => {
     if (options.events) io.out(JSON.stringify(e));
     else if (!options.json) {
       const line = describeEvent(e);
-      if (line) io.err(line);
+      const note = progress.note(e);
+      if (line) io.err(note ? `${line} (${note})` : line);
     }
   };
+  return Object.assign(print, { progress });
 }
+
+/** The test list of the feature a run builds (`feature`, or the project's only one), for its progress lines. */
+export const testListOf = (view: ProjectView | null, feature?: string): readonly TestItem[] =>
+  (view?.features.find((f) => f.id === feature) ?? (feature === undefined && view?.features.length === 1 ? view.features[0] : undefined))?.testList ?? [];
 
 /** The summary, or what the run threw (`run-failed`, or `failedCode`), word for word. */
 export function endedWith(io: Io, json: boolean, end: RunEnd, failedCode: 'run-failed' | 'demo-failed' = 'run-failed'): RunSummary | null {
@@ -152,7 +168,8 @@ export const runCommand: Command = {
       root,
       json,
       io,
-      async (session) => {
+      async (session, view) => {
+        run.onEvent.progress.items(testListOf(view, feature));
         const ended = await runToEnd(session, { ...(feature !== undefined ? { feature } : {}), ...(until ? { until } : {}) });
         if (!ended.ok) return failed(io, ended.error, json);
         const summary = endedWith(io, json, ended.value);
