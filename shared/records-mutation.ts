@@ -56,3 +56,9 @@ export const MUTATED_DATA = z.looseObject({
   ms: z.number(),
   strengthened: strengthening.optional(),
 });
+
+/** The files of a strengthening round that were not refused for a tell: the ones it may keep. */
+export const keptFiles = <F extends { path: string }>(round: { files: readonly F[]; tells?: readonly { file: string }[] | undefined }): F[] => {
+  const refused = new Set(round.tells?.map((t) => t.file));
+  return round.files.filter((f) => !refused.has(f.path));
+};

@@ -8,6 +8,7 @@
  * round kept are held like an earlier item's lock.
  */
 import { RECORD_TYPES, recordsOf, type TypedRecord } from '../../shared/records';
+import { keptFiles } from '../../shared/records-mutation';
 import type { FileState } from '../platform/tree-snapshot';
 import type { Lock, LockedFile } from '../runner/lock-set';
 import type { CycleDeps } from './cycle-deps';
@@ -30,9 +31,8 @@ function strengthened(entries: Map<string, Entry>, rounds: readonly MutatedRecor
   for (const record of rounds) {
     const round = record.data.strengthened;
     if (!round?.kept) continue;
-    const refused = new Set(round.tells?.map((t) => t.file));
-    for (const { path, sha256, bytes } of round.files)
-      if (!refused.has(path) && !entries.has(path)) entries.set(path, { file: { path, sha256, bytes, mode: KEPT_MODE }, record });
+    for (const { path, sha256, bytes } of keptFiles(round))
+      if (!entries.has(path)) entries.set(path, { file: { path, sha256, bytes, mode: KEPT_MODE }, record });
   }
 }
 

@@ -47,7 +47,7 @@ export class Inflating {
     }
   }
 
-  async skip(n: number, what: string): Promise<void> {
+  async discard(n: number, what: string): Promise<void> {
     for await (const piece of this.pieces(n, what)) void piece;
   }
 

@@ -143,7 +143,7 @@ async function readManifest(tar: Inflating): Promise<BundleManifest> {
     throw new Damaged(`manifest.json is ${formatSize(header.size)}, more than a manifest can be (${formatSize(MAX_MANIFEST_BYTES)})`);
   const content = await tar.take(header.size);
   if (!content) throw notUnpacking(`the archive ends in the middle of ${MANIFEST_PATH} (truncated)`);
-  await tar.skip(padding(header.size), MANIFEST_PATH);
+  await tar.discard(padding(header.size), MANIFEST_PATH);
   let json: unknown;
   try {
     json = JSON.parse(content.toString('utf8'));
@@ -178,7 +178,7 @@ async function unpackEntries(tar: Inflating, manifest: BundleManifest, root: str
     const problem = headerProblem(manifest, listed, seen, header);
     if (problem) throw new Damaged(problem);
     if (header.typeflag === '5') {
-      await tar.skip(header.size + padding(header.size), header.path);
+      await tar.discard(header.size + padding(header.size), header.path);
       continue;
     }
     seen.add(header.path);
@@ -196,7 +196,7 @@ async function unpackEntries(tar: Inflating, manifest: BundleManifest, root: str
       await out.close();
     }
     if (hash.digest('hex') !== listed.get(header.path)!.sha256) throw new Damaged(mismatch(header.path, listed.get(header.path)!));
-    await tar.skip(padding(header.size), header.path);
+    await tar.discard(padding(header.size), header.path);
   }
   const missing = manifest.files.find((file) => !seen.has(file.path));
   if (missing) throw new Damaged(`${missing.path} is listed in its manifest but not in the bundle`);

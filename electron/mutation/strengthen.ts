@@ -31,6 +31,7 @@ import { mutantsOf } from './mutants';
 import { survivedLine } from '../../shared/mutation-words';
 import { openTreeRuns, treeWith } from './tree-runs';
 import { judgeAddedTests, refusedLine } from './added-tells';
+import { keptFiles } from '../../shared/records-mutation';
 
 type Greened = TypedRecord<typeof RECORD_TYPES.cycleGreened>;
 
@@ -219,8 +220,7 @@ async function keepAdded(deps: CycleDeps, record: Mutated, story: string, item: 
   if (!round?.kept) return;
   const pair = await deps.experiment(story);
   const files = new Map<string, string>();
-  const refused = new Set(round.tells?.map((t) => t.file));
-  for (const f of round.files.filter((file) => !refused.has(file.path))) {
+  for (const f of keptFiles(round)) {
     const blob = record.blobs.find((b) => b.name === `strengthened/${f.path}`);
     const content = blob ? await deps.ledger.readBlob(blob.sha256) : null;
     if (!content) throw new Error(`The ledger has no content for ${f.path} (record #${record.seq}): run \`baton verify\`.`);
