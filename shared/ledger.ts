@@ -108,9 +108,20 @@ export interface VerifyReport {
   }[];
   readonly signature: SignatureState;
   readonly checkpoints?: CheckpointSummary;
+  /** Who made each approval, as far as signatures prove it (electron/core/approver-proofs.ts). */
+  readonly approvals?: ApprovalSummary;
   /** `--strict`: what made a strict verify fail beyond the problems (no trusted checkpoint, an unsigned tail). */
   readonly strict?: readonly string[];
   readonly problems: readonly VerifyProblem[];
+}
+
+/** The approvals in the ledger by how far they prove who made them (shared/approvers.ts `approverProof`). */
+export interface ApprovalSummary {
+  readonly signed: number;
+  /** Unsigned, in a project whose policy names nobody: a typed name, trusted as today. */
+  readonly typed: number;
+  /** Under a policy, and unsigned, signed by a key it does not list, or with a signature that fails. */
+  readonly unauthenticated: readonly { readonly seq: number; readonly gate: string; readonly approver: string; readonly why: string }[];
 }
 
 /** One artifact as the approver sees it: the current text, and what was approved before. */

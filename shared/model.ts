@@ -2,7 +2,7 @@
  * View models: what main sends to the renderer and what `baton inspect` summarises.
  * Field names follow Consort's artifacts where they exist so a project can move between the tools.
  */
-
+import type { ApproverProof } from './approvers';
 import type { DriftEntry } from './ledger';
 
 export const LAYOUTS = ['baton', 'consort', 'sftdd'] as const;
@@ -127,6 +127,8 @@ export interface Gate {
    * newest valid checkpoint (nobody has signed for it yet). Absent when the project signs nothing.
    */
   readonly unsigned?: boolean;
+  /** Baton: how far the approval in force proves who made it (signed by their key, typed, or unauthenticated). */
+  readonly approverProof?: ApproverProof;
 }
 
 /** What a person may decide about an escalated item: another round, set it aside, or abandon the feature. */

@@ -102,7 +102,7 @@ test('an acceptance with an unproven AC is approved only with exceptions, and sh
     await page.getByTestId('nav-gates').click();
     const row = page.locator('[data-testid="gate-F-1-acceptance"][data-story="S-1"]');
     await expect(row.locator('th, td').nth(1)).toHaveText('approved');
-    await expect(row.locator('th, td').nth(2)).toHaveText(GIT_IDENTITY);
+    await expect(row.locator('th, td').nth(2)).toHaveText(`${GIT_IDENTITY} · typed, not signed`);
     const note = page.locator('[data-testid="gate-exceptions-F-1-acceptance"][data-story="S-1"]').getByTestId('gate-exceptions');
     await expect(note.getByTestId('gate-exceptions-badge')).toHaveText('Approved with exceptions');
     await expect(note.getByTestId('gate-exception-AC-1')).toHaveText(`AC-1 Card accepted unproven (${WHY})`);

@@ -1,7 +1,8 @@
 /**
  * The approver policy in the Inbox, on a real Baton project whose project.json names who may
  * decide the spec gate: the evidence says who may decide, and an approval by someone else is
- * refused inline with the names — nothing is recorded — while the person named can approve.
+ * refused inline with the names — nothing is recorded — while the person named can approve; the
+ * Gates screen says that typed approval is unauthenticated (no key signed it).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,5 +49,10 @@ test('the Inbox says who may decide; anyone else is refused inline, the person n
   await page.getByTestId('approve').click();
   await expect(page.getByTestId('inbox-item-F-1-spec')).toHaveCount(0);
   await page.getByTestId('nav-gates').click();
-  await expect(page.getByTestId('gate-F-1-spec').locator('th, td').nth(2)).toHaveText(`Pat Owner <${PO}>`);
+  await expect(page.getByTestId('gate-F-1-spec').locator('th, td').nth(2)).toContainText(`Pat Owner <${PO}>`);
+  // No key signed it, and the policy names who may decide: the typed name proves nothing, and the screen says so.
+  const proof = page.getByTestId('gate-F-1-spec').getByTestId('gate-approver-proof');
+  await expect(proof).toHaveText('· unauthenticated');
+  await expect(proof).toHaveAttribute('title', /it is not signed, and the policy in \.baton\/project\.json names who may decide the spec gate/);
+  await expect(page.getByTestId('gate-F-1-spec').locator('th, td').nth(2)).toHaveText(`Pat Owner <${PO}> · unauthenticated`);
 });

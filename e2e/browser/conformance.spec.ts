@@ -84,5 +84,5 @@ test('an AC without a test blocks the test_list gate until the test list covers 
   await page.getByTestId('nav-gates').click();
   const cells = page.getByTestId('gate-F-1-test_list').locator('th, td');
   await expect(cells.nth(1)).toHaveText('approved');
-  await expect(cells.nth(2)).toHaveText(GIT_IDENTITY);
+  await expect(cells.nth(2)).toHaveText(`${GIT_IDENTITY} · typed, not signed`);
 });

@@ -72,7 +72,7 @@ test('approve a spec from the inbox: disabled until its evidence is opened, then
   await page.getByTestId('nav-gates').click();
   const cells = page.getByTestId('gate-F-1-spec').locator('th, td');
   await expect(cells.nth(1)).toHaveText('approved');
-  await expect(cells.nth(2)).toHaveText(GIT_IDENTITY);
+  await expect(cells.nth(2)).toHaveText(`${GIT_IDENTITY} · typed, not signed`);
   // The approval bound exactly the hash of what was shown.
   const shown = jcsSha256(project.readArtifact('F-1', 'feature-spec.json'));
   await expect(cells.nth(4).locator(`[title="sha256 ${shown}"]`)).toHaveCount(1);

@@ -10,6 +10,9 @@ test.describe('agent settings', () => {
     await page.getByTestId('nav-settings').click();
     await expect(page.getByTestId('settings-view')).toBeVisible();
     await expect(page.getByTestId('agent-enforcement')).toContainText(/block|detect and revert/);
+    // Who you are when you decide: no key on this machine yet, and the one command that sets it up.
+    await expect(page.getByTestId('settings-signing-none')).toContainText('recorded as a typed name, not signed');
+    await expect(page.getByTestId('settings-signing')).toContainText(`baton key ${project.dir} --approver`);
     await expect(page.getByTestId('agent-navigator-adapter')).toHaveValue('scripted');
     await expect(page.getByTestId('agent-driver-adapter')).toHaveValue('scripted');
 

@@ -10,7 +10,7 @@ import { promoteCommand } from './commands/promote';
 import { runCommand, statusCommand } from './commands/run';
 import { recordScenarioCommand, replayCommand } from './commands/replay';
 import { approveCommand, rejectCommand, resolveCommand, restoreCommand, withdrawCommand } from './commands/decide';
-import { exportCommand, signCommand } from './commands/export';
+import { exportCommand, keyCommand, signCommand } from './commands/export';
 import { featureCommand } from './commands/feature';
 import { amendCommand } from './commands/amend';
 import { allowTellsCommand } from './commands/allow-tells';
@@ -47,6 +47,7 @@ const COMMANDS: readonly Command[] = [
   verifyCommand,
   exportCommand,
   signCommand,
+  keyCommand,
   branchCommand,
   benchCommand,
 ];

@@ -3,19 +3,19 @@
  * back one role at a time (the whole file validated before it is written, everything else in it
  * kept), and the preflight a "Check" runs. A read-only project shows its settings and saves nothing.
  */
-import { rename, writeFile } from 'node:fs/promises';
 import { AGENT_ROLES, agentConfigOf, type AgentCheck, type AgentConfig, type AgentRole, type AgentSettingsView } from '../../shared/agents';
 import type { ProjectView } from '../../shared/model';
 import { readOnlyReason, writableProject } from '../../shared/read-only';
 import { err, ok, type Result } from '../../shared/result';
 import { preflightAgent } from '../agents/command-agent';
 import { detectBubblewrap } from '../process/sandbox';
-import { projectSettingsSchema } from '../project/settings';
 import { readSettings } from '../project/read-settings';
+import { loadSigningKey } from '../ledger';
+import { replaceSettings } from '../project/write-settings';
 
 const NO_PROJECT = 'No project is open. Open a project folder first.';
 
-export async function agentSettings(view: ProjectView | null): Promise<Result<AgentSettingsView>> {
+export async function agentSettings(view: ProjectView | null, configDir?: string): Promise<Result<AgentSettingsView>> {
   if (!view) return err('no-project', NO_PROJECT);
   const readOnly = readOnlyReason(view, 'changes');
   const read = view.layout === 'baton' ? await readSettings(view.artifactRoot) : null;
@@ -30,7 +30,12 @@ export async function agentSettings(view: ProjectView | null): Promise<Result<Ag
           mode: 'detect and revert',
           detail: `${sandbox === 'off' ? 'The sandbox is off ("sandbox": "off" in project.json)' : `No sandbox here (${support.ok ? '' : support.reason})`}: what an agent writes outside its scope is detected and reverted after the turn, not blocked.`,
         };
-  return ok({ roles: AGENT_ROLES.map((role) => ({ role, config: agentConfigOf(agents[role] ?? 'scripted') })), readOnly, enforcement });
+  // Who this user is as an approver: their key, and whom the policy lists it for (shared/approvers.ts).
+  const key = configDir ? ((await loadSigningKey(configDir).catch(() => null))?.publicKeyText ?? null) : undefined;
+  const approverKeys = read?.value.settings.approverKeys ?? {};
+  const signing =
+    key === undefined ? {} : { signing: { key, listedFor: key ? Object.keys(approverKeys).filter((email) => approverKeys[email]!.includes(key)) : [] } };
+  return ok({ roles: AGENT_ROLES.map((role) => ({ role, config: agentConfigOf(agents[role] ?? 'scripted') })), readOnly, enforcement, ...signing });
 }
 
 export async function saveAgent(view: ProjectView | null, role: AgentRole, config: AgentConfig): Promise<Result<AgentSettingsView>> {
@@ -43,13 +48,8 @@ export async function saveAgent(view: ProjectView | null, role: AgentRole, confi
   if (!read.ok) return read;
   const json = JSON.parse(read.value.text) as Record<string, unknown>;
   const next = { ...json, agents: { ...(json.agents as Record<string, unknown>), [role]: compact(config) } };
-  const parsed = projectSettingsSchema.safeParse(next);
-  if (!parsed.success)
-    return err('invalid-request', `Not saved: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}. project.json is unchanged.`);
-  // Written whole, then renamed: a crash never leaves half a project.json.
-  const temp = `${read.value.file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(next, null, 2)}\n`);
-  await rename(temp, read.value.file);
+  const saved = await replaceSettings(read.value.file, next);
+  if (!saved.ok) return saved;
   return agentSettings(view);
 }
 

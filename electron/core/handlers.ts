@@ -41,7 +41,7 @@ export function createHandlers(workbench: Workbench): Handlers {
     'run:start': (request) => workbench.startRun(request),
     'run:stop': async () => ok(workbench.stopRun()),
     'run:state': () => workbench.runState(),
-    'agents:settings': () => agentSettings(workbench.project),
+    'agents:settings': () => agentSettings(workbench.project, workbench.options.configDir),
     'agents:save': (request) => saveAgent(workbench.project, request.role, request.config),
     'agents:check': (request) => checkAgent(request.role, request.config),
   };

@@ -18,6 +18,7 @@ import { checkSignature, isBundleFile, Ledger, openBundle } from '../ledger';
 import { readProject } from '../project';
 import { readSettings } from '../project/read-settings';
 import { allowedApprovers } from '../../shared/approvers';
+import { annotateApproverProofs } from './approver-proofs';
 import { missingApprovalProblems } from './git-anchors';
 
 export interface LoadedProject {
@@ -55,6 +56,7 @@ async function loadFolder(root: string, origin: { bundle: string | null; dispose
   );
   view = await annotateRunBlocks(view, records);
   view = await annotateApprovers(view);
+  if (ledger) view = await annotateApproverProofs(view, records);
   view = await annotateMissingApprovals(view, ledger !== null && !origin.bundle, records);
   if (ledger) view = await annotateUnsigned(view, records);
   return ok({ view, ledger, records, dispose: origin.dispose });

@@ -12,8 +12,21 @@ import { benchBranches as runBranchBench, type BenchOptions, type BenchResult } 
 import { DEFAULT_POSTGRES_URL_ENV } from '../branches/providers';
 import { featureStatus as readFeatureStatus, type FeatureStatus } from '../engine/status';
 import { prepareDemo as copyDemo, type PreparedDemo } from '../engine/prepare-demo';
-import { exportBundle, Ledger, loadOrCreateSigningKey, rotateSigningKey, signHead, type ExportSummary, type HeadSignature, type SigningKey } from '../ledger';
+import {
+  exportBundle,
+  Ledger,
+  loadOrCreateSigningKey,
+  loadSigningKey,
+  rotateSigningKey,
+  signHead,
+  type ExportSummary,
+  type HeadSignature,
+  type SigningKey,
+} from '../ledger';
 import { readSettings } from '../project/read-settings';
+import { replaceSettings } from '../project/write-settings';
+import { emailOf } from '../../shared/approvers';
+import { visible } from '../../shared/text-input';
 import { initProject as writeProjectSettings, type InitOutcome } from '../project/init';
 import { CI_KINDS, type CiKind } from '../project/ci-template';
 import { loadProject } from './load-project';
@@ -87,6 +100,59 @@ export async function signProject(
   const listed = settings.ok ? (settings.value.settings.trustedKeys ?? []) : [];
   const trustedByProject = listed.some((entry) => (typeof entry === 'string' ? entry : entry.key) === key.publicKeyText);
   return ok({ ...signed, retired, trustedByProject });
+}
+
+export interface ListedKey {
+  /** This user's public key (made now when `created`). */
+  readonly key: string;
+  readonly created: boolean;
+  readonly email: string;
+  /** False when approverKeys already listed it for that email. */
+  readonly added: boolean;
+  readonly file: string;
+}
+
+/**
+ * `baton key`: this user's signing key (made on first use, in the config folder) listed under
+ * `approverKeys` for the email `approver` names, in the open project's project.json: from then on
+ * decisions as that email must be signed with it, and `baton verify` proves who made them.
+ */
+export async function listApproverKey(workbench: Workbench, approver: string): Promise<Result<ListedKey>> {
+  const view = workbench.project;
+  if (!view) return err('no-project', NO_PROJECT);
+  const writable = writableProject(view, 'changes');
+  if (!writable.ok) return writable;
+  const email = emailOf(approver);
+  if (email === null)
+    return err(
+      'invalid-request',
+      `"${visible(approver)}" names no email: say who you are, e.g. --approver "Ada Lovelace <ada@example.com>". Nothing was changed.`,
+    );
+  const { configDir } = workbench.options;
+  let key: SigningKey;
+  let created: boolean;
+  try {
+    created = (await loadSigningKey(configDir)) === null;
+    key = await loadOrCreateSigningKey(configDir);
+  } catch (error) {
+    return err(
+      'invalid',
+      `The signing key in ${configDir} cannot be read (${(error as Error).message}). Move it aside and run \`baton key\` again to make a new one.`,
+    );
+  }
+  const read = await readSettings(view.artifactRoot);
+  if (!read.ok) return read;
+  const json = JSON.parse(read.value.text) as Record<string, unknown>;
+  const keys = { ...(json.approverKeys as Record<string, string[]> | undefined) };
+  const listedAs = Object.keys(keys).find((listed) => listed.trim().toLowerCase() === email) ?? email;
+  const current = keys[listedAs] ?? [];
+  const added = !current.includes(key.publicKeyText);
+  if (added) {
+    keys[listedAs] = [...current, key.publicKeyText];
+    const saved = await replaceSettings(read.value.file, { ...json, approverKeys: keys });
+    if (!saved.ok) return saved;
+  }
+  return ok({ key: key.publicKeyText, created, email, added, file: read.value.file });
 }
 
 /** `baton verify --repair-tail`: drops an incomplete final ledger line and records that `approver` did; then re-reads the project. */

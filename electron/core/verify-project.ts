@@ -8,6 +8,7 @@ import type { CheckpointSummary, LedgerRecord, VerifyProblem, VerifyReport } fro
 import { verifyGates } from '../gates';
 import { checkSignature, verifyChain, type SignatureCheck } from '../ledger';
 import { rememberCheckpoint, witnessFor, witnessProblem } from '../ledger/witness';
+import { approverPolicy, checkApprovals } from './approver-proofs';
 import { gitAnchorProblems, missingApprovalProblems } from './git-anchors';
 import type { LoadedProject } from './load-project';
 import { tierMigrationProblems } from './tier-migrations';
@@ -33,6 +34,9 @@ export async function verifyProject(project: LoadedProject, context: VerifyConte
   // A review bundle has no git history; a project folder's commits vouch for the records they name.
   const ledgerFile = relative(view.root, join(ledgerDir, 'events.jsonl')) || 'events.jsonl';
   const anchored = project.ledger !== null && !view.bundle;
+  const approvals = project.ledger
+    ? checkApprovals(await approverPolicy(view.artifactRoot), records, ledgerFile, context.ownTrust && trust ? trust.keys : null)
+    : null;
   const anchors = anchored
     ? [
         ...(await gitAnchorProblems(view.root, records, ledgerFile)),
@@ -51,6 +55,7 @@ export async function verifyProject(project: LoadedProject, context: VerifyConte
     ...(signature?.problems ?? []),
     ...witnessed,
     ...(trust?.problems ?? []),
+    ...(approvals?.problems ?? []),
     ...anchors,
     ...gates.problems,
     ...tiers,
@@ -72,6 +77,7 @@ export async function verifyProject(project: LoadedProject, context: VerifyConte
     gates: gates.gates,
     signature: signature?.state ?? 'unsigned',
     checkpoints,
+    ...(approvals ? { approvals: approvals.summary } : {}),
     problems,
   };
 }
@@ -101,6 +107,8 @@ export const strictFailures = (report: VerifyReport): string[] => {
     failures.push(
       `checkpoints signed by a key on no trusted list (${c.untrustedKeys.map((k) => `${k.slice(0, 16)}…`).join(', ')}): add it to trustedKeys in project.json or to your trusted-keys.json if you trust it`,
     );
+  for (const a of report.approvals?.unauthenticated ?? [])
+    failures.push(`unauthenticated approval: record #${a.seq} (the ${a.gate} gate, approved as ${a.approver}): ${a.why}`);
   if (c.count > 0 && c.unsignedTail > 0)
     failures.push(`unsigned tail: ${c.unsignedTail} record${c.unsignedTail === 1 ? '' : 's'} after the checkpoint at #${c.signedSeq}: run \`baton sign\``);
   return failures;

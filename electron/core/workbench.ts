@@ -17,7 +17,7 @@ import { decideEscalation } from '../gates/escalations';
 import { allowTells } from '../gates/tell-allowances';
 import { decideAmendment, proposeAmendment } from '../gates/amendments';
 import { evidenceSummary } from '../gates/proof';
-import { checkpointIfKeyed, Ledger } from '../ledger';
+import { checkpointIfKeyed, Ledger, loadSigningKey } from '../ledger';
 import { restoreGate } from '../gates/restore';
 import { BranchSession, sessionKey, type BranchHostOptions, type OpenBranchService } from './branches-session';
 import type { Adopted } from '../branches/service-adopt';
@@ -358,7 +358,9 @@ export class Workbench {
     const writable = writableProject(project.view, action);
     if (!writable.ok) return writable;
     if (!project.ledger) return err('read-only', `${project.view.root} has no ledger to record a decision in.`);
-    const result = await fn(project, project.ledger);
+    // A person's decision is signed with this user's key when they have one (person-signing.ts).
+    const signer = await loadSigningKey(this.options.configDir).catch(() => null);
+    const result = await fn(project, project.ledger.signedBy(signer));
     if (result.ok && action === 'gates') await checkpointIfKeyed(join(project.view.artifactRoot, 'ledger'), this.options.configDir);
     if (result.ok) await this.reload();
     return result;

@@ -12,7 +12,7 @@ import { AMENDMENT_DECISIONS, type AmendmentDecision, type AmendmentUse, type Am
 import { RECORD_TYPES, recordOf, recordsOf, type TypedRecord } from '../../shared/records';
 import { err, ok, type AppError, type Result } from '../../shared/result';
 import { writableProject } from '../../shared/read-only';
-import { policyRefusal } from './policy';
+import { policyRefusal, signerOf } from './policy';
 import type { Ledger } from '../ledger';
 
 type LockRecord = TypedRecord<typeof RECORD_TYPES.cycleLocked>;
@@ -268,7 +268,7 @@ export async function decideAmendment(view: ProjectView, ledger: Ledger, req: De
   if (!(AMENDMENT_DECISIONS as readonly string[]).includes(req.decision))
     return err('invalid-request', `"${req.decision}" is not a decision on an amendment: use ${AMENDMENT_DECISIONS.join(' or ')}.`);
   // Amendments change what the tests prove: the test_list gate's approvers decide them.
-  const refused = await policyRefusal(view, 'test_list', req.approver, "a test amendment (the test_list gate's approvers)");
+  const refused = await policyRefusal(view, 'test_list', req.approver, signerOf(ledger), "a test amendment (the test_list gate's approvers)");
   if (refused) return refused;
   const note = req.note?.trim() ?? '';
   if (req.decision === 'reject' && note === '')

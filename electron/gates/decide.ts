@@ -10,7 +10,7 @@ import type { ProjectView } from '../../shared/model';
 import { err, ok, type AppError, type Result } from '../../shared/result';
 import { writableProject } from '../../shared/read-only';
 import { nameProblem, noteProblem, visible } from '../../shared/text-input';
-import { policyRefusal } from './policy';
+import { policyRefusal, signerOf } from './policy';
 import type { Ledger, LedgerTx } from '../ledger';
 import { readProject } from '../project';
 import { currentHashes, describeRef, locateGate, snapshotArtifacts, type GateRef, type LocatedGate } from './artifacts';
@@ -124,7 +124,7 @@ export const decideOnDisk = (
   return inTransaction(ledger, async (tx) => {
     const current = await freshView(view);
     if (!current.ok) return current;
-    const refused = await policyRefusal(current.value, req.gate, req.approver);
+    const refused = await policyRefusal(current.value, req.gate, req.approver, signerOf(ledger));
     if (refused) return refused;
     const located = await locateGate(current.value, req);
     if (!located.ok) return located;
@@ -235,7 +235,7 @@ export const withdrawGate = async (view: ProjectView, ledger: Ledger, req: Reaso
   const pre = preflight(view, req) ?? reasonError(req, 'withdraw');
   if (pre) return pre;
   return inTransaction(ledger, async (tx) => {
-    const refused = await policyRefusal(view, req.gate, req.approver);
+    const refused = await policyRefusal(view, req.gate, req.approver, signerOf(ledger));
     if (refused) return refused;
     const folds = foldGates(tx.records);
     const fold = folds.get(gateKey(req));

@@ -14,7 +14,7 @@ export { allowedTells, tellsToAllow, type AllowableTell } from '../../shared/tel
 import { err, ok, type Result } from '../../shared/result';
 import { writableProject } from '../../shared/read-only';
 import type { Ledger } from '../ledger';
-import { policyRefusal } from './policy';
+import { policyRefusal, signerOf } from './policy';
 
 /** How a person allows an item's tells, for the words that tell them so (an escalation, a refusal). */
 export const allowTellsHint = (feature: string, item: string): string =>
@@ -49,7 +49,7 @@ export async function allowTells(view: ProjectView, ledger: Ledger, req: AllowTe
   if (!feature.testList.some((t) => t.id === req.item))
     return err('not-found', `No item "${req.item}" in ${req.feature}'s test list. Items: ${feature.testList.map((t) => t.id).join(', ') || 'none'}.`);
   // Whether the built code is believed is the acceptance gate's question: its approvers decide this.
-  const refused = await policyRefusal(view, 'acceptance', req.approver, "code that tells a test run apart (the acceptance gate's approvers)");
+  const refused = await policyRefusal(view, 'acceptance', req.approver, signerOf(ledger), "code that tells a test run apart (the acceptance gate's approvers)");
   if (refused) return refused;
   try {
     return await ledger.transaction(async (tx) => {

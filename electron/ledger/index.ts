@@ -4,6 +4,7 @@
  */
 export { canonicalJson, hashArtifact, jcsSha256, normalizeText, recordHash, sha256Hex, textSha256, type ArtifactHash } from './hashing';
 export { Ledger, type AppendInput, type LedgerSnapshot, type LedgerTx } from './ledger';
+export { personSignatureOf, signPersonRecord, type PersonSignature } from './person-signing';
 export { verifyChain, type ChainReport, type VerifyOptions } from './verify-chain';
 export {
   checkpointIfKeyed,

@@ -18,6 +18,8 @@ import { loadState, type LedgerState } from './ledger-state';
 import { serialize, withFileLock } from '../platform/file-lock';
 import { checkAppendInput, type AppendInput, type LedgerSnapshot, type LedgerTx } from './ledger-types';
 import { inGroup, openGroup } from './ledger-group';
+import { signPersonRecord } from './person-signing';
+import type { SigningKey } from './signing';
 
 export type { AppendInput, LedgerSnapshot, LedgerTx } from './ledger-types';
 
@@ -28,11 +30,19 @@ export class Ledger {
   private readonly now: () => Date;
   private readonly lockTimeoutMs: number;
   private cache: LedgerState | null = null;
+  /** Signs every record whose actor is a person (person-signing.ts); null: they are recorded unsigned. */
+  readonly signer: SigningKey | null;
 
-  constructor(ledgerDir: string, options: { now?: () => Date; lockTimeoutMs?: number } = {}) {
+  constructor(ledgerDir: string, options: { now?: () => Date; lockTimeoutMs?: number; signer?: SigningKey | null } = {}) {
     this.dir = path.resolve(ledgerDir);
     this.now = options.now ?? (() => new Date());
     this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+    this.signer = options.signer ?? null;
+  }
+
+  /** The same ledger, with the decisions of people appended through it signed by `signer`. */
+  signedBy(signer: SigningKey | null): Ledger {
+    return signer === this.signer ? this : new Ledger(this.dir, { now: this.now, lockTimeoutMs: this.lockTimeoutMs, signer });
   }
 
   static forArtifactRoot(artifactRoot: string): Ledger {
@@ -231,7 +241,8 @@ export class Ledger {
     };
     // Hash exactly what will be read back: JSON drops undefined, turns Dates into strings, and so on.
     // Done before any write, so a value JSON cannot carry fails the append with nothing on disk.
-    const plain = JSON.parse(JSON.stringify(body)) as Omit<LedgerRecord, 'hash'>;
+    const read = JSON.parse(JSON.stringify(body)) as Omit<LedgerRecord, 'hash'>;
+    const plain = this.signer && read.actor.kind === 'person' ? signPersonRecord(read, this.signer) : read;
     const record: LedgerRecord = { ...plain, hash: recordHash(plain) };
     const line = Buffer.from(`${state.unterminated ? '\n' : ''}${JSON.stringify(record)}\n`, 'utf8');
 

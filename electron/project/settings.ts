@@ -155,6 +155,8 @@ export const projectSettingsSchema = z
     gates: z.partialRecord(z.enum(GATE_NAMES), z.array(z.string().min(1)).min(1, 'name at least one email or @role')).optional(),
     /** Roles `gates` can name (`@po`): role → emails. */
     approverRoles: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'is not a role name'), z.array(z.string().min(1))).optional(),
+    /** Email → the public keys that person signs decisions with (shared/approvers.ts; `baton key` adds one). */
+    approverKeys: z.record(z.string().min(1), z.array(z.string())).optional(),
     /**
      * Public keys (ed25519, base64url as `baton sign` prints them) whose signed checkpoints count for
      * this project; a checkpoint by any other key is "untrusted" (electron/core/trust.ts).

@@ -11,7 +11,7 @@ export const verifyCommand: Command = {
   name: 'verify',
   synopsis: 'verify <dir|bundle> [--json] [--strict] [--own-trust] [--repair-tail] [--rerun]',
   summary:
-    "Check the hash chain, every blob, the signed checkpoints, git's evidence trailers and every approved gate against the disk; --strict also fails unless trusted checkpoints vouch for every record; --rerun runs again the tests each GREEN in the checked-out commit recorded as passing",
+    "Check the hash chain, every blob, the signed checkpoints, git's evidence trailers and every approved gate against the disk; --strict also fails unless trusted checkpoints vouch for every record and, under an approver policy, every approval is signed by a key it lists for the approver; --rerun runs again the tests each GREEN in the checked-out commit recorded as passing",
   options: {
     ...JSON_OPTION,
     strict: { type: 'boolean', default: false },
@@ -80,6 +80,11 @@ function printReport(io: Io, report: VerifyReport, foreign: string | null): void
     );
   const c = report.checkpoints;
   if (!foreign && c && (c.count > 0 || report.signature !== 'unsigned')) io.out(`  Checkpoints: ${c.count} valid · ${c.message ?? report.signature}`);
+  const a = report.approvals;
+  if (!foreign && a && a.signed + a.typed + a.unauthenticated.length > 0) {
+    io.out(`  Approvals: ${a.signed} signed by their approver · ${a.typed} typed, not signed · ${a.unauthenticated.length} unauthenticated`);
+    for (const u of a.unauthenticated) io.out(`    ✗ #${u.seq} the ${u.gate} gate, approved as ${u.approver}: ${u.why}`);
+  }
   for (const gate of report.gates) {
     const where = `${gate.feature}${gate.story ? `/${gate.story}` : ''} ${gate.gate}`;
     io.out(
@@ -97,6 +102,7 @@ function printReport(io: Io, report: VerifyReport, foreign: string | null): void
   if (report.problems.length) {
     io.out(`\nProblems (${report.problems.length})`);
     for (const p of report.problems) io.out(`  ${p.file}${p.seq !== undefined ? ` #${p.seq}` : ''}: ${p.message}`);
-  } else if (report.strict?.length) io.out('\nNo problems in the evidence, but --strict needs every record vouched for by a trusted key.');
+  } else if (report.strict?.length)
+    io.out('\nNo problems in the evidence, but --strict needs every record vouched for by a trusted key and every approval signed by its approver.');
   else io.out('\nNo problems: the evidence is intact.');
 }

@@ -4,6 +4,7 @@
  * with exceptions says so under its row, with each AC it accepted unproven, why, and the reason.
  */
 import { Fragment, useState } from 'react';
+import type { ApproverProof } from '../../../shared/approvers';
 import type { Feature, Gate } from '../../../shared/model';
 import type { AppError } from '../../../shared/result';
 import { ErrorBanner } from '../components/error-banner';
@@ -69,6 +70,7 @@ function GateRow({ feature, gate, onWithdraw }: { feature: Feature; gate: Gate; 
       </td>
       <td>
         {gate.approver ?? <span className="muted">—</span>}
+        {gate.approverProof && <ApproverProofMark proof={gate.approverProof} />}
         {gate.unsigned && (
           // The project signs its checkpoints, and none covers this approval yet.
           <span
@@ -219,5 +221,32 @@ export function GatesView() {
         </ReasonDialog>
       )}
     </div>
+  );
+}
+
+/** How far the approval in force proves who made it: signed by their key, a typed name, or unauthenticated (and why). */
+function ApproverProofMark({ proof }: { proof: ApproverProof }) {
+  const mark = {
+    signed: {
+      word: 'signed by their key',
+      tone: 'tone-text-success',
+      title: `Signed with the key ${proof.key ?? ''}: \`baton verify\` checks the signature against the record.`,
+    },
+    typed: {
+      word: 'typed, not signed',
+      tone: 'muted',
+      title: 'The name was typed; no key signed it. To prove who approves, each approver runs `baton key <dir>` once (see Settings).',
+    },
+    unauthenticated: {
+      word: 'unauthenticated',
+      tone: 'tone-text-warning',
+      title: `Not proven to be theirs: ${proof.why ?? ''}. \`baton verify --strict\` fails.`,
+    },
+  }[proof.state];
+  return (
+    <span className={`gate-approver-proof ${mark.tone}`} data-testid="gate-approver-proof" data-state={proof.state} title={mark.title}>
+      {' '}
+      · {mark.word}
+    </span>
   );
 }
