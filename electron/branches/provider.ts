@@ -29,6 +29,11 @@ export interface CreateOptions extends CallOptions {
    * connection URL with the real password (on the postgres provider, the branch role's); must not log it.
    */
   readonly prepare?: (connectionUrl: string) => Promise<void>;
+  /**
+   * The branch is this process's alone (a test run's or a turn's throwaway): an embedded server for
+   * it exits as soon as this process is gone, not only at its idle timeout. Other providers ignore it.
+   */
+  readonly owned?: boolean;
 }
 
 export interface RootOptions extends CallOptions {

@@ -315,7 +315,7 @@ async function throwaway(
   }
   const name = `${THROWAWAY_PREFIX}${randomBytes(5).toString('hex')}`;
   let value: Migrated = { migrations: null, error: null };
-  await provider.create(name, parent, { ...(signal ? { signal } : {}), prepare: async (url) => void (value = await migrate(url, name, signal)) });
+  await provider.create(name, parent, { ...(signal ? { signal } : {}), owned: true, prepare: async (url) => void (value = await migrate(url, name, signal)) });
   return { name, value };
 }
 

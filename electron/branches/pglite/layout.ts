@@ -27,6 +27,8 @@ export interface BranchMeta {
    * tagged with the generation it was copied at and is used only while that is still current.
    */
   readonly generation: number;
+  /** The process whose throwaway this is (CreateOptions.owned): its server exits when that process does. */
+  readonly owner?: number;
 }
 
 /** Marks a branch directory whose creation is in progress in process `pid`. */

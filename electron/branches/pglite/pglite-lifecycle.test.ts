@@ -1,14 +1,19 @@
 /**
  * Branch lifecycle on the pglite provider: delete refuses parents, reset restores the parent's
- * data, list reports depth, an idle server exits by itself and comes back on demand, and a
+ * data, list reports depth, an idle server exits by itself and comes back on demand, an owned
+ * throwaway's server exits with its owner, and a
  * cancelled or failed create leaves nothing behind.
  */
+import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
+import pg from 'pg';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pidAlive } from '../../platform/fs-facts';
 import { PgliteProvider } from './pglite-provider';
-import { readServeInfo, waitForExit } from './server-process';
+import { readServeInfo, startServer, stopServer, waitForExit } from './server-process';
+import { readMeta } from './layout';
+import { localUrl } from './progress';
 import { makeTempProvider, withBranch, withClient, type TempProvider } from './pglite.fixture';
 
 let t: TempProvider;
@@ -78,6 +83,27 @@ describe('pglite branch lifecycle', () => {
     const second = await readServeInfo(home);
     expect(second?.pid).not.toBe(first!.pid);
     await impatient.close();
+  }, 60_000);
+
+  it('an owned throwaway’s server exits as soon as its owner is gone, whoever is still connected', async () => {
+    // The run that owns a throwaway records itself; a server restarted for it later watches the same process.
+    await t.provider.create('tmp-owned', 'main', { owned: true, prepare: async () => undefined });
+    const home = t.layout.home('tmp-owned');
+    expect((await readMeta(home))?.owner).toBe(process.pid);
+    expect(await stopServer(home)).toBe(true);
+    // An owner that is killed (as kill -9 would leave it): a child process stands in for the Baton run.
+    const owner = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    const info = await startServer(home, { maxConnections: 2, idleSeconds: 300, ownerPid: owner.pid! });
+    // A client still connected (an orphaned test process's pool) does not keep it alive.
+    const client = new pg.Client({ connectionString: localUrl(info) });
+    client.on('error', () => undefined);
+    await client.connect();
+    expect(pidAlive(info.pid)).toBe(true);
+    owner.kill('SIGKILL');
+    expect(await waitForExit(info.pid, 10_000)).toBe(true); // not the 300 s idle time
+    expect(await readServeInfo(home)).toBeNull();
+    await client.end().catch(() => undefined);
+    await t.provider.delete('tmp-owned');
   }, 60_000);
 
   it('starts one server when two providers (the app and a CLI) ask for the same branch at once', async () => {

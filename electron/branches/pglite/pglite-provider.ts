@@ -73,7 +73,8 @@ export class PgliteProvider implements BranchProvider {
     this.pool = new WarmPool(this.layout, options.poolSize ?? 2, this.lock);
     this.ready = new ReadyPool(
       {
-        create: async (name, parent, prepare, signal) => void (await this.make(name, parent, { prepare, signal }, false)),
+        // Ready throwaways are this process's own: their servers go when it goes.
+        create: async (name, parent, prepare, signal) => void (await this.make(name, parent, { prepare, signal, owned: true }, false)),
         remove: (name) => this.delete(name),
         generation: async (parent) => (await readMeta(this.layout.home(parent)))?.generation ?? null,
         exists: async (name) => (await readMeta(this.layout.home(name))) !== null,
@@ -141,11 +142,12 @@ export class PgliteProvider implements BranchProvider {
       );
     }
     const home = await reserve(this.layout, name, parent);
-    const meta = await finishCreate(home, { name, parent, createdAt: this.now().toISOString(), generation: 0 }, async () => {
+    const owner = options.owned ? process.pid : undefined;
+    const meta = await finishCreate(home, { name, parent, createdAt: this.now().toISOString(), generation: 0, ...(owner ? { owner } : {}) }, async () => {
       await this.copyFromParent(parent, dataOf(home), report, options.signal, mayStopParent);
       throwIfCancelled(options.signal, `Creating database branch "${name}"`);
       // Served from its final place and left running: the caller usually connects next.
-      if (options.prepare) await this.prepare(home, options.prepare, report, options.signal);
+      if (options.prepare) await this.prepare(home, options.prepare, report, options.signal, owner);
       throwIfCancelled(options.signal, `Creating database branch "${name}"`);
     });
     this.pool.schedule(parent);
@@ -346,15 +348,18 @@ export class PgliteProvider implements BranchProvider {
     }
   }
 
-  private async prepare(home: string, prepare: (url: string) => Promise<void>, report: Reporter, signal?: AbortSignal): Promise<void> {
-    const url = await this.serve(home, report, signal);
+  private async prepare(home: string, prepare: (url: string) => Promise<void>, report: Reporter, signal?: AbortSignal, owner?: number): Promise<void> {
+    const url = await this.serve(home, report, signal, owner);
     throwIfCancelled(signal, 'Preparing the new database branch');
     report.step('prepare');
     await prepare(url);
   }
 
-  /** The URL of `home`'s server, started if none is alive. Call under `home`'s lock (or unpublished). */
-  private async serve(home: string, report: Reporter, signal?: AbortSignal): Promise<string> {
+  /**
+   * The URL of `home`'s server, started if none is alive. Call under `home`'s lock (or unpublished).
+   * `owner` (else the branch's recorded owner): the process whose going stops the server.
+   */
+  private async serve(home: string, report: Reporter, signal?: AbortSignal, owner?: number): Promise<string> {
     // The probe is a connection, so it also restarts the server's idle clock: whoever asked for
     // the URL gets the full idle time to connect.
     const live = await liveServer(home);
@@ -364,7 +369,8 @@ export class PgliteProvider implements BranchProvider {
     // Before and after: a pool copy that overlapped the start in any process is never used.
     await bumpGeneration(home);
     try {
-      const info = await startServer(home, { maxConnections: this.maxConnections, idleSeconds: this.idleSeconds }, signal);
+      const ownerPid = owner ?? (await readMeta(home))?.owner;
+      const info = await startServer(home, { maxConnections: this.maxConnections, idleSeconds: this.idleSeconds, ...(ownerPid ? { ownerPid } : {}) }, signal);
       return localUrl(info);
     } finally {
       await bumpGeneration(home);

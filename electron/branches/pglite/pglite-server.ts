@@ -3,12 +3,12 @@
  * branch served for a short-lived CLI stays reachable after the CLI exits.
  *
  *   pglite-server.ts init  <dataDir>                                  initdb, close, exit
- *   pglite-server.ts serve <home> <maxConnections> <idleSeconds>      serve <home>/data
+ *   pglite-server.ts serve <home> <maxConnections> <idleSeconds> [<ownerPid>]   serve <home>/data
  *
  * Serving takes <home>/serve.lock (so two processes can never open one data directory, even when
  * two Baton processes start a server at the same moment; exit code 3 means another holds it),
  * writes <home>/serve.json {pid, port, password, startedAt} (mode 0600) once listening on 127.0.0.1
- * (port chosen by the OS; every client must log in with the password, password-gate.ts), exits by itself after <idleSeconds> with no client connected, and on SIGTERM/SIGINT stops
+ * (port chosen by the OS; every client must log in with the password, password-gate.ts), exits by itself after <idleSeconds> with no client connected (and, given <ownerPid>, within a second of that process being gone: a throwaway's server never outlives the run that owns it), and on SIGTERM/SIGINT stops
  * listening, closes PGlite cleanly (so the directory can be copied) and removes both files.
  * Both modes keep the WASM work out of the caller's event loop.
  */
@@ -73,7 +73,7 @@ async function removeIfMine(path: string, read: (text: string) => number): Promi
   if (owner === process.pid) await fs.rm(path, { force: true });
 }
 
-async function serve(home: string, maxConnections: number, idleSeconds: number): Promise<void> {
+async function serve(home: string, maxConnections: number, idleSeconds: number, ownerPid: number | null): Promise<void> {
   const servePath = join(home, 'serve.json');
   const lockPath = join(home, 'serve.lock');
   // A stop request while still opening is honoured once open, so PGlite always closes cleanly.
@@ -137,7 +137,9 @@ async function serve(home: string, maxConnections: number, idleSeconds: number):
   const idleMs = idleSeconds * 1000;
   const idleTimer = setInterval(
     () => {
-      if (server.getStats().activeConnections > 0) lastBusy = Date.now();
+      // An owned throwaway's owner is gone (killed, crashed): nobody will use it again, whoever is still connected.
+      if (ownerPid !== null && !alive(ownerPid)) void shutdown(`its owner, process ${ownerPid}, is gone`);
+      else if (server.getStats().activeConnections > 0) lastBusy = Date.now();
       else if (Date.now() - lastBusy >= idleMs) void shutdown(`no client for ${idleSeconds} s`);
     },
     Math.max(100, Math.min(1000, idleMs / 4)),
@@ -153,8 +155,8 @@ const [mode, target, ...rest] = process.argv.slice(2);
 if (mode === 'init' && target) {
   await init(target);
 } else if (mode === 'serve' && target) {
-  await serve(target, Number(rest[0] ?? 1), Number(rest[1] ?? 300));
+  await serve(target, Number(rest[0] ?? 1), Number(rest[1] ?? 300), rest[2] ? Number(rest[2]) : null);
 } else {
-  console.error('usage: pglite-server.ts init <dataDir> | serve <home> <maxConnections> <idleSeconds>');
+  console.error('usage: pglite-server.ts init <dataDir> | serve <home> <maxConnections> <idleSeconds> [<ownerPid>]');
   process.exitCode = 2;
 }

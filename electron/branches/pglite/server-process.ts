@@ -23,6 +23,8 @@ const STOP_TIMEOUT_MS = 15_000;
 export interface ServerOptions {
   readonly maxConnections: number;
   readonly idleSeconds: number;
+  /** The process that owns the branch: the server exits as soon as it is gone (an orphan never waits out its idle time). */
+  readonly ownerPid?: number;
 }
 
 const COMPILED = join(PACKAGE_ROOT, 'dist', 'electron', 'pglite-server.mjs');
@@ -185,7 +187,13 @@ export async function startServer(home: string, options: ServerOptions, signal?:
 
 function spawnServer(home: string, options: ServerOptions): { process: ChildProcess; exited: number | string | null } {
   const log = openSync(join(home, 'serve.log'), 'a');
-  const { command, args, env } = nodeArgs('serve', home, String(options.maxConnections), String(options.idleSeconds));
+  const { command, args, env } = nodeArgs(
+    'serve',
+    home,
+    String(options.maxConnections),
+    String(options.idleSeconds),
+    ...(options.ownerPid ? [String(options.ownerPid)] : []),
+  );
   try {
     const child = {
       process: spawn(command, args, { cwd: PACKAGE_ROOT, env, detached: true, stdio: ['ignore', log, log] }),

@@ -31,7 +31,8 @@ const tableOwners = (url: string, database: string) =>
 
 describe.skipIf(!adminUrl)('PostgresProvider branch roles', () => {
   const url = adminUrl as string;
-  const admin = new URL(url);
+  // Collected even when skipped: no URL, no parse (the skip says what is missing).
+  const admin = adminUrl ? new URL(url) : new URL('postgresql://unset@localhost/');
   const providers: PostgresProvider[] = [];
   const open = (poolSize: number) => {
     const provider = new PostgresProvider({ adminUrl: url, poolSize });
