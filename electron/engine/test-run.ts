@@ -12,6 +12,7 @@ import type { MigrationReport } from '../../shared/branches';
 import { applyMigrations, planMigrations, type MigrationPlan } from '../branches/migrations';
 import type { BranchProvider } from '../branches/provider';
 import type { ProjectSettings } from '../project/settings';
+import { laps } from '../platform/laps';
 import { executeRun, noReport, prepareRun, type ControlledRunResult, type RunSite } from '../runner/controlled-run';
 
 export const THROWAWAY_PREFIX = 'tmp-';
@@ -197,6 +198,7 @@ async function runShaped(
 ): Promise<{ run: ControlledRunResult; migrations: MigrationReport | null }> {
   const { provider, settings, signal } = request;
   const testCommand = settings.testCommand!;
+  const clock = laps();
   const prepared = await prepareRun({
     worktree: request.worktree,
     site: shape.site,
@@ -208,6 +210,7 @@ async function runShaped(
     ...(request.dependencies ? { dependencies: request.dependencies } : {}),
   });
   // The tree under test brings its own migrations. A failure keeps the branch: the run below reports it as a suite that did not load.
+  clock.lap('tree');
   const { name: database, value } = await throwaway(provider, request.parentDatabase, shape.site.dir, settings, signal, request.ready !== false);
   const { migrations, error: migrationError } = value;
   try {
@@ -233,7 +236,8 @@ async function runShaped(
       return { run, migrations };
     }
     const url = await provider.connectionUrl(database, signal ? { signal } : {});
-    const run = await executeRun(prepared, {
+    clock.lap('database');
+    const executed = await executeRun(prepared, {
       command: testCommand,
       pidShift: shape.pidShift,
       format: settings.reportFormat,
@@ -248,6 +252,7 @@ async function runShaped(
       ...(signal ? { signal } : {}),
       ...(request.onOutput ? { onOutput: request.onOutput } : {}),
     });
+    const run: ControlledRunResult = { ...executed, phases: { ...clock.totals, ...executed.phases } };
     return { run, migrations };
   } finally {
     // Nothing reads the branch after this: its deletion need not hold up the next run.

@@ -37,6 +37,7 @@ import { hashRunFile, readRunReport, REPORT_READ_FLOOR_MS, reportTextOf, type Re
 import { checkoutTree, treeOf } from './run-tree';
 import { choosesFiles, commandFor, runnerSpec, type RunnerFamily, type RunnerSpec } from './runner-family';
 import { testFilesIn } from './test-files';
+import { laps } from '../platform/laps';
 
 const execFileAsync = promisify(execFile);
 
@@ -149,6 +150,8 @@ export interface ControlledRunResult {
   /** Noticed, not refused: the tests wrote into the tree while they ran. */
   readonly flags: readonly string[];
   readonly canaries: number;
+  /** Where the run's wall time went (ms): writing the driver, opening the sandbox, the command, reading the report, the checks. */
+  readonly phases?: Readonly<Record<string, number>>;
 }
 
 /** Opens a FIFO for reading before the writer starts; `finish` unblocks and collects it once the command is over. */
@@ -185,6 +188,7 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
   const keyFile = join(scratch, 'report.key');
   const guardModule = join(scratch, 'baton-guard.mjs');
   const key = randomBytes(32).toString('hex');
+  const clock = laps();
   if (nodeTest) {
     await writeFile(reporterModule, BATON_NODE_REPORTER);
     await writeFile(runnerModule, BATON_NODE_RUNNER);
@@ -212,6 +216,7 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
     req.env,
     req.pidShift ?? 0,
   );
+  clock.lap('sandbox');
   const sealed = sealedCopy && { from: sealedCopy.from, path: sandbox.active ? SEALED_NODE_INSIDE : sealedCopy.path };
   const command = commandFor(
     req.command,
@@ -235,6 +240,7 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
   const env = childEnv({ home, pass: req.pass, extra: { ...runEnv, ...(sandbox.active ? {} : { TMPDIR: join(scratch, 'tmp') }) } });
   if (!sandbox.active) await mkdir(join(scratch, 'tmp'), { recursive: true });
   const reader = nodeTest ? await fifoReader(fifo) : null;
+  clock.lap('set-up');
   let streamText = '';
   let result;
   const started = Date.now();
@@ -248,9 +254,11 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
       reap: true,
     });
   } finally {
+    clock.lap('command');
     if (reader) streamText = await reader.finish();
     await rm(keyFile, { force: true });
     await close();
+    clock.lap('close');
   }
   const integrity: string[] = [];
   // A runner that reported nothing at all did not start: an error in the set-up, not a forged verdict.
@@ -284,6 +292,7 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
     if (first.state === 'refused' && first.planted) integrity.push(first.planted);
     parsed = first.state === 'refused' ? noReport(req.format, first.message) : readReport(reportText, req.format, req.reportPath);
   }
+  clock.lap('report');
   const relative = relativeFiles(parsed, dir);
   // A file that did not load ran none of its tests, canaries included; its load error is in the report.
   const unloaded = new Set(relative.cases.filter((c) => c.status === 'errored' && c.id.endsWith('(load)')).map((c) => c.file));
@@ -303,6 +312,7 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
     flags.push(
       `the tests wrote into the tree while they ran: ${written.slice(0, 10).join(', ')}${written.length > 10 ? ` and ${written.length - 10} more` : ''}`,
     );
+  clock.lap('checks');
   return {
     exitCode: result.code,
     stdout: result.stdout,
@@ -317,6 +327,7 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
     integrity,
     flags,
     canaries: prepared.plan.canaries.length,
+    phases: clock.totals,
   };
 }
 
