@@ -6,6 +6,7 @@
 // settle, as they do during the agent turn that precedes every run in a cycle. Prints one JSON
 // document: p50s, the ratio of one Baton run to the direct run (goal ≤ 1.5), and the pair of runs a
 // verdict takes (the second in reverse order) for the record, and where the first run's time goes (breakdownMs).
+// BENCH_SANDBOX=off: the same with the sandbox off, to see what bubblewrap costs.
 import { execFile } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

@@ -76,6 +76,13 @@ export function keyRefusal(policy: ApproverPolicy | undefined, approver: string,
 /** How far a recorded decision proves who made it. */
 export type ApproverProofState = 'signed' | 'typed' | 'unauthenticated';
 
+/** The words every host shows for each state (the Gates screen, `baton gates`). */
+export const PROOF_WORDS: Readonly<Record<ApproverProofState, string>> = {
+  signed: 'signed by their key',
+  typed: 'typed, not signed',
+  unauthenticated: 'unauthenticated',
+};
+
 export interface ApproverProof {
   readonly state: ApproverProofState;
   /** The key that signed it (valid signatures only). */

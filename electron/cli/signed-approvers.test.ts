@@ -123,6 +123,10 @@ describe('signed approvals', () => {
     );
     const human = await baton(machine('reviewer'), 'verify', repo);
     expect(human.out).toContain('Approvals: 1 signed by their approver · 0 typed, not signed · 1 unauthenticated');
+    // `baton gates` says the same of each approval in force.
+    const gates = await baton(machine('reviewer'), 'gates', repo);
+    expect(gates.out).toContain(`${ADA} (signed by their key)`);
+    expect(gates.out).toContain(`${BOB} (unauthenticated)`);
   });
 
   it('a signed approval edited and re-chained fails verify; with its signature dropped it is unauthenticated', async () => {

@@ -4,7 +4,7 @@
  * with exceptions says so under its row, with each AC it accepted unproven, why, and the reason.
  */
 import { Fragment, useState } from 'react';
-import type { ApproverProof } from '../../../shared/approvers';
+import { PROOF_WORDS, type ApproverProof } from '../../../shared/approvers';
 import type { Feature, Gate } from '../../../shared/model';
 import type { AppError } from '../../../shared/result';
 import { ErrorBanner } from '../components/error-banner';
@@ -228,17 +228,17 @@ export function GatesView() {
 function ApproverProofMark({ proof }: { proof: ApproverProof }) {
   const mark = {
     signed: {
-      word: 'signed by their key',
+      word: PROOF_WORDS.signed,
       tone: 'tone-text-success',
       title: `Signed with the key ${proof.key ?? ''}: \`baton verify\` checks the signature against the record.`,
     },
     typed: {
-      word: 'typed, not signed',
+      word: PROOF_WORDS.typed,
       tone: 'muted',
       title: 'The name was typed; no key signed it. To prove who approves, each approver runs `baton key <dir>` once (see Settings).',
     },
     unauthenticated: {
-      word: 'unauthenticated',
+      word: PROOF_WORDS.unauthenticated,
       tone: 'tone-text-warning',
       title: `Not proven to be theirs: ${proof.why ?? ''}. \`baton verify --strict\` fails.`,
     },
