@@ -127,18 +127,12 @@ test.describe('a writable project', () => {
     expect(decided[0]!.actor.id).toBe(GIT_IDENTITY);
   });
 
-  test('a decision someone else made meanwhile is refused inline, and nothing is recorded twice', async ({ servedPage: page, project }) => {
+  test('a decision someone else made meanwhile shows within 2 s, and nothing is recorded twice', async ({ servedPage: page, project }) => {
     await openEscalation(page, 'F-3', 'T1');
-    // Decided from the command line while the inbox shows it.
+    // Decided from the command line while the inbox shows it: the workbench follows the folder, so the
+    // escalation leaves the inbox with no Reload (a decision racing it is refused: escalations.test.ts).
     project.baton('resolve', project.dir, '--feature', 'F-3', '--item', 'T1', '--decision', 'skip', '--approver', 'Bo Chen <bo@example.com>');
-
-    await page.getByTestId('escalation-retry').click();
-    await page.getByTestId('identity-confirm').click();
-    const error = page.getByTestId('escalation-error');
-    await expect(error).toHaveAttribute('role', 'alert');
-    await expect(error).toHaveAttribute('data-code', 'not-escalated');
-    await expect(error).toContainText('T1 in F-3 has no escalation waiting for a decision');
-    await expect(page.getByTestId('escalation-retry')).toBeEnabled();
+    await expect(entry(page, 'F-3', 'T1')).toHaveCount(0, { timeout: 2_000 });
 
     const decided = decisionsOf(project, 'F-3', 'T1');
     expect(decided).toHaveLength(1);

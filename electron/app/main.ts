@@ -29,6 +29,8 @@ async function start(): Promise<void> {
     host: 'electron',
     version: app.getVersion(),
     configDir: process.env.BATON_CONFIG_DIR ?? app.getPath('userData'),
+    // Live across processes: a decision from the CLI or an edit on disk shows without Reload.
+    watch: true,
     pickFolder: async () => {
       const options = { title: 'Open a project folder', properties: ['openDirectory' as const] };
       const picked = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);

@@ -9,8 +9,9 @@ import { packageRoot } from '../platform/package-root';
 import { readVersion } from '../platform/version';
 import type { WorkbenchOptions } from './workbench';
 
-export function hostDefaults(host: WorkbenchOptions['host']): Pick<WorkbenchOptions, 'host' | 'version' | 'configDir'> {
-  return { host, version: readVersion(), configDir: defaultConfigDir() };
+export function hostDefaults(host: WorkbenchOptions['host']): Pick<WorkbenchOptions, 'host' | 'version' | 'configDir' | 'watch'> {
+  // The long-lived hosts follow the folder as other processes change it; a CLI command is over first.
+  return { host, version: readVersion(), configDir: defaultConfigDir(), watch: host !== 'cli' };
 }
 
 /** The built workbench the browser host serves (`npm run build` writes it). */

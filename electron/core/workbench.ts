@@ -18,6 +18,7 @@ import { allowTells } from '../gates/tell-allowances';
 import { decideAmendment, proposeAmendment } from '../gates/amendments';
 import { evidenceSummary } from '../gates/proof';
 import { checkpointIfKeyed, Ledger, loadSigningKey } from '../ledger';
+import { watchOpenProject, type ProjectWatch } from './project-watch';
 import { restoreGate } from '../gates/restore';
 import { BranchSession, sessionKey, type BranchHostOptions, type OpenBranchService } from './branches-session';
 import type { Adopted } from '../branches/service-adopt';
@@ -46,6 +47,11 @@ export interface WorkbenchOptions {
   readonly run?: RunHostOptions;
   /** What this host adds to every branch operation, beyond what the `branches:*` channels carry (the CLI's overrides). */
   readonly branches?: BranchHostOptions;
+  /**
+   * Watch the open project folder and refresh on any change another process makes (project-watch.ts).
+   * The long-lived hosts do (hostDefaults); a CLI command is over before anything could change.
+   */
+  readonly watch?: boolean;
 }
 
 type Listener = <E extends EventName>(event: E, payload: Events[E]) => void;
@@ -62,6 +68,8 @@ export class Workbench {
   private readonly closing = new Set<Promise<void>>();
   /** The run of the enforced loop started from this workbench (one at a time), kept after it ends for `run:state`. */
   private runSession: RunSession | null = null;
+  /** The open project folder's watcher (none for a bundle, or on the CLI). */
+  private watcher: ProjectWatch | null = null;
 
   constructor(readonly options: WorkbenchOptions) {}
 
@@ -84,6 +92,9 @@ export class Workbench {
     if (this.branchSession && this.branchSession.key !== sessionKey(result.value.view)) this.retireBranches();
     if (this.runSession && this.runSession.root !== result.value.view.root) this.retireRun();
     if (previous && previous !== result.value) await previous.dispose();
+    // Replaced on every open: it only ever refreshes the project it was made for.
+    this.watcher?.close();
+    this.watcher = this.options.watch ? watchOpenProject(result.value.view, () => this.reload()) : null;
     await rememberRecent(this.options.configDir, result.value.view.bundle ?? result.value.view.root, this.now()).catch(() => undefined);
     this.emit('project:changed', result.value.view);
     return ok(result.value.view);
@@ -98,6 +109,7 @@ export class Workbench {
 
   /** Releases what the current project holds (an extracted bundle); call when the host stops. */
   async close(): Promise<void> {
+    this.watcher?.close();
     this.retireRun();
     this.retireBranches();
     await Promise.all(this.closing);
