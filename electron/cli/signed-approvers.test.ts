@@ -166,4 +166,21 @@ describe('signed approvals', () => {
     expect(code).toBe(1);
     expect(report.approvals).toEqual({ signed: 1, typed: 1, unauthenticated: [] });
   });
+
+  it('the demo Product Owner’s approvals are signed with the user’s key when they have one, typed when not', async () => {
+    const signedBy = async (who: string) => {
+      const prepared = await baton(machine(who), 'demo', '--no-run', '--no-mutation', '--json');
+      expect(prepared.code).toBe(0);
+      const { project } = JSON.parse(prepared.out) as { project: string };
+      try {
+        const approvals = (await readRecords(project)).filter((r) => r.type === 'gate.approved');
+        expect(approvals.map((r) => r.subject.gate)).toEqual(['spec', 'design', 'test_list']);
+        return approvals.map((r) => (r.data['signature'] as { key?: string } | undefined)?.key ?? null);
+      } finally {
+        await rm(join(project, '..'), { recursive: true, force: true });
+      }
+    };
+    expect(await signedBy('ada')).toEqual([adaKey, adaKey, adaKey]);
+    expect(await signedBy('nobody')).toEqual([null, null, null]);
+  }, 60_000);
 });

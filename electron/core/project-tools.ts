@@ -195,9 +195,12 @@ async function shipOpenProject<T>(workbench: Workbench, work: (root: string) => 
  * by the demo Product Owner; `fromRequest`: the feature only as an intake request; `mutation: false`:
  * no mutation testing of its GREENs (`"mutation": {"enabled": false}` in its project.json).
  */
-export function prepareDemo(options: { fromRequest?: boolean; mutation?: boolean } = {}): Promise<PreparedDemo> {
+export async function prepareDemo(options: { fromRequest?: boolean; mutation?: boolean; configDir?: string } = {}): Promise<PreparedDemo> {
+  // The demo PO's approvals are signed with this user's key when they have one, like every decision they make in the Inbox.
+  const signer = options.configDir ? await loadSigningKey(options.configDir).catch(() => null) : null;
   return copyDemo(undefined, {
     fromRequest: options.fromRequest === true,
+    signer,
     ...(options.mutation === false ? { settings: { mutation: { enabled: false } } } : {}),
   });
 }

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { GateName } from '../../shared/ledger';
 import { approveGate, gateEvidence } from '../gates';
-import { Ledger } from '../ledger';
+import { Ledger, type SigningKey } from '../ledger';
 import { createFeature } from './intake';
 import { readProject } from '../project';
 import { defaultDataDir, projectDataDir } from '../platform/data-dir';
@@ -61,6 +61,8 @@ export interface DemoVariant {
    * is approved here: the demo's Product Owner approves each as the run reaches it.
    */
   readonly fromRequest?: boolean;
+  /** Signs the demo Product Owner's approvals made here (the user's key, as the Inbox's decisions are); none: typed. */
+  readonly signer?: SigningKey | null;
 }
 
 export const DEMO_REQUEST = join(BATON_ROOT, 'resources', 'demo-request');
@@ -133,7 +135,7 @@ export async function prepareDemo(parent: string = tmpdir(), variant: DemoVarian
   const read = await readProject(root);
   if (!read.ok) throw new Error(`The demo project does not read: ${read.error.message}`);
   const feature = read.value.features[0]!.id;
-  const ledger = Ledger.forArtifactRoot(join(root, '.baton'));
+  const ledger = Ledger.forArtifactRoot(join(root, '.baton')).signedBy(variant.signer ?? null);
   for (const gate of ['spec', 'design', 'test_list'] as GateName[]) {
     const view = await readProject(root);
     if (!view.ok) throw new Error(view.error.message);

@@ -153,7 +153,9 @@ export const demoCommand: Command = {
             ? 'baton demo: copying the demo project without its feature and taking in its one-paragraph request…'
             : 'baton demo: copying the demo project and approving its spec, design and test_list gates as the demo Product Owner…',
         );
-      const demo = await (await projectTools()).prepareDemo({ fromRequest, mutation: !flag(values, 'no-mutation') });
+      const demo = await (
+        await projectTools()
+      ).prepareDemo({ fromRequest, mutation: !flag(values, 'no-mutation'), configDir: (await hostSessions()).hostDefaults('cli').configDir });
       if (flag(values, 'no-run')) {
         if (json) printJson(io, { project: demo.root, feature: demo.feature, dataDir: demo.dataDir });
         else io.out(demo.root);
