@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedApprovers, approverProof, approverRefusal, emailOf, keyRefusal, keysOf, policyProblems } from './approvers';
+import { allowedApprovers, approverProof, approverRefusal, emailOf, keyRefusal, keysOf, policyProblems, proofWords } from './approvers';
 
 const POLICY = {
   gates: { acceptance: ['@po', 'Lead@Example.com'], deploy: ['ops@example.com'] },
@@ -61,7 +61,10 @@ describe('approvers who are who they say', () => {
   it('judges a recorded approval: signed, typed (no policy) or unauthenticated (with why)', () => {
     const valid = { key: ADA_KEY, valid: true };
     expect(approverProof(undefined, 'spec', 'Ada <ada@example.com>', null)).toEqual({ state: 'typed' });
-    expect(approverProof(undefined, 'spec', 'Ada <ada@example.com>', valid)).toEqual({ state: 'signed', key: ADA_KEY });
+    // Signed, but no policy ties the key to Ada: it proves which machine, not who: typed.
+    expect(approverProof(undefined, 'spec', 'Ada <ada@example.com>', valid)).toEqual({ state: 'typed', key: ADA_KEY });
+    expect(proofWords(approverProof(undefined, 'spec', 'Ada <ada@example.com>', valid))).toBe('typed; signed by a key not listed for them');
+    expect(proofWords(approverProof(undefined, 'spec', 'Ada <ada@example.com>', null))).toBe('typed, not signed');
     expect(approverProof(KEYED, 'spec', 'Ada <ada@example.com>', valid)).toEqual({ state: 'signed', key: ADA_KEY });
     // A gate the policy names, or a person it lists keys for, needs a signature.
     expect(approverProof(POLICY, 'acceptance', 'Bob <bob@example.com>', null).why).toContain('it is not signed');

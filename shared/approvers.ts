@@ -76,26 +76,31 @@ export function keyRefusal(policy: ApproverPolicy | undefined, approver: string,
 /** How far a recorded decision proves who made it. */
 export type ApproverProofState = 'signed' | 'typed' | 'unauthenticated';
 
-/** The words every host shows for each state (the Gates screen, `baton gates`). */
-export const PROOF_WORDS: Readonly<Record<ApproverProofState, string>> = {
-  signed: 'signed by their key',
-  typed: 'typed, not signed',
-  unauthenticated: 'unauthenticated',
-};
+/** The words every host shows for a proof (the Gates screen, `baton gates`). */
+export const proofWords = (proof: ApproverProof): string =>
+  proof.state === 'signed'
+    ? 'signed by their key'
+    : proof.state === 'unauthenticated'
+      ? 'unauthenticated'
+      : proof.key
+        ? 'typed; signed by a key not listed for them'
+        : 'typed, not signed';
 
 export interface ApproverProof {
   readonly state: ApproverProofState;
-  /** The key that signed it (valid signatures only). */
+  /** The key that signed it (valid signatures only); on a typed approval, a key no policy ties to the approver. */
   readonly key?: string;
   /** Why it is unauthenticated, in words that say what to do. */
   readonly why?: string;
 }
 
 /**
- * A recorded decision on `gate` by `approver` against the policy: `signed` (a valid signature, by a
- * key the policy lists for that person when it lists any); `typed` (no signature, and no policy names
- * who may decide: today's trust in a typed name); `unauthenticated` (the policy names who may decide
- * or lists the person's keys, and the signature is missing, does not verify, or is by another key).
+ * A recorded decision on `gate` by `approver` against the policy: `signed` (a valid signature by a
+ * key `approverKeys` lists for that person: only then does a signature say who it was); `typed` (no
+ * policy names who may decide and none lists their keys: today's trust in a typed name, signed or
+ * not — a signature by a key tied to nobody proves which machine, not which person);
+ * `unauthenticated` (the policy names who may decide or lists the person's keys, and the signature
+ * is missing, does not verify, or is by a key not listed for them).
  */
 export function approverProof(
   policy: ApproverPolicy | undefined,
@@ -108,7 +113,7 @@ export function approverProof(
     return { state: 'unauthenticated', why: `its signature (key ${shortKey(signature.key)}) does not verify: the record was changed after it was signed` };
   const keys = keysOf(policy, approver);
   const guarded = keys !== null || allowedApprovers(policy, gate) !== null;
-  if (!guarded) return signature ? { state: 'signed', key: signature.key } : { state: 'typed' };
+  if (!guarded) return signature ? { state: 'typed', key: signature.key } : { state: 'typed' };
   if (!signature) return { state: 'unauthenticated', why: `it is not signed, and the policy in .baton/project.json names who may decide the ${gate} gate` };
   if (keys === null)
     return {

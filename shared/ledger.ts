@@ -118,7 +118,7 @@ export interface VerifyReport {
 /** The approvals in the ledger by how far they prove who made them (shared/approvers.ts `approverProof`). */
 export interface ApprovalSummary {
   readonly signed: number;
-  /** Unsigned, in a project whose policy names nobody: a typed name, trusted as today. */
+  /** Under no policy, and not signed by a key listed for the approver: a typed name, trusted as today. */
   readonly typed: number;
   /** Under a policy, and unsigned, signed by a key it does not list, or with a signature that fails. */
   readonly unauthenticated: readonly { readonly seq: number; readonly gate: string; readonly approver: string; readonly why: string }[];

@@ -2,7 +2,7 @@
  * `baton gates <dir> [--json]`: every gate of every feature, with approver, time and drift, and the
  * approvals of features whose folder is gone (each of their files missing).
  */
-import { PROOF_WORDS } from '../../../shared/approvers';
+import { proofWords } from '../../../shared/approvers';
 import type { DriftEntry, VerifyReport } from '../../../shared/ledger';
 import type { Gate, ProjectView } from '../../../shared/model';
 import type { HostSession } from '../../core/host-session';
@@ -76,7 +76,7 @@ export const gatesCommand: Command = {
           const rows = feature.gates.map((g) => [
             g.story ? `${g.name} (${g.story})` : g.name,
             g.status,
-            g.approver ? `${g.approver}${g.approverProof ? ` (${PROOF_WORDS[g.approverProof.state]})` : ''}` : '-',
+            g.approver ? `${g.approver}${g.approverProof ? ` (${proofWords(g.approverProof)})` : ''}` : '-',
             g.approvedAt ?? '-',
             g.drift.map(driftNote).join(', ') || referenceNote(g) || g.note || '',
           ]);

@@ -82,7 +82,7 @@ function printReport(io: Io, report: VerifyReport, foreign: string | null): void
   if (!foreign && c && (c.count > 0 || report.signature !== 'unsigned')) io.out(`  Checkpoints: ${c.count} valid · ${c.message ?? report.signature}`);
   const a = report.approvals;
   if (!foreign && a && a.signed + a.typed + a.unauthenticated.length > 0) {
-    io.out(`  Approvals: ${a.signed} signed by their approver · ${a.typed} typed, not signed · ${a.unauthenticated.length} unauthenticated`);
+    io.out(`  Approvals: ${a.signed} signed by their approver · ${a.typed} typed (no key listed for them) · ${a.unauthenticated.length} unauthenticated`);
     for (const u of a.unauthenticated) io.out(`    ✗ #${u.seq} the ${u.gate} gate, approved as ${u.approver}: ${u.why}`);
   }
   for (const gate of report.gates) {

@@ -4,7 +4,7 @@
  * with exceptions says so under its row, with each AC it accepted unproven, why, and the reason.
  */
 import { Fragment, useState } from 'react';
-import { PROOF_WORDS, type ApproverProof } from '../../../shared/approvers';
+import { proofWords, type ApproverProof } from '../../../shared/approvers';
 import type { Feature, Gate } from '../../../shared/model';
 import type { AppError } from '../../../shared/result';
 import { ErrorBanner } from '../components/error-banner';
@@ -226,27 +226,24 @@ export function GatesView() {
 
 /** How far the approval in force proves who made it: signed by their key, a typed name, or unauthenticated (and why). */
 function ApproverProofMark({ proof }: { proof: ApproverProof }) {
+  const setUp = 'To prove who approves, each approver runs `baton key <dir>` once (see Settings).';
   const mark = {
     signed: {
-      word: PROOF_WORDS.signed,
       tone: 'tone-text-success',
-      title: `Signed with the key ${proof.key ?? ''}: \`baton verify\` checks the signature against the record.`,
+      title: `Signed with the key ${proof.key ?? ''}, which approverKeys lists for them: \`baton verify\` checks the signature against the record.`,
     },
     typed: {
-      word: PROOF_WORDS.typed,
       tone: 'muted',
-      title: 'The name was typed; no key signed it. To prove who approves, each approver runs `baton key <dir>` once (see Settings).',
+      title: proof.key
+        ? `The name was typed; the key ${proof.key} signed it, but no approverKeys entry ties that key to them, so it proves which machine, not who. ${setUp}`
+        : `The name was typed; no key signed it. ${setUp}`,
     },
-    unauthenticated: {
-      word: PROOF_WORDS.unauthenticated,
-      tone: 'tone-text-warning',
-      title: `Not proven to be theirs: ${proof.why ?? ''}. \`baton verify --strict\` fails.`,
-    },
+    unauthenticated: { tone: 'tone-text-warning', title: `Not proven to be theirs: ${proof.why ?? ''}. \`baton verify --strict\` fails.` },
   }[proof.state];
   return (
     <span className={`gate-approver-proof ${mark.tone}`} data-testid="gate-approver-proof" data-state={proof.state} title={mark.title}>
       {' '}
-      · {mark.word}
+      · {proofWords(proof)}
     </span>
   );
 }
