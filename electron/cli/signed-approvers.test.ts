@@ -153,6 +153,23 @@ describe('signed approvals', () => {
     expect((await verify()).code).toBe(0);
   });
 
+  it('a project.json broken so that it does not read switches no policy off: every approval is unauthenticated', async () => {
+    const file = join(repo, '.baton', 'project.json');
+    const text = await readFile(file, 'utf8');
+    try {
+      await writeFile(file, text.replace('"approverKeys"', '"approverKeys" ,,'));
+      const strict = await verify('--strict');
+      expect(strict.code).toBe(1);
+      expect(strict.report.approvals?.signed).toBe(0);
+      expect(strict.report.approvals?.unauthenticated.map((u) => u.why)).toEqual([
+        expect.stringContaining('the approver policy cannot be read'),
+        expect.stringContaining('the approver policy cannot be read'),
+      ]);
+    } finally {
+      await writeFile(file, text);
+    }
+  });
+
   it('a project with no policy keeps typed approvals, shown as typed, not signed', async () => {
     const file = join(repo, '.baton', 'project.json');
     const settings = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;

@@ -2,7 +2,8 @@
  * Who made each approval, as far as the ledger proves it: every person's record that carries a
  * signature must verify (a record changed after it was signed is a problem, exit 1), and each
  * approval is judged against the policy in project.json (shared/approvers.ts `approverProof`):
- * signed, typed (no policy: today's typed name) or unauthenticated (`baton verify --strict` fails).
+ * signed, typed (no policy: today's typed name) or unauthenticated (`baton verify --strict` fails);
+ * a project.json that does not read makes every approval unauthenticated.
  */
 import { approverProof, shortKey, type ApproverPolicy, type ApproverProof } from '../../shared/approvers';
 import type { ApprovalSummary, LedgerRecord, VerifyProblem } from '../../shared/ledger';
@@ -16,10 +17,18 @@ export interface ApprovalCheck {
   readonly problems: readonly VerifyProblem[];
 }
 
-/** The policy decisions are judged against; none when project.json has none (or cannot be read: settings problems are reported elsewhere). */
-export async function approverPolicy(artifactRoot: string): Promise<ApproverPolicy | undefined> {
-  const read = await readSettings(artifactRoot).catch(() => null);
-  return read?.ok ? read.value.settings : undefined;
+/**
+ * The policy decisions are judged against: none when there is no project.json (a Consort layout);
+ * `unreadable` when it is there but does not read or validate. Then no approval can be judged, and
+ * none is let through as "typed": breaking the file must not switch the policy off.
+ */
+export async function approverPolicy(artifactRoot: string): Promise<{ readonly policy?: ApproverPolicy; readonly unreadable?: string }> {
+  const read = await readSettings(artifactRoot).catch((error: unknown) => ({
+    ok: false as const,
+    error: { code: 'invalid-settings', message: String(error) },
+  }));
+  if (read.ok) return { policy: read.value.settings };
+  return read.error.code === 'no-settings' ? {} : { unreadable: read.error.message };
 }
 
 const gateOf = (record: LedgerRecord): string => {
@@ -42,7 +51,7 @@ export const proofOf = (policy: ApproverPolicy | undefined, record: LedgerRecord
  * the folder can list a key there too).
  */
 export function checkApprovals(
-  policy: ApproverPolicy | undefined,
+  { policy, unreadable }: { readonly policy?: ApproverPolicy; readonly unreadable?: string },
   records: readonly LedgerRecord[],
   ledgerFile: string,
   ownKeys: ReadonlyMap<string, string> | null = null,
@@ -61,7 +70,9 @@ export function checkApprovals(
         message: `record #${record.seq} (${record.type} by ${record.actor.id}) carries a signature by ${shortKey(signature.key)} that does not verify: the record was changed after it was signed`,
       });
     if (record.type !== RECORD_TYPES.gateApproved) continue;
-    const folder = proofOf(policy, record);
+    const folder: ApproverProof = unreadable
+      ? { state: 'unauthenticated', why: `the approver policy cannot be read, so nothing can be checked against it (${unreadable})` }
+      : proofOf(policy, record);
     const proof =
       ownKeys && folder.state === 'signed' && folder.key && !ownKeys.has(folder.key)
         ? {
@@ -79,7 +90,7 @@ export function checkApprovals(
 /** Each Baton gate's approval in force, with its proof (the Inbox shows signed, typed or unauthenticated). */
 export async function annotateApproverProofs(view: ProjectView, records: readonly LedgerRecord[]): Promise<ProjectView> {
   if (view.layout !== 'baton' || !view.features.some((f) => f.gates.some((g) => g.approvalSeq !== undefined))) return view;
-  const policy = await approverPolicy(view.artifactRoot);
+  const { policy, unreadable } = await approverPolicy(view.artifactRoot);
   const bySeq = new Map(records.map((r) => [r.seq, r]));
   return {
     ...view,
@@ -87,7 +98,11 @@ export async function annotateApproverProofs(view: ProjectView, records: readonl
       ...f,
       gates: f.gates.map((g) => {
         const record = g.approvalSeq === undefined ? undefined : bySeq.get(g.approvalSeq);
-        return record ? { ...g, approverProof: proofOf(policy, record) } : g;
+        if (!record) return g;
+        const approverProof: ApproverProof = unreadable
+          ? { state: 'unauthenticated', why: `the approver policy cannot be read (${unreadable})` }
+          : proofOf(policy, record);
+        return { ...g, approverProof };
       }),
     })),
   };
