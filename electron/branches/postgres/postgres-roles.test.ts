@@ -129,6 +129,9 @@ describe.skipIf(!adminUrl)('PostgresProvider branch roles', () => {
     const cold = `${prefix}cold`;
     const cold2 = `${prefix}cold2`;
     await pooled.create(warm, parent, { onProgress: (e: BranchProgress) => e.kind === 'branch.step' && made.warm?.push(e.step) });
+    // The refill the claim started ends before the cold creates: one still running could finish a copy
+    // of the snapshot `cold` refreshes, and `cold2` would claim it instead of copying (seen under CI load).
+    await pooled.idle();
     const unpooled = open(0);
     await unpooled.create(cold, parent, { fresh: true, onProgress: (e: BranchProgress) => e.kind === 'branch.step' && made.cold?.push(e.step) });
     // A second copy of the same snapshot replays the objects the first one found (ownership.ts handOverCopy).
