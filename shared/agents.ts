@@ -62,7 +62,7 @@ export interface AgentSettingsView {
   /** How agents are contained on this machine: `block` (bubblewrap) or `detect and revert`, with why. */
   readonly enforcement: { readonly mode: 'block' | 'detect and revert'; readonly detail: string };
   /** This user's signing key (null: none yet) and the emails approverKeys in project.json lists it for. */
-  readonly signing?: { readonly key: string | null; readonly listedFor: readonly string[] };
+  readonly signing: { readonly key: string | null; readonly listedFor: readonly string[] };
 }
 
 /** The preflight of one role's agent (the Settings screen's Check, and before every run). */

@@ -44,6 +44,8 @@ test.describe('agent settings', () => {
     await page.getByTestId('agent-driver-model').fill('my-model');
     await page.getByTestId('agent-driver-model').press('Enter');
     await expect(page.getByTestId('agent-driver-saved')).toBeVisible();
+    // The view a save returns still says who you are as an approver.
+    await expect(page.getByTestId('settings-signing-none')).toBeVisible();
     const saved = JSON.parse(readFileSync(settingsFile, 'utf8')) as { agents: Record<string, unknown>; testCommand: unknown };
     expect(saved.agents.driver).toEqual({
       adapter: 'command',

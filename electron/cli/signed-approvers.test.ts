@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerRecord } from '../../shared/ledger';
+import { RECORD_TYPES } from '../../shared/records';
 import { Workbench } from '../core/workbench';
 import { batonFeature } from '../gates/gate-project.fixture';
 import { writeTree } from '../project/temp-project.fixture';
@@ -82,7 +83,7 @@ describe('signed approvals', () => {
     expect((await baton(machine('mallory'), 'key', repo, '--approver', 'Mallory <mallory@example.com>')).code).toBe(0);
     const other = await approve('mallory', 'spec', ADA);
     expect(other.json.error!.message).toMatch(/this machine's key is [A-Za-z0-9_-]{12}…/);
-    expect((await readRecords(repo)).filter((r) => r.type === 'gate.approved')).toEqual([]);
+    expect((await readRecords(repo)).filter((r) => r.type === RECORD_TYPES.gateApproved)).toEqual([]);
   });
 
   it('signs Ada’s approval with her key; verify proves it, and the gate view says so', async () => {
@@ -131,7 +132,7 @@ describe('signed approvals', () => {
 
   it('a signed approval edited and re-chained fails verify; with its signature dropped it is unauthenticated', async () => {
     const records = await readRecords(repo);
-    const index = records.findIndex((r) => r.type === 'gate.approved' && r.subject.gate === 'spec');
+    const index = records.findIndex((r) => r.type === RECORD_TYPES.gateApproved && r.subject.gate === 'spec');
     const forged = records.map((r, i) => (i === index ? { ...r, data: { ...r.data, approver: 'Mallory <ada@example.com>' } } : r));
     await writeRecords(repo, rechain(forged));
     const edited = await verify();
@@ -191,7 +192,7 @@ describe('signed approvals', () => {
       expect(prepared.code).toBe(0);
       const { project } = JSON.parse(prepared.out) as { project: string };
       try {
-        const approvals = (await readRecords(project)).filter((r) => r.type === 'gate.approved');
+        const approvals = (await readRecords(project)).filter((r) => r.type === RECORD_TYPES.gateApproved);
         expect(approvals.map((r) => r.subject.gate)).toEqual(['spec', 'design', 'test_list']);
         return approvals.map((r) => (r.data['signature'] as { key?: string } | undefined)?.key ?? null);
       } finally {

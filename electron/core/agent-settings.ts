@@ -15,7 +15,7 @@ import { replaceSettings } from '../project/write-settings';
 
 const NO_PROJECT = 'No project is open. Open a project folder first.';
 
-export async function agentSettings(view: ProjectView | null, configDir?: string): Promise<Result<AgentSettingsView>> {
+export async function agentSettings(view: ProjectView | null, configDir: string): Promise<Result<AgentSettingsView>> {
   if (!view) return err('no-project', NO_PROJECT);
   const readOnly = readOnlyReason(view, 'changes');
   const read = view.layout === 'baton' ? await readSettings(view.artifactRoot) : null;
@@ -31,14 +31,13 @@ export async function agentSettings(view: ProjectView | null, configDir?: string
           detail: `${sandbox === 'off' ? 'The sandbox is off ("sandbox": "off" in project.json)' : `No sandbox here (${support.ok ? '' : support.reason})`}: what an agent writes outside its scope is detected and reverted after the turn, not blocked.`,
         };
   // Who this user is as an approver: their key, and whom the policy lists it for (shared/approvers.ts).
-  const key = configDir ? ((await loadSigningKey(configDir).catch(() => null))?.publicKeyText ?? null) : undefined;
-  const approverKeys = read?.value.settings.approverKeys ?? {};
-  const signing =
-    key === undefined ? {} : { signing: { key, listedFor: key ? Object.keys(approverKeys).filter((email) => approverKeys[email]!.includes(key)) : [] } };
-  return ok({ roles: AGENT_ROLES.map((role) => ({ role, config: agentConfigOf(agents[role] ?? 'scripted') })), readOnly, enforcement, ...signing });
+  const key = (await loadSigningKey(configDir).catch(() => null))?.publicKeyText ?? null;
+  const approverKeys = Object.entries(read?.value.settings.approverKeys ?? {});
+  const signing = { key, listedFor: key ? approverKeys.filter(([, keys]) => keys.includes(key)).map(([email]) => email) : [] };
+  return ok({ roles: AGENT_ROLES.map((role) => ({ role, config: agentConfigOf(agents[role] ?? 'scripted') })), readOnly, enforcement, signing });
 }
 
-export async function saveAgent(view: ProjectView | null, role: AgentRole, config: AgentConfig): Promise<Result<AgentSettingsView>> {
+export async function saveAgent(view: ProjectView | null, role: AgentRole, config: AgentConfig, configDir: string): Promise<Result<AgentSettingsView>> {
   if (!view) return err('no-project', NO_PROJECT);
   const writable = writableProject(view, 'changes');
   if (!writable.ok) return writable;
@@ -50,7 +49,7 @@ export async function saveAgent(view: ProjectView | null, role: AgentRole, confi
   const next = { ...json, agents: { ...(json.agents as Record<string, unknown>), [role]: compact(config) } };
   const saved = await replaceSettings(read.value.file, next);
   if (!saved.ok) return saved;
-  return agentSettings(view);
+  return agentSettings(view, configDir);
 }
 
 export async function checkAgent(role: AgentRole, config: AgentConfig): Promise<Result<AgentCheck>> {

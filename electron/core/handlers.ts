@@ -42,7 +42,7 @@ export function createHandlers(workbench: Workbench): Handlers {
     'run:stop': async () => ok(workbench.stopRun()),
     'run:state': () => workbench.runState(),
     'agents:settings': () => agentSettings(workbench.project, workbench.options.configDir),
-    'agents:save': (request) => saveAgent(workbench.project, request.role, request.config),
+    'agents:save': (request) => saveAgent(workbench.project, request.role, request.config, workbench.options.configDir),
     'agents:check': (request) => checkAgent(request.role, request.config),
   };
 }

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { agentSettingSchema } from '../../shared/agents';
-import { policyProblems } from '../../shared/approvers';
+import { policyProblems, PUBLIC_KEY_PATTERN } from '../../shared/approvers';
 import { PREFIX_PATTERN } from '../../shared/branches';
 import { GATE_NAMES } from '../../shared/ledger';
 
@@ -42,9 +42,9 @@ export const SANDBOX_SETTINGS = ['auto', 'off', 'required'] as const;
 
 /** A trusted signing key: its public key, or `{key, name}` so messages can say whose it is. */
 export const trustedKeySchema = z.union([
-  z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'is not an ed25519 public key (43 base64url characters, as `baton sign` prints it)'),
+  z.string().regex(PUBLIC_KEY_PATTERN, 'is not an ed25519 public key (43 base64url characters, as `baton sign` prints it)'),
   z.strictObject({
-    key: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'is not an ed25519 public key (43 base64url characters, as `baton sign` prints it)'),
+    key: z.string().regex(PUBLIC_KEY_PATTERN, 'is not an ed25519 public key (43 base64url characters, as `baton sign` prints it)'),
     name: z.string().min(1).max(100).optional(),
   }),
 ]);

@@ -267,7 +267,7 @@ export function SettingsView() {
               {view.readOnly}
             </p>
           )}
-          {view.signing && <SigningSection signing={view.signing} />}
+          <SigningSection signing={view.signing} />
           {view.roles.map(({ role, config }) => (
             <RoleForm key={`${root}-${role}`} role={role} config={config} readOnly={view.readOnly !== null} onSaved={setView} />
           ))}
@@ -278,7 +278,7 @@ export function SettingsView() {
 }
 
 /** Who you are when you decide: your key, whom the policy lists it for, and the one command that sets it up. */
-function SigningSection({ signing }: { signing: NonNullable<AgentSettingsView['signing']> }) {
+function SigningSection({ signing }: { signing: AgentSettingsView['signing'] }) {
   const root = useStore((s) => s.project?.root ?? '<dir>');
   return (
     <section className="settings-signing" data-testid="settings-signing" aria-labelledby="settings-signing-title">
