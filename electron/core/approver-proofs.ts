@@ -22,7 +22,7 @@ export interface ApprovalCheck {
  * `unreadable` when it is there but does not read or validate. Then no approval can be judged, and
  * none is let through as "typed": breaking the file must not switch the policy off.
  */
-export async function approverPolicy(artifactRoot: string): Promise<{ readonly policy?: ApproverPolicy; readonly unreadable?: string }> {
+export async function approverPolicy(artifactRoot: string): Promise<PolicyRead> {
   const read = await readSettings(artifactRoot).catch((error: unknown) => ({
     ok: false as const,
     error: { code: 'invalid-settings', message: String(error) },
@@ -41,9 +41,14 @@ const approverOf = (record: LedgerRecord): string => {
   return typeof approver === 'string' ? approver : record.actor.id;
 };
 
-/** One approval record's proof under `policy`. */
-export const proofOf = (policy: ApproverPolicy | undefined, record: LedgerRecord): ApproverProof =>
-  approverProof(policy, gateOf(record), approverOf(record), personSignatureOf(record));
+/** The approver policy as read: the policy, or why it could not be read (approverPolicy). */
+type PolicyRead = { readonly policy?: ApproverPolicy; readonly unreadable?: string };
+
+/** One approval record's proof under `read` (its signature checked once, by the caller, or here). */
+const proofOf = ({ policy, unreadable }: PolicyRead, record: LedgerRecord, signature = personSignatureOf(record)): ApproverProof =>
+  unreadable
+    ? { state: 'unauthenticated', why: `the approver policy cannot be read, so nothing can be checked against it (${unreadable})` }
+    : approverProof(policy, gateOf(record), approverOf(record), signature);
 
 /**
  * `ownKeys`: with `baton verify --own-trust`, the keys on the reviewer's own lists; a signature by any
@@ -51,7 +56,7 @@ export const proofOf = (policy: ApproverPolicy | undefined, record: LedgerRecord
  * the folder can list a key there too).
  */
 export function checkApprovals(
-  { policy, unreadable }: { readonly policy?: ApproverPolicy; readonly unreadable?: string },
+  read: PolicyRead,
   records: readonly LedgerRecord[],
   ledgerFile: string,
   ownKeys: ReadonlyMap<string, string> | null = null,
@@ -70,9 +75,7 @@ export function checkApprovals(
         message: `record #${record.seq} (${record.type} by ${record.actor.id}) carries a signature by ${shortKey(signature.key)} that does not verify: the record was changed after it was signed`,
       });
     if (record.type !== RECORD_TYPES.gateApproved) continue;
-    const folder: ApproverProof = unreadable
-      ? { state: 'unauthenticated', why: `the approver policy cannot be read, so nothing can be checked against it (${unreadable})` }
-      : proofOf(policy, record);
+    const folder = proofOf(read, record, signature);
     const proof =
       ownKeys && folder.state === 'signed' && folder.key && !ownKeys.has(folder.key)
         ? {
@@ -88,9 +91,8 @@ export function checkApprovals(
 }
 
 /** Each Baton gate's approval in force, with its proof (the Inbox shows signed, typed or unauthenticated). */
-export async function annotateApproverProofs(view: ProjectView, records: readonly LedgerRecord[]): Promise<ProjectView> {
+export function annotateApproverProofs(view: ProjectView, records: readonly LedgerRecord[], read: PolicyRead): ProjectView {
   if (view.layout !== 'baton' || !view.features.some((f) => f.gates.some((g) => g.approvalSeq !== undefined))) return view;
-  const { policy, unreadable } = await approverPolicy(view.artifactRoot);
   const bySeq = new Map(records.map((r) => [r.seq, r]));
   return {
     ...view,
@@ -98,11 +100,7 @@ export async function annotateApproverProofs(view: ProjectView, records: readonl
       ...f,
       gates: f.gates.map((g) => {
         const record = g.approvalSeq === undefined ? undefined : bySeq.get(g.approvalSeq);
-        if (!record) return g;
-        const approverProof: ApproverProof = unreadable
-          ? { state: 'unauthenticated', why: `the approver policy cannot be read (${unreadable})` }
-          : proofOf(policy, record);
-        return { ...g, approverProof };
+        return record ? { ...g, approverProof: proofOf(read, record) } : g;
       }),
     })),
   };

@@ -16,9 +16,8 @@ import { annotateRunBlocks } from '../gates/frozen';
 import { annotateCycles } from '../gates/proof';
 import { checkSignature, isBundleFile, Ledger, openBundle } from '../ledger';
 import { readProject } from '../project';
-import { readSettings } from '../project/read-settings';
-import { allowedApprovers } from '../../shared/approvers';
-import { annotateApproverProofs } from './approver-proofs';
+import { allowedApprovers, type ApproverPolicy } from '../../shared/approvers';
+import { annotateApproverProofs, approverPolicy } from './approver-proofs';
 import { missingApprovalProblems } from './git-anchors';
 
 export interface LoadedProject {
@@ -55,8 +54,10 @@ async function loadFolder(root: string, origin: { bundle: string | null; dispose
     records,
   );
   view = await annotateRunBlocks(view, records);
-  view = await annotateApprovers(view);
-  if (ledger) view = await annotateApproverProofs(view, records);
+  // project.json's approver policy, read once: who may decide each gate, and what each approval proves.
+  const policy = view.layout === 'baton' ? await approverPolicy(view.artifactRoot) : {};
+  view = annotateApprovers(view, policy.policy);
+  if (ledger) view = annotateApproverProofs(view, records, policy);
   view = await annotateMissingApprovals(view, ledger !== null && !origin.bundle, records);
   if (ledger) view = await annotateUnsigned(view, records);
   return ok({ view, ledger, records, dispose: origin.dispose });
@@ -99,11 +100,8 @@ async function annotateUnsigned(view: ProjectView, records: readonly LedgerRecor
 }
 
 /** Each Baton gate's `approvers` from the policy in project.json (`gates`); none when anyone may decide. */
-async function annotateApprovers(view: ProjectView): Promise<ProjectView> {
-  if (view.layout !== 'baton') return view;
-  const read = await readSettings(view.artifactRoot);
-  if (!read.ok || !read.value.settings.gates) return view;
-  const policy = read.value.settings;
+function annotateApprovers(view: ProjectView, policy: ApproverPolicy | undefined): ProjectView {
+  if (!policy?.gates) return view;
   return {
     ...view,
     features: view.features.map((f) => ({

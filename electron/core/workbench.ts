@@ -373,7 +373,7 @@ export class Workbench {
     // A person's decision is signed with this user's key when they have one (person-signing.ts).
     const signer = await loadSigningKey(this.options.configDir).catch(() => null);
     const result = await fn(project, project.ledger.signedBy(signer));
-    if (result.ok && action === 'gates') await checkpointIfKeyed(join(project.view.artifactRoot, 'ledger'), this.options.configDir);
+    if (result.ok && action === 'gates') await checkpointIfKeyed(join(project.view.artifactRoot, 'ledger'), this.options.configDir, signer);
     if (result.ok) await this.reload();
     return result;
   }

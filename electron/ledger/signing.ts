@@ -307,9 +307,10 @@ export const ownPublicKeys = async (configDir: string): Promise<string[]> => {
  * Never fails the decision it follows: a key that cannot be read, or a chain that is broken, leaves
  * the decision unsigned, which `baton verify` reports as the unsigned tail.
  */
-export const checkpointIfKeyed = async (ledgerDir: string, configDir: string): Promise<HeadSignature | null> => {
+export const checkpointIfKeyed = async (ledgerDir: string, configDir: string, loaded?: SigningKey | null): Promise<HeadSignature | null> => {
   try {
-    const key = await loadSigningKey(configDir);
+    // `loaded`: the key the caller already read (null: none), so it is not read twice.
+    const key = loaded === undefined ? await loadSigningKey(configDir) : loaded;
     return key ? await signHead(ledgerDir, configDir, { key }) : null;
   } catch {
     return null;
