@@ -6,7 +6,7 @@
  * are refused with nothing appended; deleting the feature's folder does not leave its approvals
  * silently standing in `baton gates`.
  */
-import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORD_TYPES } from '../../shared/records';
@@ -88,6 +88,49 @@ describe('symlinks at a parent of the ledger', () => {
       const messages = report.problems.map((p) => p.message).join('\n');
       expect(messages).toMatch(/checkpoints\.jsonl is a symbolic link/);
       expect(messages).not.toMatch(/root:/);
+    },
+    ATTACK_TIMEOUT,
+  );
+});
+
+describe("symlinks on Baton's writes", () => {
+  it(
+    '`.baton/ledger/blobs` replaced by a link to an empty folder outside: an approval is refused naming the link, nothing is written there, the ledger is unchanged',
+    async () => {
+      const copy = await lab.copy();
+      const blobs = join(copy.root, '.baton', 'ledger', 'blobs');
+      const outside = join(copy.base, 'blobs-elsewhere');
+      await mkdir(outside);
+      await rm(blobs, { recursive: true });
+      await symlink(outside, blobs);
+      const hashes = await acceptanceHashes(copy);
+      const run = await refusedApproval(copy, '--approver', ADA, ...hashes.flatMap((h) => ['--expect', h]));
+      expect(run.out + run.err).toMatch(
+        /\.baton\/ledger\/blobs is a symbolic link \(to .*blobs-elsewhere\), and Baton writes only into the project's own folders/,
+      );
+      expect(await readdir(outside)).toEqual([]);
+    },
+    ATTACK_TIMEOUT,
+  );
+
+  it(
+    '`.baton/features` replaced by a link to a folder outside: `baton feature new` is refused naming the link, and creates (or deletes) nothing there',
+    async () => {
+      const copy = await lab.copy();
+      const features = join(copy.root, '.baton', 'features');
+      const outside = join(copy.base, 'features-elsewhere');
+      await cp(features, outside, { recursive: true });
+      await rm(features, { recursive: true });
+      await symlink(outside, features);
+      const before = await readdir(outside);
+      const request = join(copy.base, 'request.md');
+      await writeFile(request, 'Gift cards that can be topped up and spent.\n');
+      const events = await readFile(eventsFile(copy.root));
+      const run = await baton(copy.config, 'feature', 'new', copy.root, '--title', 'Gift cards', '--request', request, '--approver', ADA);
+      expect(run.code).not.toBe(0);
+      expect(run.out + run.err).toMatch(/\.baton\/features is a symbolic link/);
+      expect(await readdir(outside)).toEqual(before);
+      expect((await readFile(eventsFile(copy.root))).equals(events)).toBe(true);
     },
     ATTACK_TIMEOUT,
   );

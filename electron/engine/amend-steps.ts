@@ -13,8 +13,8 @@
  * orchestrator records the proposal for a person to decide, and reverts the file as it reverts
  * everything a reviewer writes.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { writeFileInside } from '../platform/contained-write';
+import { join } from 'node:path';
 import { RECORD_TYPES, recordOf } from '../../shared/records';
 import type { RedOutcome, StepInput } from '../orchestrator/cycle-types';
 import { judgeRed } from '../orchestrator/judge';
@@ -61,8 +61,7 @@ export async function amendedRedStep(deps: CycleDeps, input: StepInput & { amend
     const amended = amendment.data.files.some((f) => f.path === file.path);
     const content = await deps.ledger.readBlob(amended ? amendment.data.files.find((f) => f.path === file.path)!.sha256 : file.sha256);
     if (!content) throw new Error(`The ledger has no content for ${file.path} (${amended ? 'amended' : 'locked'} version): run \`baton verify\`.`);
-    await mkdir(dirname(join(worktree, file.path)), { recursive: true });
-    await writeFile(join(worktree, file.path), content);
+    await writeFileInside(worktree, join(worktree, file.path), content);
   }
   const changes = diffTrees(before, await snapshotTree(worktree, { content: true }));
   const fields = { attempt: input.attempt, violations: 0, kept: keptSummary(changes), outOfScope: [], turnMs: 0, agentExitCode: null, tells: [] };

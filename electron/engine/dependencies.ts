@@ -13,6 +13,9 @@ import { copyFile, lstat, mkdir, readFile, readdir, realpath, rm, stat, symlink,
 import { join } from 'node:path';
 import { dependencyRequestsIn, type DependencyRequest, type RefusedRequest } from '../../shared/dependencies';
 import { quoteArg, runCommand } from '../process/run-command';
+import { writeFileInside } from '../platform/contained-write';
+import { isSafeReadError, readRegularFile } from '../platform/safe-read';
+import { MAX_ARTIFACT_BYTES } from '../project/read-context';
 import { sha256 } from '../platform/tree-snapshot';
 import type { CycleDeps } from './cycle-deps';
 import type { Blob } from './records';
@@ -62,11 +65,13 @@ async function honour(deps: CycleDeps, worktree: string, step: string, said: str
   if (step !== 'green') return decline('packages are installed for GREEN turns (the first or a repair) only: ask for it there');
   if (deps.settings.dependencyRequests === 'refuse')
     return decline('"dependencyRequests" is "refuse" in .baton/project.json: add the package on the default branch yourself');
-  if (!existsSync(join(worktree, MANIFEST)))
-    return decline('Baton installs requested packages for npm projects (a package.json) only: add it to the project yourself');
+  // The worktree is the agent's: its package.json may be a link to a file of the user's, never read or written through.
+  const manifest = await worktreeFile(worktree, MANIFEST).catch((error: unknown) => (isSafeReadError(error) ? error : Promise.reject(error)));
+  if (manifest === null) return decline('Baton installs requested packages for npm projects (a package.json) only: add it to the project yourself');
+  if (isSafeReadError(manifest)) return decline(`${MANIFEST} ${manifest.detail}`);
   const other = OTHER_MANAGERS.find(([file]) => existsSync(join(worktree, file)));
   if (other) return decline(`this project uses ${other[1]} (${other[0]}); Baton installs requested packages with npm only: add it yourself`);
-  const manifestText = await readFile(join(worktree, MANIFEST), 'utf8');
+  const manifestText = manifest.toString('utf8');
   try {
     withEntries(manifestText, []);
   } catch (error) {
@@ -96,8 +101,8 @@ async function honour(deps: CycleDeps, worktree: string, step: string, said: str
   );
   // The worktree's manifest gets the entries; npm rewrites its lockfile from it.
   const before = new Map<string, Buffer | null>();
-  for (const file of [MANIFEST, LOCKFILE]) before.set(file, await readFile(join(worktree, file)).catch(() => null));
-  await writeFile(join(worktree, MANIFEST), withEntries(before.get(MANIFEST)!.toString('utf8'), installed));
+  for (const file of [MANIFEST, LOCKFILE]) before.set(file, await worktreeFile(worktree, file));
+  await writeFileInside(worktree, join(worktree, MANIFEST), withEntries(before.get(MANIFEST)!.toString('utf8'), installed));
   if (before.get(LOCKFILE)) {
     const stage = join(deps.dependenciesDir, 'lockfile');
     await rm(stage, { recursive: true, force: true });
@@ -105,22 +110,28 @@ async function honour(deps: CycleDeps, worktree: string, step: string, said: str
     for (const file of [MANIFEST, LOCKFILE]) await copyFile(join(worktree, file), join(stage, file));
     const failed = await npm(stage, ['install', '--package-lock-only']);
     if (failed) {
-      await writeFile(join(worktree, MANIFEST), before.get(MANIFEST)!);
+      await writeFileInside(worktree, join(worktree, MANIFEST), before.get(MANIFEST)!);
       return { ...decline(`npm could not update ${LOCKFILE}: ${failed}`), manager: 'npm', blobs: [{ name: 'dependencies/npm.log', content: log.join('\n') }] };
     }
-    await copyFile(join(stage, LOCKFILE), join(worktree, LOCKFILE));
+    await writeFileInside(worktree, join(worktree, LOCKFILE), await readFile(join(stage, LOCKFILE)));
   }
   const files: DependencyOutcome['files'] = [];
   const blobs: Blob[] = [{ name: 'dependencies/npm.log', content: log.join('\n') }];
   for (const [file, was] of before) {
     if (was === null) continue;
-    const now = await readFile(join(worktree, file));
+    const now = (await worktreeFile(worktree, file)) ?? Buffer.alloc(0);
     if (now.equals(was)) continue;
     files.push({ path: file, before: sha256(was), sha256: sha256(now), bytes: now.length, mode: (await stat(join(worktree, file))).mode & 0o777 });
     blobs.push({ name: `amended/${file}`, content: now });
   }
   return { manager: 'npm', requested: requests, installed, refused, files, blobs };
 }
+
+/** A worktree file's bytes (a regular file only: a link, FIFO or oversized file throws a SafeReadError), or null when missing. */
+const worktreeFile = (worktree: string, file: string): Promise<Buffer | null> =>
+  readRegularFile(join(worktree, file), { maxBytes: MAX_ARTIFACT_BYTES, root: worktree }).catch((error: unknown) =>
+    isSafeReadError(error, 'missing') ? null : Promise.reject(error),
+  );
 
 /** Runs npm (scripts off) in `cwd`, its command and output appended to `log`: null when it succeeded, else its last words. */
 async function npmIn(deps: CycleDeps, cwd: string, args: string[], log: string[]): Promise<string | null> {

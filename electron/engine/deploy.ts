@@ -11,13 +11,14 @@
 import { featureBranch } from '../../shared/branches';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { deployEvidenceProblem, type DeployEvidence } from '../../shared/deploy-evidence';
 import { RECORD_TYPES } from '../../shared/records';
 import { applyMigrations, planMigrations } from '../branches/migrations';
 import { runCommand, type CommandResult } from '../process/run-command';
+import { writeFileInside } from '../platform/contained-write';
 import { checkoutTree } from '../runner/run-tree';
 import { git } from './git';
 import { shipSandbox, type ShipRequest } from './ship-request';
@@ -164,7 +165,7 @@ export async function deployFeature(request: DeployRequest): Promise<DeployOutco
   const problem = deployEvidenceProblem(evidence);
   const text = `${JSON.stringify(evidence, null, 2)}\n`;
   const file = join(featureDir, 'deploy-evidence.json');
-  await writeFile(file, text);
+  await writeFileInside(request.root, file, text);
   const record = await request.ledger.append({
     type: RECORD_TYPES.deployRan,
     actor: { kind: 'orchestrator', id: 'baton' },

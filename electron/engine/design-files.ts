@@ -5,11 +5,12 @@
  * role never writes the feature folder itself.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { DesignArtifact, DesignRole } from '../../shared/design-artifacts';
 import type { GateName } from '../../shared/ledger';
 import { readJsonObject } from '../gates/conformance';
+import { writeFileInside } from '../platform/contained-write';
 
 export const GATE_OF: Readonly<Record<DesignRole, GateName>> = {
   specAuthor: 'spec',
@@ -65,8 +66,8 @@ export async function writeDesignFiles(role: DesignRole, featureDir: string, fil
   if (role === 'specAuthor') await rm(path.join(featureDir, 'stories'), { recursive: true, force: true });
   const hashes: Record<string, string> = {};
   for (const [name, text] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(featureDir, name)), { recursive: true });
-    await writeFile(path.join(featureDir, name), text);
+    // Never through a link, never outside the feature's folder, whatever a name says (contained-write.ts).
+    await writeFileInside(featureDir, path.join(featureDir, name), text);
     hashes[name] = sha256(text);
   }
   return hashes;

@@ -5,8 +5,8 @@
  * the orchestrator runs the suite on a fresh database and commits a GREEN itself, with the
  * verdict's record hash as the `Baton-Evidence` trailer.
  */
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileInside } from '../platform/contained-write';
 import { RECORD_TYPES, type TypedRecord } from '../../shared/records';
 import type { GreenOutcome, RefactorOutcome, ReviewOutcome, StepInput } from '../orchestrator/cycle-types';
 import { judgeGreen } from '../orchestrator/judge';
@@ -106,7 +106,7 @@ async function greenWorktree(deps: CycleDeps, records: CycleRecords, worktree: s
     const amended = await records.find(RECORD_TYPES.cycleDependencies, `dependencies:green:${a}`);
     for (const file of amended?.data.files ?? []) {
       const content = await records.blobBytes(amended!, `amended/${file.path}`);
-      if (content) await writeFile(join(worktree, file.path), content);
+      if (content) await writeFileInside(worktree, join(worktree, file.path), content);
     }
   }
 }

@@ -4,7 +4,7 @@
  * the title and the request as its description, request.md, attachments/ — and records the request
  * in the ledger with every file as a blob. The Spec Author's turn starts from there.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { LedgerRecord } from '../../shared/ledger';
@@ -13,6 +13,7 @@ import { RECORD_TYPES } from '../../shared/records';
 import { err, ok, type Result } from '../../shared/result';
 import { featureIdFor } from '../../shared/feature-id';
 import { featureFolder } from '../gates/locate';
+import { isContainedWriteError, writeFileInside } from '../platform/contained-write';
 import type { Ledger } from '../ledger';
 import { textProblem } from '../../shared/text-input';
 
@@ -65,14 +66,14 @@ export async function createFeature(view: ProjectView, ledger: Ledger, req: Feat
   const request = `${req.request.trim()}\n`;
   const attachments = req.attachments ?? [];
   try {
-    await mkdir(dir, { recursive: true });
-    await writeFile(
+    // Inside the project, never through a link at `features/` or below (contained-write.ts).
+    const write = (file: string, text: string) => writeFileInside(view.root, file, text);
+    await write(
       path.join(dir, 'feature.json'),
       `${JSON.stringify({ id, name: req.title.trim(), description: req.request.trim(), request: REQUEST_FILE }, null, 2)}\n`,
     );
-    await writeFile(path.join(dir, REQUEST_FILE), request);
-    if (attachments.length > 0) await mkdir(path.join(dir, ATTACHMENTS_DIR));
-    for (const a of attachments) await writeFile(path.join(dir, ATTACHMENTS_DIR, a.name), a.text);
+    await write(path.join(dir, REQUEST_FILE), request);
+    for (const a of attachments) await write(path.join(dir, ATTACHMENTS_DIR, a.name), a.text);
     const record = await ledger.append({
       type: RECORD_TYPES.featureRequested,
       actor: { kind: 'person', id: req.requester.trim() },
@@ -85,8 +86,8 @@ export async function createFeature(view: ProjectView, ledger: Ledger, req: Feat
     });
     return ok({ feature: id, record });
   } catch (error) {
-    // Nothing half-made is left behind: the folder is new, so it goes.
-    await rm(dir, { recursive: true, force: true });
+    // Nothing half-made is left behind: the folder is new, so it goes (unless the way to it is a link: then nothing was made).
+    if (!isContainedWriteError(error)) await rm(dir, { recursive: true, force: true });
     return err('failed', `Could not create feature ${id} in ${dir}: ${error instanceof Error ? error.message : String(error)}. Nothing was recorded.`);
   }
 }

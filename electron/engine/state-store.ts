@@ -10,10 +10,14 @@ import { writeFileAtomic } from '../platform/atomic-write';
 export class StateStore {
   private readonly queues = new Map<string, Promise<void>>();
 
-  constructor(readonly dir: string) {}
+  /** `root`: the folder no write may leave through a link (the project; default `dir` itself). */
+  constructor(
+    readonly dir: string,
+    private readonly root: string = dir,
+  ) {}
 
   static forProject(root: string, feature: string): StateStore {
-    return new StateStore(join(root, '.baton', 'state', safeName(feature)));
+    return new StateStore(join(root, '.baton', 'state', safeName(feature)), root);
   }
 
   async read<T>(name: string): Promise<T | null> {
@@ -34,7 +38,7 @@ export class StateStore {
   write(name: string, value: unknown): Promise<void> {
     const file = this.path(name);
     const previous = this.queues.get(file) ?? Promise.resolve();
-    const next = previous.then(() => writeFileAtomic(file, JSON.stringify(value)));
+    const next = previous.then(() => writeFileAtomic(file, JSON.stringify(value), { root: this.root }));
     this.queues.set(
       file,
       next.catch(() => undefined),

@@ -1,9 +1,10 @@
 /** Shared by the cycle's steps: records for the cycle, scopes per role, compact reports, worktree paths. */
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { removeInside, writeFileInside } from '../platform/contained-write';
 import { RECORD_TYPES, type TypedRecord } from '../../shared/records';
 import type { TestStatus } from '../../shared/model';
+import { recordedNote } from '../../shared/text-input';
 import type { ScopeRules } from '../agents/scope';
 import type { TreeChange } from '../platform/tree-diff';
 import type { StepInput } from '../orchestrator/cycle-types';
@@ -38,9 +39,24 @@ export function lockRulesFor(deps: CycleDeps): LockRules {
   return { testGlobs: deps.settings.testGlobs, runnerConfigFiles: deps.settings.runnerConfigFiles, testCommand: deps.settings.testCommand ?? '' };
 }
 
-/** What the ledger keeps of a report for later verdicts: ids and statuses (the full report is a blob). */
+/** A failing test's message in a record: enough to say why it failed, never the whole trace. */
+export const RECORDED_MESSAGE_CHARS = 1000;
+/** All messages of one record together: a suite that fails as a whole must not make one huge ledger line. */
+export const RECORDED_MESSAGES_CHARS = 16_000;
+
+/**
+ * What the ledger keeps of a report for later verdicts: ids, statuses and why each failing test
+ * failed (as a note is recorded: see recordedNote), up to a budget per record; the full report is a blob.
+ */
 export function compact(report: TestReport): JudgedReport['cases'] {
-  return report.cases.map((c) => ({ id: c.id, status: c.status, message: null }));
+  let budget = RECORDED_MESSAGES_CHARS;
+  return report.cases.map((c) => {
+    if (c.status !== 'failed' && c.status !== 'errored') return { id: c.id, status: c.status, message: null };
+    if (budget <= 0) return { id: c.id, status: c.status, message: `${c.status}: the message is in the runner/report blob` };
+    const message = recordedNote(c.message ?? '', Math.min(RECORDED_MESSAGE_CHARS, budget)) ?? `${c.status}: the runner gave no message`;
+    budget -= message.length;
+    return { id: c.id, status: c.status, message };
+  });
 }
 
 export function casesOf(record: { readonly data: { readonly cases?: JudgedReport['cases'] } }): JudgedReport {
@@ -82,16 +98,14 @@ export async function materialize(deps: CycleDeps, records: CycleRecords, record
 export async function applyKept(records: CycleRecords, record: KeptRecord, worktree: string): Promise<void> {
   for (const change of record.data.kept) {
     const target = join(worktree, change.path);
-    if (change.kind === 'renamed' && change.from) await rm(join(worktree, change.from), { force: true });
+    // Never through a link the agent left in the worktree (contained-write.ts).
+    if (change.kind === 'renamed' && change.from) await removeInside(worktree, join(worktree, change.from));
     if (change.kind === 'deleted') {
-      await rm(target, { force: true });
+      await removeInside(worktree, target);
       continue;
     }
     const content = await records.blobBytes(record, `kept/${change.path}`);
-    if (content) {
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, content);
-    }
+    if (content) await writeFileInside(worktree, target, content);
   }
 }
 

@@ -5,7 +5,7 @@
  * decision: a writable project, a named person, an approval in force, and exactly the drift the
  * person was shown (a file changed again since is refused, never overwritten unseen).
  */
-import { readFile, rm } from 'node:fs/promises';
+import { readlink, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type DriftEntry, type LedgerRecord } from '../../shared/ledger';
 import { RECORD_TYPES } from '../../shared/records';
@@ -13,6 +13,8 @@ import type { ProjectView } from '../../shared/model';
 import { err, ok, type Result } from '../../shared/result';
 import type { Ledger } from '../ledger';
 import { writeFileAtomic } from '../platform/atomic-write';
+import { isSafeReadError, readRegularFile } from '../platform/safe-read';
+import { MAX_ARTIFACT_BYTES } from '../project/read-context';
 import { describeRef, type GateRef } from './artifacts';
 import { decideOnDisk, subjectOf } from './decide';
 import { approvalDrift } from './drift';
@@ -44,6 +46,21 @@ const sameDrift = (drift: readonly DriftEntry[], expect: Readonly<Record<string,
   drift.length === Object.keys(expect).length && drift.every((d) => Object.hasOwn(expect, d.artifact) && expect[d.artifact] === d.actual);
 
 /** `<featureDir>/<name>`, refused if a name from the ledger would lead out of the feature folder. */
+/**
+ * What is kept of a drifted file before it is replaced: its bytes, or for a link, a FIFO, a device or
+ * a file too large to keep, a line that says what it was (a link is never followed, a huge file
+ * never loaded: what is kept goes into the ledger).
+ */
+const keptContent = async (abs: string): Promise<Buffer> => {
+  try {
+    return await readRegularFile(abs, { maxBytes: MAX_ARTIFACT_BYTES });
+  } catch (error) {
+    if (!isSafeReadError(error)) throw error;
+    if (error.reason === 'symlink') return Buffer.from(`a symbolic link to ${await readlink(abs).catch(() => '?')}; not followed\n`);
+    return Buffer.from(`not kept: ${error.detail}\n`);
+  }
+};
+
 const inside = (featureDir: string, name: string): string | null => {
   const abs = path.resolve(featureDir, name);
   const rel = path.relative(featureDir, abs);
@@ -71,7 +88,7 @@ export const restoreGate = (view: ProjectView, ledger: Ledger, req: RestoreReque
     for (const d of drift) {
       const abs = inside(site.featureDir, d.artifact);
       if (abs === null) return err('invalid-artifact', `${d.artifact} leads outside the folder of ${req.feature}; nothing was restored.`);
-      if (d.actual !== null) kept.push({ name: `${d.expected === null ? 'removed' : 'replaced'}/${d.artifact}`, content: await readFile(abs) });
+      if (d.actual !== null) kept.push({ name: `${d.expected === null ? 'removed' : 'replaced'}/${d.artifact}`, content: await keptContent(abs) });
       if (d.expected === null) {
         writes.push({ abs, content: null });
         continue;
@@ -88,7 +105,7 @@ export const restoreGate = (view: ProjectView, ledger: Ledger, req: RestoreReque
     }
     for (const w of writes) {
       if (w.content === null) await rm(w.abs, { force: true });
-      else await writeFileAtomic(w.abs, w.content);
+      else await writeFileAtomic(w.abs, w.content, { root: site.root });
     }
     const plan = planOf(drift);
     const approver = req.approver.trim();

@@ -43,8 +43,9 @@ export const decodeBlob = (stored: Buffer, maxBytes = MAX_BLOB_BYTES): Buffer =>
 export const writeBlob = async (blobsDir: string, content: Uint8Array): Promise<{ sha256: string; written: boolean }> => {
   const sha256 = sha256Hex(content);
   const target = path.join(blobsDir, sha256);
-  const exists = await fs.stat(target).then(
-    () => true,
+  // lstat: a link planted under a blob's name is not the blob; the rename below replaces it.
+  const exists = await fs.lstat(target).then(
+    (stat) => !stat.isSymbolicLink(),
     (error: unknown) => (isMissing(error) ? false : Promise.reject(error)),
   );
   if (exists) return { sha256, written: false };

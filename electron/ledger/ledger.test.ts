@@ -116,6 +116,29 @@ describe('blobs', () => {
     expect((await verifyChain(t.dir)).problems).toEqual([]);
   });
 
+  it('refuses to write blobs through a link at blobs/ (naming it) and appends nothing; a link planted under a blob name is replaced, not written through', async () => {
+    await t.ledger.append({ type: 'x', actor: ORCHESTRATOR });
+    const outside = path.join(t.root, 'outside');
+    await fs.mkdir(outside);
+    await fs.rm(path.join(t.dir, 'blobs'), { recursive: true, force: true });
+    await fs.symlink(outside, path.join(t.dir, 'blobs'));
+    await expect(t.ledger.append({ type: 'x', actor: ORCHESTRATOR, blobs: [{ name: 'log', content: 'secret' }] })).rejects.toThrow(
+      /blobs is a symbolic link .*Baton writes only into the project's own folders/,
+    );
+    expect(await fs.readdir(outside)).toEqual([]);
+    expect((await t.ledger.read()).records).toHaveLength(1);
+
+    await fs.rm(path.join(t.dir, 'blobs'));
+    await fs.mkdir(path.join(t.dir, 'blobs'));
+    const victim = path.join(outside, 'victim');
+    await fs.writeFile(victim, 'the user file');
+    await fs.symlink(victim, path.join(t.dir, 'blobs', sha256Hex('content')));
+    await t.ledger.append({ type: 'x', actor: ORCHESTRATOR, blobs: [{ name: 'c', content: 'content' }] });
+    expect(await fs.readFile(victim, 'utf8')).toBe('the user file');
+    expect((await t.ledger.readBlob(sha256Hex('content')))?.toString()).toBe('content');
+    expect((await verifyChain(t.dir)).problems).toEqual([]);
+  });
+
   it('returns null for a blob that does not exist or a name that is not a SHA-256', async () => {
     expect(await t.ledger.readBlob('0'.repeat(64))).toBeNull();
     expect(await t.ledger.readBlob('../events.jsonl')).toBeNull();

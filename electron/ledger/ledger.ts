@@ -5,16 +5,17 @@
  * unreferenced blob or an incomplete final line, which `repairTail` drops and records.
  * Nothing here reads the environment: a record holds only what the caller passed in.
  */
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { GENESIS_HASH, type Actor, type BlobRef, type LedgerRecord, type Subject } from '../../shared/ledger';
 import { RECORD_TYPES } from '../../shared/records';
 import { fsyncDir } from '../platform/atomic-write';
+import { APPEND_FLAGS, mkdirInside } from '../platform/contained-write';
 import { isSafeReadError } from '../platform/safe-read';
 import { decodeBlob, readBlobPage, readStoredBlob, writeBlob, type BlobPage } from './blob-store';
 import { recordHash, sha256Hex } from './hashing';
 import { BLOBS_DIR, displayPath, EVENTS_FILE, LOCK_FILE } from './ledger-file';
-import { loadState, type LedgerState } from './ledger-state';
+import { loadState, refuseLinkedFolders, type LedgerState } from './ledger-state';
 import { serialize, withFileLock } from '../platform/file-lock';
 import { checkAppendInput, type AppendInput, type LedgerSnapshot, type LedgerTx } from './ledger-types';
 import { inGroup, openGroup } from './ledger-group';
@@ -131,7 +132,7 @@ export class Ledger {
   }
 
   private async syncEvents(): Promise<void> {
-    const handle = await fs.open(this.eventsPath, 'a');
+    const handle = await fs.open(this.eventsPath, APPEND_FLAGS, 0o666);
     try {
       await handle.sync();
     } finally {
@@ -155,7 +156,7 @@ export class Ledger {
       const torn = state.tornTail;
       if (torn === null) return { droppedBytes: 0, record: null };
       this.refuseDamagedEnd(state, { tornTailAllowed: true });
-      const handle = await fs.open(this.eventsPath, 'r+');
+      const handle = await fs.open(this.eventsPath, fsConstants.O_RDWR | (fsConstants.O_NOFOLLOW ?? 0));
       let dropped: Buffer;
       try {
         dropped = Buffer.alloc(torn.bytes);
@@ -195,6 +196,8 @@ export class Ledger {
   }
 
   private async ensureDir(): Promise<void> {
+    // `.baton/` or `.baton/ledger/` as a link would take the ledger (and its mkdir) outside the project.
+    await refuseLinkedFolders(this.eventsPath);
     const existed = await fs.stat(this.dir).then(
       () => true,
       () => false,
@@ -248,7 +251,8 @@ export class Ledger {
 
     await this.writeBlobs(contents);
     const created = state.size === 0;
-    const handle = await fs.open(this.eventsPath, 'a');
+    // O_NOFOLLOW: a link put in place of events.jsonl since it was read is refused, never written through.
+    const handle = await fs.open(this.eventsPath, APPEND_FLAGS, 0o666);
     let stat: { ino: number; mtimeMs: number; size: number };
     try {
       const { bytesWritten } = await handle.write(line);
@@ -272,7 +276,8 @@ export class Ledger {
   private async writeBlobs(contents: readonly Uint8Array[]): Promise<void> {
     if (contents.length === 0) return;
     const blobsDir = path.join(this.dir, BLOBS_DIR);
-    await fs.mkdir(blobsDir, { recursive: true });
+    // `blobs/` as a link to a folder elsewhere is refused: blobs are written only inside the ledger.
+    await mkdirInside(this.dir, blobsDir);
     // Side by side: each blob's own fsync overlaps the others' (issue 17); the folder is fsynced once after all.
     const written = await Promise.all(contents.map((content) => writeBlob(blobsDir, content)));
     if (written.some((w) => w.written)) await fsyncDir(blobsDir);

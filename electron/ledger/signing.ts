@@ -15,10 +15,11 @@
  * list (trust.ts). A valid checkpoint by a key not on it is "untrusted".
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { LedgerRecord, SignatureState, VerifyProblem } from '../../shared/ledger';
 import { isMissing } from '../platform/fs-facts';
+import { APPEND_FLAGS } from '../platform/contained-write';
 import { readRegularFile, SafeReadError } from '../platform/safe-read';
 import { refuseLinkedFolders } from './ledger-state';
 import { canonicalJson } from './hashing';
@@ -106,7 +107,7 @@ export const signHead = async (ledgerDir: string, configDir: string, options: { 
   const signed: HeadSignature = { ...unsigned, publicKey: key.publicKeyText, signature };
   const line = `${JSON.stringify({ version: 1, algorithm: 'ed25519', ...signed })}\n`;
   // One O_APPEND write: a line is never interleaved with another's, and nothing earlier is rewritten.
-  const handle = await fs.open(path.join(ledgerDir, CHECKPOINTS_FILE), 'a');
+  const handle = await fs.open(path.join(ledgerDir, CHECKPOINTS_FILE), APPEND_FLAGS, 0o666);
   try {
     await handle.write(line);
     await handle.sync();
@@ -121,7 +122,7 @@ export const signHead = async (ledgerDir: string, configDir: string, options: { 
 
 /** The first record's hash (the chain was just verified): how the witness knows the project. */
 const genesisHash = async (ledgerDir: string): Promise<string | null> => {
-  const handle = await fs.open(path.join(ledgerDir, 'events.jsonl'), 'r');
+  const handle = await fs.open(path.join(ledgerDir, 'events.jsonl'), fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0));
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(64 * 1024), 0, 64 * 1024, 0);
     const first = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0] ?? '';

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { mkdirInside } from './contained-write';
 import { errorCode } from './fs-facts';
 
 export interface AtomicWriteOptions {
@@ -16,6 +17,11 @@ export interface AtomicWriteOptions {
    * folder (the ledger's blobs) passes false and calls `fsyncDir` once.
    */
   readonly syncFolder?: boolean;
+  /**
+   * The folder the file must stay inside: a symbolic link at any component below it is refused
+   * (contained-write.ts). Every write into a project, `.baton/` or a worktree passes it.
+   */
+  readonly root?: string;
 }
 
 /**
@@ -36,7 +42,10 @@ export async function fsyncDir(dir: string): Promise<void> {
 
 export async function writeFileAtomic(file: string, content: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const dir = dirname(file);
-  await fs.mkdir(dir, { recursive: true });
+  if (options.root !== undefined) await mkdirInside(options.root, dir);
+  else await fs.mkdir(dir, { recursive: true });
+  // The temporary file is created exclusively (never through a link) and the rename replaces a link
+  // at `file` instead of writing through it: the last component is safe without a check.
   const temp = join(dir, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
   try {
     const handle = await fs.open(temp, 'wx', options.mode);

@@ -5,8 +5,8 @@
  * reproduce (`--rerun`: the tests each GREEN in the commit made pass, run again) fails the check.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { writeFileInside } from '../platform/contained-write';
 
 export const CI_KINDS = ['github'] as const;
 export type CiKind = (typeof CI_KINDS)[number];
@@ -51,7 +51,6 @@ jobs:
 export async function writeCiWorkflow(root: string, kind: CiKind, defaultBranch: string, force: boolean): Promise<string> {
   const file = join(root, GITHUB_WORKFLOW);
   if (existsSync(file) && !force) throw new Error(`${file} already exists. Nothing was changed; pass --force to rewrite it.`);
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, kind === 'github' ? githubWorkflow(defaultBranch) : '');
+  await writeFileInside(root, file, kind === 'github' ? githubWorkflow(defaultBranch) : '');
   return file;
 }

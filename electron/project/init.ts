@@ -4,10 +4,11 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { err, ok, type Result } from '../../shared/result';
+import { APPEND_FLAGS, mkdirInside, writeFileInside } from '../platform/contained-write';
 import { readRegularFile } from '../platform/safe-read';
 import { writeCiWorkflow, type CiKind } from './ci-template';
 import { MAX_ARTIFACT_BYTES } from './read-context';
@@ -59,9 +60,10 @@ export async function initProject(dir: string, options: { force?: boolean; ci?: 
     exists: (file) => existsSync(join(root, file)),
   });
   const folders = ['features', 'ledger', join('ledger', 'blobs'), 'state'].map((f) => join(batonDir, f));
-  for (const folder of folders) await mkdir(folder, { recursive: true });
-  await writeFile(settingsFile, JSON.stringify(settings, null, 2) + '\n');
-  await writeFile(join(batonDir, 'ledger', 'events.jsonl'), '', { flag: 'a' });
+  // Never through a link at `.baton/` or below (contained-write.ts): the project's own folders only.
+  for (const folder of folders) await mkdirInside(root, folder);
+  await writeFileInside(root, settingsFile, JSON.stringify(settings, null, 2) + '\n');
+  await (await open(join(batonDir, 'ledger', 'events.jsonl'), APPEND_FLAGS, 0o666)).close();
   const workflow = options.ci ? [await writeCiWorkflow(root, options.ci, settings.defaultBranch, options.force === true)] : [];
   return ok({ root, settingsFile, settings, created: [settingsFile, ...folders, ...workflow] });
 }

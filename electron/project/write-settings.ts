@@ -1,6 +1,7 @@
 /** The one writer of `.baton/project.json`: validated by the schema, written whole and renamed into place. */
-import { rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { err, ok, type Result } from '../../shared/result';
+import { writeFileAtomic } from '../platform/atomic-write';
 import { projectSettingsSchema } from './settings';
 
 /** Replaces `file` with `json` when it validates; otherwise an error naming what is wrong, and the file unchanged. */
@@ -8,9 +9,8 @@ export async function replaceSettings(file: string, json: Record<string, unknown
   const parsed = projectSettingsSchema.safeParse(json);
   if (!parsed.success)
     return err('invalid-request', `Not saved: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}. project.json is unchanged.`);
-  // Written whole, then renamed: a crash never leaves half a project.json.
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(json, null, 2)}\n`);
-  await rename(temp, file);
+  // Written whole, then renamed: a crash never leaves half a project.json; never through a link at
+  // `.baton/` (the project folder, two up from `.baton/project.json`, is the boundary).
+  await writeFileAtomic(file, `${JSON.stringify(json, null, 2)}\n`, { root: path.dirname(path.dirname(file)) });
   return ok(undefined);
 }

@@ -21,6 +21,7 @@ import { promisify } from 'node:util';
 import type { SandboxSetting } from '../process/sandbox';
 import { SEALED_NODE_INSIDE, sealedNode } from './sealed-node';
 import { openRunSandbox } from './run-sandbox';
+import { writeFileInside } from '../platform/contained-write';
 import { diffTrees } from '../platform/tree-diff';
 import { snapshotTree, type TreeSnapshot } from '../platform/tree-snapshot';
 import { runCommand } from '../process/run-command';
@@ -95,12 +96,12 @@ export async function prepareRun(req: PrepareRequest): Promise<PreparedRun> {
   const plan = planCanaries(chooses ? spec.family : 'other', sources, new Set(paths));
   const carriers: string[] = [];
   for (const [file, extra] of plan.appended) {
-    await writeFile(join(dir, file), `${sources.get(file)}${extra}`);
+    // Never through a link the tree holds (contained-write.ts).
+    await writeFileInside(dir, join(dir, file), `${sources.get(file)}${extra}`);
     carriers.push(file);
   }
   for (const canary of plan.files) {
-    await mkdir(dirname(join(dir, canary.path)), { recursive: true });
-    await writeFile(join(dir, canary.path), canary.content);
+    await writeFileInside(dir, join(dir, canary.path), canary.content);
   }
   const ordered = req.order === 'reversed' ? [...files].reverse() : files;
   const lockedBefore = new Map<string, string | null>();
