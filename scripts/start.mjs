@@ -19,7 +19,7 @@ if (!existsSync('dist/renderer/index.html') || !existsSync('dist/electron/main.c
 }
 const { path, reason } = electronBinary();
 const [command, commandArgs] = path ? [path, ['.', ...args]] : [process.execPath, ['bin/baton.mjs', 'serve', ...args]];
-if (!path) console.log(`Starting the browser host instead of the desktop app: ${reason}.`);
+if (!path) console.log(`${reason}: opening the browser host`);
 const child = spawn(command, commandArgs, { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code) => process.exit(code ?? 0));

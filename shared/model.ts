@@ -24,8 +24,11 @@ export const GATE_STATUSES = ['open', 'approved', 'superseded', 'withdrawn'] as 
 export type GateStatus = (typeof GATE_STATUSES)[number] | 'rejected' | 'drifted';
 
 export const STORY_STATUSES = ['designing', 'awaiting-gate', 'ready', 'building', 'awaiting-acceptance', 'done', 'discarded'] as const;
-/** `unknown` when no pipeline.json entry names the story. */
-export type StoryStatus = (typeof STORY_STATUSES)[number] | 'unknown';
+/**
+ * `unknown` when no pipeline.json entry names the story. A Baton story's status is what its ledger
+ * proves (gates/annotate-stories.ts), which adds `accepted` and `shipped`.
+ */
+export type StoryStatus = (typeof STORY_STATUSES)[number] | 'accepted' | 'shipped' | 'unknown';
 
 /** A located problem: the file (relative to the project root, `/`-separated) and what is wrong. */
 export interface Problem {
@@ -112,6 +115,8 @@ export interface Gate {
   readonly drift: readonly DriftEntry[];
   /** The approver's comment, or the reason of the latest rejection or withdrawal. */
   readonly note: string | null;
+  /** Baton, while the gate is rejected or withdrawn: who sent it back or took the approval back, and when. */
+  readonly decidedBy?: { readonly who: string; readonly at: string };
   /** When the gate started waiting for a decision (its artifacts' latest change), for the inbox order. */
   readonly pendingSince: string | null;
   /** Set when the gate waits for a decision that cannot be made yet; null when it can be (or waits for nothing). */

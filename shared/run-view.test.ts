@@ -57,6 +57,13 @@ describe('folding a run', () => {
     expect(runItem(state, 'F-2', 'T1')).toBeNull();
   });
 
+  it('shows a note of the run (a copied run lock replaced) in the transcript, changing nothing else', () => {
+    const before = foldRunEvents(IDLE_RUN, run.slice(0, 1), 100);
+    const noted = foldRunEvents(before, [{ kind: 'run.note', message: 'Ignored the run lock …' }], 100);
+    expect(texts(noted.transcript)).toEqual(['Ignored the run lock …']);
+    expect({ ...noted, transcript: before.transcript }).toEqual(before);
+  });
+
   it('ends only the run it names; a new run keeps what is known of the items and the batch count', () => {
     const state = foldRunEvents({ ...IDLE_RUN, seq: 7 }, run, 100);
     expect(foldRunEvents(state, [{ kind: 'run.ended', runId: 'other', outcome: 'failed', message: 'x', at: 'now' }], 100)).toBe(state);

@@ -160,6 +160,8 @@ export function foldRunEvent(state: RunStateView, event: RunFeedEvent, maxLines:
       return { ...state, waiting: { gate: event.gate, message: event.message } };
     case 'run.blocked':
       return { ...state, waiting: null };
+    case 'run.note':
+      return { ...state, transcript: appendHead(state.transcript, event.message, maxLines) };
     case 'run.finished':
       return { ...state, summary: event.summary, lifecycle: event.summary.phase };
     case 'run.stopping':

@@ -48,6 +48,8 @@ export type RunEvent =
   | { readonly kind: 'recorded'; readonly type: string; readonly hash: string; readonly item: string | null }
   | { readonly kind: 'waiting'; readonly feature: string; readonly gate: string; readonly message: string }
   | { readonly kind: 'run.blocked'; readonly feature: string; readonly message: string; readonly record: string }
+  /** Something the person running it should know that changes nothing in the run (a copied run lock replaced). */
+  | { readonly kind: 'run.note'; readonly message: string }
   | { readonly kind: 'run.finished'; readonly summary: RunSummary };
 
 export interface Escalation {

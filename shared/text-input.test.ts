@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emailOf } from './approvers';
 import { channels } from './contract';
-import { MAX_NAME_LENGTH, MAX_NOTE_LENGTH, nameProblem, noteProblem, textProblem, visible } from './text-input';
+import { MAX_NAME_LENGTH, MAX_NOTE_LENGTH, nameProblem, noteProblem, recordedNote, textProblem, visible } from './text-input';
 
 const HASH = 'a'.repeat(64);
 
@@ -66,6 +66,19 @@ describe('repeating untrusted text', () => {
 
   it('an approver with a control character names no email for the policy', () => {
     expect(emailOf('Eve\u001b[0m <ada@example.com>')).toBeNull();
+  });
+});
+
+describe("recording a program's text (a failing test's message)", () => {
+  it('drops colour codes, makes line ends \\n, keeps tabs and escapes every other control and bidi character', () => {
+    expect(recordedNote('\u001b[31mexpected\u001b[39m 5\r\n\tgot \u001b]0;title\u0007x\u0000\u202e\r\n')).toBe('expected 5\n\tgot x\\u0000\\u202e');
+    expect(noteProblem(recordedNote('a\u0007b\u001bc')!)).toBeNull();
+  });
+
+  it('is cut at its bound with an ellipsis, counting characters, and is null when nothing is left', () => {
+    expect(recordedNote('😀'.repeat(10), 4)).toBe('😀😀😀😀…');
+    expect(recordedNote('short', 4000)).toBe('short');
+    expect(recordedNote(' \u001b[0m \n ')).toBeNull();
   });
 });
 

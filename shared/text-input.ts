@@ -118,3 +118,25 @@ export const hasNameControl = (value: string): boolean => NAME_FORBIDDEN.test(va
  * shown as its escape (`\u001b`), so echoing what a person typed can never steer a terminal.
  */
 export const visible = (value: string): string => value.replace(ANY_FORBIDDEN, (ch) => `\\u${ch.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+
+/* eslint-disable no-control-regex -- these patterns exist to find control characters */
+/** A terminal's colour and cursor sequences (CSI and OSC): a runner's decoration, not its words. */
+const TERMINAL_SEQUENCE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?/g;
+const NOTE_FORBIDDEN_ALL = new RegExp(NOTE_FORBIDDEN.source, 'g');
+/* eslint-enable no-control-regex */
+
+/**
+ * Text a program wrote (a failing test's message), made fit to record as a note is: colour
+ * sequences dropped, line ends made `\n`, every other control and bidi character shown as its
+ * escape, trimmed, and cut at `max` characters (code points) with an ellipsis. Null when nothing is left.
+ */
+export const recordedNote = (value: string, max: number = MAX_NOTE_LENGTH): string | null => {
+  const text = value
+    .replace(TERMINAL_SEQUENCE, '')
+    .replace(/\r\n?/g, '\n')
+    .replace(NOTE_FORBIDDEN_ALL, (ch) => `\\u${ch.codePointAt(0)!.toString(16).padStart(4, '0')}`)
+    .trim();
+  if (text === '') return null;
+  const chars = [...text];
+  return chars.length > max ? `${chars.slice(0, max).join('').trimEnd()}…` : text;
+};

@@ -30,7 +30,16 @@ export const turnSchema = z.strictObject({
   /** What the agent "says" in its transcript; shown in the live panel. */
   say: z.string().optional(),
 });
-export const scenarioSchema = z.strictObject({ description: z.string().optional(), turns: z.array(turnSchema) });
+/** What the recorded run reached (`baton record-scenario` writes it), so `baton replay` can say whether a replay matches. */
+export const figuresSchema = z.strictObject({
+  feature: z.string().min(1),
+  byStatus: z.record(z.string(), z.number().int().min(0)),
+  repairs: z.number().int().min(0).nullable(),
+  violations: z.number().int().min(0).nullable(),
+  rejectedRed: z.number().int().min(0).nullable(),
+  escalations: z.number().int().min(0),
+});
+export const scenarioSchema = z.strictObject({ description: z.string().optional(), recorded: figuresSchema.optional(), turns: z.array(turnSchema) });
 export type ScriptedTurn = z.infer<typeof turnSchema>;
 export type Scenario = z.infer<typeof scenarioSchema>;
 

@@ -3,7 +3,7 @@
  * configured as the `command` agent in `.baton/project.json` (it plays a scenario file of its own,
  * knowing nothing of Baton but the documented protocol), with a repair, a rejected RED and a locked
  * test the Driver tries to weaken; a missing agent CLI refused before the run starts; a recorded run
- * turned into a scenario and replayed to the same figures.
+ * turned into a scenario and replayed to the same figures (or told apart from them).
  */
 import { execFile } from 'node:child_process';
 import { readFile, realpath, rm, writeFile } from 'node:fs/promises';
@@ -119,7 +119,7 @@ describe('record and replay', () => {
     ],
   };
 
-  it('a run by a real agent records a scenario that replays to the same figures, from the project or from the scenario file', async () => {
+  it('a run by a real agent records a scenario that replays to the same figures, from the project or from the scenario file, and says so or names each difference', async () => {
     const moves = join(await import('node:os').then((os) => os.tmpdir()), `baton-replay-moves-${process.pid}.json`);
     await writeFile(moves, JSON.stringify(SCENARIO));
     cleanup.push(moves);
@@ -134,30 +134,39 @@ describe('record and replay', () => {
     const out = join(dirname(recorded.root), 'recording.json');
     const made = await baton(['record-scenario', recorded.root, '--out', out, '--json']);
     expect(made.code, made.stderr).toBe(0);
-    const scenario = JSON.parse(await readFile(out, 'utf8')) as { turns: Array<{ role: string; step: string; item: string; attempt: number }> };
+    const scenario = JSON.parse(await readFile(out, 'utf8')) as {
+      recorded: { feature: string; repairs: number };
+      turns: Array<{ role: string; step: string; item: string; attempt: number }>;
+    };
     expect(scenario.turns.filter((t) => t.item === 'T1' && t.step === 'green').map((t) => t.attempt)).toEqual([1, 2]);
+    // The file carries what the recording reached, so a replay from the file alone is compared too.
+    expect(scenario.recorded).toMatchObject({ feature: 'F-1', repairs: 1 });
+    const differing = join(dirname(recorded.root), 'recording-differing.json');
+    await writeFile(differing, JSON.stringify({ ...scenario, recorded: { ...scenario.recorded, repairs: 7 } }));
 
-    for (const from of [recorded.root, out]) {
+    const replay = async (from: string, json: boolean) => {
       const fresh = await makeCycleProject(['T1', 'T2'], { turns: [] }, { repairBudget: 2 });
       cleanup.push(join(fresh.root, '..'));
       await seedForCli(fresh);
-      const replay = await baton(['replay', fresh.root, '--from', from, '--json'], { BATON_DATA_DIR: fresh.dataDir });
-      expect(replay.code, replay.stderr).toBe(0);
-      const result = JSON.parse(replay.stdout) as {
-        matches: boolean | null;
-        differences: string[];
-        repairs: number;
-        items: { byStatus: Record<string, number> };
-      };
-      expect(result.repairs).toBe(1);
-      expect(result.differences).toEqual([]);
-      expect(result.matches).toBe(from === out ? null : true);
-      // Played by the scripted agent: no host usage on its verdicts.
-      const log = JSON.parse((await baton(['log', fresh.root, '--json'])).stdout) as { records: Array<{ type: string; data: { agent?: unknown } }> };
-      const greens = log.records.filter((r) => r.type === RECORD_TYPES.cycleGreen);
-      expect(greens.length).toBe(3);
-      expect(greens.every((r) => r.data.agent === undefined)).toBe(true);
-    }
+      const result = await baton(['replay', fresh.root, '--from', from, ...(json ? ['--json'] : [])], { BATON_DATA_DIR: fresh.dataDir });
+      return { ...result, root: fresh.root };
+    };
+    const fromProject = await replay(recorded.root, true);
+    expect(fromProject.code, fromProject.stderr).toBe(0);
+    const result = JSON.parse(fromProject.stdout) as { matches: boolean | null; differences: string[]; repairs: number };
+    expect(result).toMatchObject({ repairs: 1, matches: true, differences: [] });
+    // Played by the scripted agent: no host usage on its verdicts.
+    const log = JSON.parse((await baton(['log', fromProject.root, '--json'])).stdout) as { records: Array<{ type: string; data: { agent?: unknown } }> };
+    const greens = log.records.filter((r) => r.type === RECORD_TYPES.cycleGreen);
+    expect(greens.length).toBe(3);
+    expect(greens.every((r) => r.data.agent === undefined)).toBe(true);
+
+    const fromFile = await replay(out, false);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(fromFile.stdout).toContain('Replay matches the recording: same item statuses, repairs, violations, rejected REDs and escalations.');
+    const differs = await replay(differing, false);
+    expect(differs.code).toBe(1);
+    expect(differs.stdout).toContain('Replay differs from the recording:\n  repairs: recorded 7, replayed 1');
   }, 600_000);
 
   it('says what is wrong with a --from that is neither a recording nor a scenario', async () => {

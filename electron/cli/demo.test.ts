@@ -116,6 +116,14 @@ describe('npx baton demo --from-request --ship --json', () => {
     const verify = await exec(process.execPath, [BIN, 'verify', demo.project, '--json']);
     const report = JSON.parse(verify.stdout) as { ok: boolean };
     expect(report.ok).toBe(true);
+    // Each story says what its ledger proves: accepted, then shipped by the promotion.
+    const inspected = JSON.parse((await exec(process.execPath, [BIN, 'inspect', demo.project, '--json'])).stdout) as {
+      features: { stories: { id: string; status: string }[] }[];
+    };
+    expect(inspected.features[0]!.stories).toEqual([
+      { id: 'S-1', status: 'shipped' },
+      { id: 'S-2', status: 'shipped' },
+    ]);
 
     // Rechained after acceptance (S-1's approver made "Mallory", every hash recomputed): the story
     // merges' trailers name records the ledger no longer holds, so plain verify fails.

@@ -10,6 +10,7 @@ import type { ProjectView } from '../../shared/model';
 import { ok, type Result } from '../../shared/result';
 import { annotateGates } from '../gates';
 import { annotateItems } from '../gates/annotate-items';
+import { annotateStories } from '../gates/annotate-stories';
 import { annotateEscalations } from '../gates/escalations';
 import { annotateAmendments } from '../gates/amendments';
 import { annotateRunBlocks } from '../gates/frozen';
@@ -50,7 +51,7 @@ async function loadFolder(root: string, origin: { bundle: string | null; dispose
   const snapshot = ledger ? await ledger.read() : null;
   const records = snapshot?.records ?? [];
   view = annotateAmendments(
-    annotateCycles(annotateEscalations(annotateItems(await annotateGates(view, ledger ? records : null), records), records), records),
+    annotateCycles(annotateEscalations(annotateStories(annotateItems(await annotateGates(view, ledger ? records : null), records), records), records), records),
     records,
   );
   view = await annotateRunBlocks(view, records);

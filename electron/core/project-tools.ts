@@ -33,7 +33,8 @@ import { loadProject } from './load-project';
 import type { Feature } from '../../shared/model';
 import { evidenceSummary } from '../gates/proof';
 import { scenarioFromLedger } from '../engine/record-scenario';
-import { parseScenario, type Scenario } from '../agents/scenario';
+import { parseScenario, type figuresSchema, type Scenario } from '../agents/scenario';
+import type { z } from 'zod';
 import type { Workbench } from './workbench';
 import { deployProject, promoteProject, type DeployedFeature, type ShipOptions } from '../engine/ship-run';
 import type { PromoteOutcome } from '../engine/promote';
@@ -211,14 +212,7 @@ export function benchBranches(options: BenchOptions): Promise<BenchResult> {
 }
 
 /** What a replay must reproduce: the items' final statuses and the loop's counts (the ledger's evidence summary). */
-export interface RunFigures {
-  readonly feature: string;
-  readonly byStatus: Readonly<Record<string, number>>;
-  readonly repairs: number | null;
-  readonly violations: number | null;
-  readonly rejectedRed: number | null;
-  readonly escalations: number;
-}
+export type RunFigures = z.infer<typeof figuresSchema>;
 
 /** `baton record-scenario`: a recorded run (a project or a review bundle) as a scripted scenario, with the figures it reached. */
 export async function recordScenario(path: string, feature?: string): Promise<Result<{ scenario: Scenario; figures: RunFigures }>> {
@@ -232,7 +226,9 @@ export async function recordScenario(path: string, feature?: string): Promise<Re
       return err('not-found', `No feature ${feature ? `"${feature}" ` : ''}in ${path}. Features: ${view.features.map((f) => f.id).join(', ') || 'none'}.`);
     const scenario = await scenarioFromLedger(ledger, chosen.id);
     if (scenario.turns.length === 0) return err('invalid-request', `The ledger of ${path} records no turn of ${chosen.id}: run the feature first.`);
-    return ok({ scenario, figures: runFigures(chosen, records) });
+    const figures = runFigures(chosen, records);
+    // The file carries what the recording reached, so a replay from it alone can be compared.
+    return ok({ scenario: { recorded: figures, ...scenario }, figures });
   } finally {
     await loaded.value.dispose();
   }

@@ -83,7 +83,7 @@ export async function runFeature(options: RunOptions): Promise<RunSummary> {
         ? `No feature "${options.feature}" in ${root}/.baton/features. Features: ${read.value.features.map((f) => f.id).join(', ') || 'none'}.`
         : `No feature in ${root}/.baton/features: write a feature spec first.`,
     );
-  const releaseRunLock = await takeRunLock(root);
+  const releaseRunLock = await takeRunLock(root, (message) => emit({ kind: 'run.note', message }));
   const ledger = Ledger.forArtifactRoot(join(root, '.baton'));
   const store = StateStore.forProject(root, feature.id);
   const runId = new Date().toISOString();

@@ -1,6 +1,6 @@
 /** A run's housekeeping: the one-run-per-project lock, and the worktrees a killed run left. */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, realpath, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { acquireFileLock, releaseFileLock } from '../platform/file-lock';
 import { git } from './git';
@@ -8,15 +8,24 @@ import { git } from './git';
 /**
  * One run per project at a time: a second would fight over the same worktrees and snapshots. The
  * lock file is created exclusively, so of two runs started together exactly one takes it; a lock
- * whose process is gone is taken over.
+ * whose process is gone is taken over. The lock names this machine and the project's realpath, so
+ * a lock copied along with the project (to another folder or machine) is no run here: it is
+ * replaced, and `note` says so.
  */
-export async function takeRunLock(root: string): Promise<() => Promise<void>> {
+export async function takeRunLock(root: string, note: (message: string) => void): Promise<() => Promise<void>> {
   const file = join(root, '.baton', 'state', 'run.lock');
   await mkdir(dirname(file), { recursive: true });
   const content = await acquireFileLock(
     file,
     0,
     (_path, holder) => `Another Baton run (${holder.who}${holder.since}) is working on this project. Wait for it, or stop it, then run again.`,
+    {
+      folder: await realpath(root),
+      onCopied: (path, holder, from) =>
+        note(
+          `Ignored the run lock ${path}: it was copied with the project from ${from} (${holder.who}${holder.since}); no run holds it here, so this run replaced it.`,
+        ),
+    },
   );
   return () => releaseFileLock(file, content);
 }

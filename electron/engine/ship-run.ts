@@ -54,7 +54,7 @@ async function withShipContext<T>(options: ShipOptions, what: string, work: (ctx
         ? `No feature "${options.feature}" in ${root}/.baton/features. Features: ${features.map((f) => f.id).join(', ') || 'none'}.`
         : `No feature in ${root}/.baton/features: there is nothing to ${what}.`,
     );
-  const release = await takeRunLock(root);
+  const release = await takeRunLock(root, (message) => options.onOutput?.(`${message}\n`));
   try {
     const ledger = Ledger.forArtifactRoot(join(root, '.baton'));
     const real = await realpath(root);

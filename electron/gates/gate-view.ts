@@ -64,6 +64,7 @@ export const batonGate = async (site: FeatureSite, gate: GateName, story: string
     ...(approval?.exceptions ? { exceptions: approval.exceptions } : {}),
     artifacts: (approval?.artifacts ?? []).map(({ name, sha256 }) => ({ name, sha256, kind: 'file' as const })),
     note: fold?.note ?? null,
+    ...(fold?.decidedBy && (fold.status === 'rejected' || fold.status === 'withdrawn') ? { decidedBy: fold.decidedBy } : {}),
     blockedBy: null,
   };
 };

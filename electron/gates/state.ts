@@ -40,6 +40,13 @@ export interface GateFold {
   readonly seq: number | null;
   /** The hash of the rejection in force (status rejected), or of the latest one. */
   readonly rejection?: string;
+  /** Who rejected or withdrew the gate, and when: the decision in force while it stays rejected or withdrawn. */
+  readonly decidedBy: GateDecider | null;
+}
+
+export interface GateDecider {
+  readonly who: string;
+  readonly at: string;
 }
 
 export interface GateRefKey {
@@ -63,6 +70,7 @@ const blank = (feature: string, story: string | null, gate: GateName): GateFold 
   withdrawn: null,
   note: null,
   seq: null,
+  decidedBy: null,
 });
 
 /** The record still hashes to its own `hash`: an edited one must not decide anything (verify names it). */
@@ -107,7 +115,16 @@ export const foldGates = (records: readonly LedgerRecord[]): Map<string, GateFol
         blobs: record.blobs,
         exceptions: data.exceptions?.length ? { acs: data.exceptions, reason: data.exceptionReason ?? '' } : null,
       };
-      folds.set(key, { ...before, status: 'approved', approval, lastApproval: approval, withdrawn: null, note: approval.comment, seq: record.seq });
+      folds.set(key, {
+        ...before,
+        status: 'approved',
+        approval,
+        lastApproval: approval,
+        withdrawn: null,
+        note: approval.comment,
+        seq: record.seq,
+        decidedBy: null,
+      });
     } else if (rejected) {
       folds.set(key, {
         ...before,
@@ -117,10 +134,19 @@ export const foldGates = (records: readonly LedgerRecord[]): Map<string, GateFol
         note: text(rejected.data?.reason),
         seq: record.seq,
         rejection: record.hash,
+        decidedBy: { who: text(rejected.data?.approver) ?? record.actor.id, at: record.at },
       });
     } else {
       const reason = text(withdrawn?.data?.reason);
-      folds.set(key, { ...before, status: 'withdrawn', approval: null, withdrawn: before.approval ?? before.withdrawn, note: reason, seq: record.seq });
+      folds.set(key, {
+        ...before,
+        status: 'withdrawn',
+        approval: null,
+        withdrawn: before.approval ?? before.withdrawn,
+        note: reason,
+        seq: record.seq,
+        decidedBy: { who: text(withdrawn?.data?.approver) ?? record.actor.id, at: record.at },
+      });
       reopen(folds, withdrawn?.data?.reopened, record.seq, feature, gate, reason);
     }
   }

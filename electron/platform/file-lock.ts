@@ -4,6 +4,8 @@
  * second process polls until the lock is free or `timeoutMs` passes (0: one try), then fails
  * naming what is busy, the file and its holder. A lock left by a process that no longer runs on
  * this host is stale and is taken over. Used by the ledger, the branch registry and the run lock.
+ * A lock that names its folder (the run lock: `folder`, the project's realpath) and was copied with
+ * it — it names another folder or another machine — holds nothing here and is taken over too.
  *
  * Known limit: taking over a stale lock and releasing compare the file's content before removing
  * it, which leaves a window of microseconds in which two processes could both believe they hold
@@ -24,6 +26,8 @@ interface Holder {
   readonly pid: number | null;
   readonly host: string | null;
   readonly at: string | null;
+  /** The folder the lock guards (realpath), when its taker named one. */
+  readonly folder: string | null;
   readonly ageMs: number;
 }
 
@@ -65,16 +69,17 @@ const readHolder = async (lockPath: string): Promise<Holder | null> => {
     const [raw, stat] = await Promise.all([fs.readFile(lockPath, 'utf8'), fs.stat(lockPath)]);
     const ageMs = Date.now() - stat.mtimeMs;
     try {
-      const parsed = JSON.parse(raw) as { pid?: unknown; host?: unknown; at?: unknown };
+      const parsed = JSON.parse(raw) as { pid?: unknown; host?: unknown; at?: unknown; folder?: unknown };
       return {
         raw,
         pid: Number.isInteger(parsed.pid) ? (parsed.pid as number) : null,
         host: typeof parsed.host === 'string' ? parsed.host : null,
         at: typeof parsed.at === 'string' ? parsed.at : null,
+        folder: typeof parsed.folder === 'string' ? parsed.folder : null,
         ageMs,
       };
     } catch {
-      return { raw, pid: null, host: null, at: null, ageMs };
+      return { raw, pid: null, host: null, at: null, folder: null, ageMs };
     }
   } catch (error) {
     if (isMissing(error)) return null;
@@ -87,22 +92,35 @@ const isStale = (holder: Holder): boolean => {
   return holder.host === os.hostname() && !pidAlive(holder.pid);
 };
 
-/** Moves the stale lock aside, and removes it only if it is still the stale one we judged. */
-const takeOver = async (lockPath: string, stale: Holder): Promise<void> => {
+/**
+ * Why a lock that guards `folder` was copied here rather than taken here: it names another machine
+ * (its pid means nothing on this one) or another folder (a copy of the project). Null when neither,
+ * or when the lock names no folder (taken by a Baton that did not write one: judged as before).
+ */
+const copiedFrom = (holder: Holder, folder: string | undefined): string | null => {
+  if (folder === undefined || holder.pid === null || holder.host === null) return null;
+  if (holder.host !== os.hostname()) return 'another machine';
+  if (holder.folder !== null && holder.folder !== folder) return 'another folder';
+  return null;
+};
+
+/** Moves the stale lock aside, and removes it only if it is still the stale one we judged; true when it was. */
+const takeOver = async (lockPath: string, stale: Holder): Promise<boolean> => {
   const aside = `${lockPath}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     await fs.rename(lockPath, aside);
   } catch (error) {
-    if (isMissing(error)) return;
+    if (isMissing(error)) return false;
     throw error;
   }
   const moved = await fs.readFile(aside, 'utf8').catch(() => null);
   // Someone took the lock between our read and the rename: put theirs back.
   if (moved !== stale.raw) await fs.link(aside, lockPath).catch(() => undefined);
   await fs.rm(aside, { force: true });
+  return moved === stale.raw;
 };
 
-/** Who holds a lock, in words: `pid 42 on host, since <time>`. */
+/** Who holds a lock, in words: `pid 42 on host[ in /its/folder], since <time>`. */
 export interface LockHolder {
   readonly who: string;
   readonly since: string;
@@ -111,24 +129,31 @@ export interface LockHolder {
 /** What a caller says when the lock stays busy: the ledger's default, or the caller's own words. */
 export type BusyMessage = (lockPath: string, holder: LockHolder, waitedMs: number) => string;
 
+export interface LockPlace {
+  /** The folder the lock guards, as a realpath: written into the lock, so a copy of the folder can tell the lock is not its own. */
+  readonly folder: string;
+  /** Told when a lock copied from `from` (another machine or folder) was taken over. */
+  readonly onCopied: (lockPath: string, holder: LockHolder, from: string) => void;
+}
+
 const ledgerBusy: BusyMessage = (lockPath, holder, waitedMs) =>
   `The ledger is busy: ${holder.who}${holder.since} holds its lock file ${lockPath}. ` +
   `Waited ${(waitedMs / 1000).toFixed(1)} s. Try again when that process has finished; ` +
   `if it is no longer running, delete ${lockPath} and try again.`;
 
 const describeHolder = (holder: Holder | null): LockHolder => ({
-  who: holder?.pid != null ? `pid ${holder.pid}${holder.host ? ` on ${holder.host}` : ''}` : 'an unknown process',
+  who: holder?.pid != null ? `pid ${holder.pid}${holder.host ? ` on ${holder.host}` : ''}${holder.folder ? ` in ${holder.folder}` : ''}` : 'an unknown process',
   since: holder?.at ? `, since ${holder.at}` : '',
 });
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Creates the lock file, waiting for another holder up to `timeoutMs`; returns what it wrote. */
-export const acquireFileLock = async (lockPath: string, timeoutMs: number, busy: BusyMessage = ledgerBusy): Promise<string> => {
+export const acquireFileLock = async (lockPath: string, timeoutMs: number, busy: BusyMessage = ledgerBusy, place?: LockPlace): Promise<string> => {
   const started = Date.now();
   let delay = 5;
   for (;;) {
-    const content = JSON.stringify({ pid: process.pid, host: os.hostname(), at: new Date().toISOString() });
+    const content = JSON.stringify({ pid: process.pid, host: os.hostname(), at: new Date().toISOString(), ...(place ? { folder: place.folder } : {}) });
     try {
       const handle = await fs.open(lockPath, 'wx');
       try {
@@ -144,6 +169,11 @@ export const acquireFileLock = async (lockPath: string, timeoutMs: number, busy:
     if (holder === null) continue;
     if (isStale(holder)) {
       await takeOver(lockPath, holder);
+      continue;
+    }
+    const copied = copiedFrom(holder, place?.folder);
+    if (copied !== null) {
+      if (await takeOver(lockPath, holder)) place!.onCopied(lockPath, describeHolder(holder), copied);
       continue;
     }
     const waited = Date.now() - started;

@@ -97,8 +97,10 @@ describe('inspectReport', () => {
       byStatus: { pending: 0, red: 2, green: 1, refactored: 0, escalated: 0, skipped: 0 },
       byKind: { behavior: 1, fitness: 0, client: 1, unspecified: 1 },
     });
-    // The report's gate shape is fixed; the story link stays in the view.
-    expect(only!.gates).toEqual([{ name: 'spec', status: 'approved', approver: 'po', approvedAt: 'T', artifacts: [{ name: 'a', sha256: 'b', kind: 'file' }] }]);
+    // A per-story gate names its story, so two acceptance rows are told apart.
+    expect(only!.gates).toEqual([
+      { name: 'spec', story: 's', status: 'approved', approver: 'po', approvedAt: 'T', decidedBy: null, artifacts: [{ name: 'a', sha256: 'b', kind: 'file' }] },
+    ]);
     expect(only!.cycles).toBe(2);
     expect(report.problems).toEqual([{ file: 'x.json', message: 'is broken' }]);
   });
@@ -152,7 +154,7 @@ describe('formatInspect', () => {
     expect(text).toContain('F-2  Inventory');
     expect(text).toContain('  Tests: 1 total: 1 pending, 0 red, 0 green, 0 refactored, 0 escalated, 0 skipped');
     expect(text).toContain('  Kinds: 1 behavior, 0 fitness, 0 client, 0 unspecified');
-    expect(lines).toContain('    name       status    approver         approved at');
+    expect(lines).toContain('    name       status    decided by       decided at');
     expect(lines).toContain('    spec       approved  po@shop.example  2025-03-10T10:00:00Z');
     expect(lines).toContain('    test_list  open      -                -');
     expect(text).toContain('  Cycles: 4');

@@ -9,6 +9,7 @@ import {
   type TestKind,
   type TestStatus,
 } from '../../shared/model';
+import { decidedAtWords, deciderWords, gateLabel } from '../../shared/gate-words';
 import { visible } from '../../shared/text-input';
 
 export interface InspectReport {
@@ -24,9 +25,13 @@ export interface InspectReport {
     };
     readonly gates: readonly {
       readonly name: string;
+      /** The story of a per-story gate (acceptance), null for the feature's own. */
+      readonly story: string | null;
       readonly status: GateStatus;
       readonly approver: string | null;
       readonly approvedAt: string | null;
+      /** Who rejected or withdrew the gate, and when (Baton), while it stays so. */
+      readonly decidedBy: { readonly who: string; readonly at: string } | null;
       readonly artifacts: readonly { readonly name: string; readonly sha256: string; readonly kind: 'file' | 'reference' }[];
     }[];
     readonly cycles: number;
@@ -53,9 +58,11 @@ export const inspectReport = (view: ProjectView): InspectReport => ({
       testList: { total: feature.testList.length, byStatus, byKind },
       gates: feature.gates.map((gate) => ({
         name: gate.name,
+        story: gate.story,
         status: gate.status,
         approver: gate.approver,
         approvedAt: gate.approvedAt,
+        decidedBy: gate.decidedBy ?? null,
         artifacts: gate.artifacts.map((artifact) => ({ name: artifact.name, sha256: artifact.sha256, kind: artifact.kind })),
       })),
       cycles: feature.cycles,
@@ -101,8 +108,8 @@ const formatFeature = (feature: InspectReport['features'][number]): string[] => 
   if (feature.gates.length === 0) lines.push('  Gates: none');
   else {
     lines.push(`  Gates (${feature.gates.length})`);
-    const rows = feature.gates.map((gate) => [gate.name, gate.status, gate.approver ?? '-', gate.approvedAt ?? '-']);
-    lines.push(...table([['name', 'status', 'approver', 'approved at'], ...rows], '    '));
+    const rows = feature.gates.map((gate) => [gateLabel(gate), gate.status, deciderWords(gate), decidedAtWords(gate)]);
+    lines.push(...table([['name', 'status', 'decided by', 'decided at'], ...rows], '    '));
   }
   lines.push(`  Cycles: ${feature.cycles}`);
   return lines;

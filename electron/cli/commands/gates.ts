@@ -1,8 +1,8 @@
 /**
- * `baton gates <dir> [--json]`: every gate of every feature, with approver, time and drift, and the
+ * `baton gates <dir> [--json]`: every gate of every feature, with who decided it (the approver, or
+ * who rejected or withdrew it), when, and drift, and the
  * approvals of features whose folder is gone (each of their files missing).
  */
-import { proofWords } from '../../../shared/approvers';
 import type { DriftEntry, VerifyReport } from '../../../shared/ledger';
 import type { Gate, ProjectView } from '../../../shared/model';
 import type { HostSession } from '../../core/host-session';
@@ -13,6 +13,7 @@ import { withProject } from '../open-project';
 import { table } from '../table';
 import { formatEvidence } from '../evidence-format';
 import { exceptionsLine } from '../../../shared/exception-words';
+import { decidedAtWords, deciderWords, gateLabel } from '../../../shared/gate-words';
 
 /** Consort's promote gate hashes what was promoted (`promote_ref`), not a file: say so instead of inventing a file. */
 const referenceNote = (gate: Gate): string | null => {
@@ -74,16 +75,16 @@ export const gatesCommand: Command = {
         for (const feature of features) {
           io.out(`${feature.id}  ${feature.name}`);
           const rows = feature.gates.map((g) => [
-            g.story ? `${g.name} (${g.story})` : g.name,
+            gateLabel(g),
             g.status,
-            g.approver ? `${g.approver}${g.approverProof ? ` (${proofWords(g.approverProof)})` : ''}` : '-',
-            g.approvedAt ?? '-',
+            deciderWords(g),
+            decidedAtWords(g),
             g.drift.map(driftNote).join(', ') || referenceNote(g) || g.note || '',
           ]);
-          io.out(table(['gate', 'status', 'approver', 'approved at', 'notes'], rows, '  '));
+          io.out(table(['gate', 'status', 'decided by', 'decided at', 'notes'], rows, '  '));
           // Why a waiting gate cannot be decided on its evidence (a failed merged suite, no deploy evidence yet), as the Inbox says it.
           for (const g of feature.gates) {
-            const name = g.story ? `${g.name} (${g.story})` : g.name;
+            const name = gateLabel(g);
             if (g.blockedBy?.kind === 'evidence' || g.blockedBy?.kind === 'unproven') io.out(`  ${name} cannot be approved yet: ${g.blockedBy.message}`);
             if (g.exceptions) io.out(`  ${name} ${exceptionsLine(g.exceptions)}`);
           }
@@ -92,7 +93,7 @@ export const gatesCommand: Command = {
         }
         for (const feature of missing) {
           io.out(`${feature.id}  (its folder is missing; its decisions stand in the ledger: restore the folder, or withdraw the gates)`);
-          const rows = feature.gates.map((g) => [g.story ? `${g.name} (${g.story})` : g.name, g.status, g.drift.map(driftNote).join(', ')]);
+          const rows = feature.gates.map((g) => [gateLabel(g), g.status, g.drift.map(driftNote).join(', ')]);
           io.out(table(['gate', 'status', 'notes'], rows, '  '));
           io.out('');
         }

@@ -2,7 +2,8 @@
  * `baton record-scenario <project|bundle>`: a recorded run as a scripted scenario file.
  * `baton replay <dir> --from <project|bundle|scenario.json>`: re-runs the feature on `<dir>` (the
  * project as it was before the recorded run) with every role played by the scripted agent, and
- * compares the result with the recording's figures — for bug reports, demos and regression tests.
+ * compares the result with the recording's figures (a recorded project's, or those record-scenario
+ * wrote into the scenario file) — for bug reports, demos and regression tests.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,13 +37,14 @@ export const recordScenarioCommand: Command = {
   },
 };
 
-/** The recording: a scenario file as it is, or the scenario and figures of a recorded project or bundle. */
+/** The recording: a scenario file (with the figures it recorded, if any), or the scenario and figures of a recorded project or bundle. */
 async function recording(from: string, feature: string | undefined): Promise<{ scenario: Scenario; figures: RunFigures | null } | { error: string }> {
   const { parseScenario, recordScenario } = await projectTools();
   const text = await readFile(from, 'utf8').catch(() => null);
   if (text !== null && text.trimStart().startsWith('{')) {
     try {
-      return { scenario: parseScenario(text, from), figures: null };
+      const scenario = parseScenario(text, from);
+      return { scenario, figures: scenario.recorded ?? null };
     } catch (error) {
       return { error: (error as Error).message };
     }
@@ -67,6 +69,14 @@ const sorted = (v: unknown): unknown =>
           .sort(([a], [b]) => a.localeCompare(b)),
       )
     : v;
+
+/** Whether the replay matches the recording, or each difference; a scenario without figures says there was nothing to compare. */
+const verdict = (compared: boolean, differences: readonly string[], from: string): string =>
+  !compared
+    ? `Not compared: ${from} records no figures of a run (a scenario written by hand). \`baton record-scenario --out FILE\` writes a scenario that carries them.`
+    : differences.length
+      ? `Replay differs from the recording:\n${differences.map((d) => `  ${d}`).join('\n')}`
+      : 'Replay matches the recording: same item statuses, repairs, violations, rejected REDs and escalations.';
 
 export const replayCommand: Command = {
   name: 'replay',
@@ -101,7 +111,9 @@ export const replayCommand: Command = {
           const summary = endedWith(io, json, ended.value);
           if (!summary) return EXIT.problems;
           const replayed = found.figures ? await (await projectTools()).projectFigures(root, summary.feature) : null;
-          const differences = found.figures && replayed?.ok ? compareFigures(found.figures, replayed.value) : [];
+          // Figures that cannot be read back are a difference too: nothing shows the replay matched.
+          const differences =
+            !found.figures || !replayed ? [] : replayed.ok ? compareFigures(found.figures, replayed.value) : [`replayed: ${replayed.error.message}`];
           if (json)
             printJson(io, {
               ...summary,
@@ -112,12 +124,7 @@ export const replayCommand: Command = {
             });
           else {
             printSummary(io, summary);
-            if (found.figures)
-              io.out(
-                differences.length
-                  ? `Replay differs from the recording:\n${differences.map((d) => `  ${d}`).join('\n')}`
-                  : 'Replay matches the recording: same item statuses, repairs, violations, rejected REDs and escalations.',
-              );
+            io.out(verdict(found.figures !== null, differences, from));
           }
           return differences.length || summary.phase === 'escalated' || summary.blocked ? EXIT.problems : EXIT.ok;
         },

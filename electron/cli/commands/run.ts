@@ -70,6 +70,8 @@ export function describeEvent(e: RunEvent): string | null {
       return e.message;
     case 'run.blocked':
       return `blocked: ${e.message}`;
+    case 'run.note':
+      return e.message;
     default:
       return null;
   }

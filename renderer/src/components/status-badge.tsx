@@ -35,6 +35,8 @@ const STORY_LOOK: Record<StoryStatus, Look> = {
   building: { icon: 'progress', tone: 'info' },
   'awaiting-acceptance': { icon: 'clock', tone: 'warning' },
   done: { icon: 'green', tone: 'success' },
+  accepted: { icon: 'green', tone: 'success' },
+  shipped: { icon: 'green', tone: 'success' },
   discarded: { icon: 'minus', tone: 'muted' },
   unknown: { icon: 'unknown', tone: 'muted' },
 };
