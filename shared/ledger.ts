@@ -137,6 +137,11 @@ export interface EvidenceArtifact {
   readonly problem: string | null;
   /** The previously approved version (frozen blob), if any. */
   readonly approved: { readonly sha256: string; readonly text: string | null; readonly approvedAt: string; readonly approver: string } | null;
+  /**
+   * Never approved at this gate, but this very version (same hash) is approved at another gate of the
+   * feature in force now (an AC approved with the spec, shown at acceptance); absent otherwise.
+   */
+  readonly approvedElsewhere?: { readonly gate: string; readonly sha256: string; readonly approvedAt: string; readonly approver: string } | null;
   /** The version a person sent back (the gate's latest decision is a rejection), to compare the revision with; absent otherwise. */
   readonly sentBack?: { readonly sha256: string; readonly text: string | null; readonly at: string; readonly by: string; readonly reason: string } | null;
 }

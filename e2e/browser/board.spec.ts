@@ -39,3 +39,27 @@ test('columns come in status order with a word, not colour alone', async ({ serv
     await expect(headers.nth(index)).toContainText(status);
   }
 });
+
+test('a card shows its whole id; the feature name only while several features share the board', async ({ servedPage: page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  const ids = page.locator('.card .card-id');
+  await expect(ids.first()).toBeVisible();
+  // A feature named at length (as the demo's is) gives way to the id, never the other way round.
+  const fit = await page
+    .locator('.card')
+    .first()
+    .evaluate((card) => {
+      card.querySelector('.card-feature')!.textContent = 'Inventory that never oversells, even under concurrent checkouts';
+      const id = card.querySelector<HTMLElement>('.card-id')!;
+      const feature = card.querySelector<HTMLElement>('.card-feature')!;
+      return { idCut: id.scrollWidth > id.clientWidth, featureCut: feature.scrollWidth > feature.clientWidth };
+    });
+  expect(fit).toEqual({ idCut: false, featureCut: true });
+  const cut = await ids.evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent));
+  expect(cut).toEqual([]);
+  await expect(page.locator('.card .card-feature').first()).toBeVisible();
+  // Filtered to one feature, no card repeats its name.
+  await page.getByTestId('filter-feature').selectOption({ index: 1 });
+  await expect(ids.first()).toBeVisible();
+  await expect(page.locator('.card .card-feature')).toHaveCount(0);
+});

@@ -10,7 +10,7 @@ import { jcsSha256 } from './support/hash';
 import { ARTIFACTS_DIR } from './support/paths';
 import { batonProject, expect, serving } from './support/served';
 
-const test = serving(batonProject({ features: ['F-1', 'F-2', 'F-3'] }));
+const test = serving(batonProject({ features: ['F-1', 'F-2', 'F-3', 'F-4'] }));
 
 const SPEC_ARTIFACTS = ['feature-spec.json', 'stories/S-1/acs/AC-1.json', 'stories/S-1/story.json'];
 const artifact = (page: Page, name: string) => page.getByTestId(`evidence-artifact-${name.replaceAll('/', '_')}`);
@@ -78,7 +78,7 @@ test('approve a spec from the inbox: disabled until its evidence is opened, then
   await expect(cells.nth(4).locator(`[title="sha256 ${shown}"]`)).toHaveCount(1);
 });
 
-test('reject needs a reason; Escape closes the dialog and returns focus', async ({ servedPage: page }) => {
+test('reject needs a reason; Escape closes the dialog and returns focus; the gate is sent back until a new version', async ({ servedPage: page, project }) => {
   await openInbox(page, 'F-2-spec');
   const reject = page.getByTestId('reject');
   await reject.click();
@@ -102,8 +102,18 @@ test('reject needs a reason; Escape closes the dialog and returns focus', async 
   // The first decision of this run asks who decides.
   await page.getByTestId('identity-confirm').click();
 
-  // A rejected gate stays in the inbox, marked, until its artifacts change.
-  await expect(page.getByTestId('inbox-item-F-2-spec')).toContainText('rejected');
+  // A rejected gate leaves "Ready to decide": it is sent back, with the note, until its author
+  // answers; the focus goes on to the next decision you can make, never back to it.
+  const sentBack = page.getByRole('list', { name: /Sent back/ }).getByTestId('inbox-item-F-2-spec');
+  await expect(sentBack).toContainText('rejected');
+  await expect(sentBack).toContainText('Say which cards are accepted.');
+  await expect(sentBack).toContainText(/sent back by .+; waiting for a new version/);
+  await expect(page.getByRole('list', { name: /Ready to decide/ }).getByTestId('inbox-item-F-2-spec')).toHaveCount(0);
+  await expect(sentBack).not.toHaveAttribute('aria-current', 'true');
+  await expect(page.getByRole('list', { name: /Ready to decide/ }).locator('[aria-current="true"]')).toHaveCount(1);
+  // A new version of the spec makes it a decision again, with no Reload.
+  project.writeArtifact('F-2', 'feature-spec.json', specOf('F-2', 'Shoppers pay by card: Visa and Mastercard are accepted.'));
+  await expect(page.getByRole('list', { name: /Ready to decide/ }).getByTestId('inbox-item-F-2-spec')).toBeVisible({ timeout: 5_000 });
   await page.getByTestId('nav-gates').click();
   const row = page.getByTestId('gate-F-2-spec');
   await expect(row.locator('th, td').nth(1)).toHaveText('rejected');
@@ -136,4 +146,29 @@ test('an artifact that changes while it is read is reloaded, never approved stal
   await page.getByTestId('nav-gates').click();
   const approved = jcsSha256(project.readArtifact('F-3', 'feature-spec.json'));
   await expect(page.getByTestId('gate-F-3-spec').locator(`[title="sha256 ${approved}"]`)).toHaveCount(1);
+});
+
+test('opened marks last across navigation and a reload, per artifact hash', async ({ servedPage: page }) => {
+  await openInbox(page, 'F-4-spec');
+  for (const name of SPEC_ARTIFACTS.slice(0, 2)) await artifact(page, name).getByTestId('open-evidence').click();
+  const marked = async () => {
+    for (const name of SPEC_ARTIFACTS.slice(0, 2)) await expect(artifact(page, name).getByTestId('artifact-viewed')).toHaveAttribute('data-viewed', 'true');
+    await expect(artifact(page, SPEC_ARTIFACTS[2]!).getByTestId('artifact-viewed')).toHaveAttribute('data-viewed', 'false');
+    await expect(page.getByTestId('approve')).toBeDisabled();
+  };
+  await marked();
+  // Away to another screen and back.
+  await page.getByTestId('nav-gates').click();
+  await openInbox(page, 'F-4-spec');
+  await marked();
+  // A reload of the page.
+  await page.reload();
+  await openInbox(page, 'F-4-spec');
+  await marked();
+  // The button says what it does.
+  const toggle = artifact(page, SPEC_ARTIFACTS[2]!).getByTestId('open-evidence');
+  await expect(toggle).toContainText('Show artifact');
+  await toggle.click();
+  await expect(toggle).toContainText('Hide artifact');
+  await expect(page.getByTestId('approve')).toBeEnabled();
 });

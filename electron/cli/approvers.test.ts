@@ -15,6 +15,8 @@ import { createHandlers } from '../core/handlers';
 import { Workbench } from '../core/workbench';
 import { batonFeature } from '../gates/gate-project.fixture';
 import { Ledger } from '../ledger';
+import { RECORD_TYPES } from '../../shared/records';
+import { sampleData } from '../../shared/records.fixture';
 import { writeTree } from '../project/temp-project.fixture';
 import { main } from './main';
 
@@ -79,8 +81,18 @@ describe('who may decide a gate', () => {
     expect(design.code).toBe(0);
     expect(design.json.record!.data).toMatchObject({ approver: BOB, openedAt: spec.json.record!.at, waitedMs: expect.any(Number) });
     expect(design.json.record!.data['waitedMs']).toBeGreaterThanOrEqual(0);
+    // The test list's artifacts were written (its design turn) after the design approval: it waited from then on, not while it was written.
+    const written = await Ledger.forArtifactRoot(join(repo, '.baton')).append({
+      type: RECORD_TYPES.designTurn,
+      actor: { kind: 'orchestrator', id: 'baton' },
+      subject: { feature: 'F-1' },
+      data: sampleData(RECORD_TYPES.designTurn, { role: 'navigator', gate: 'test_list' }),
+    });
     // A gate the policy does not name: anyone.
-    expect((await baton('approve', repo, '--feature', 'F-1', '--gate', 'test_list', '--yes', '--approver', EVE)).code).toBe(0);
+    const testList = await baton('approve', repo, '--feature', 'F-1', '--gate', 'test_list', '--yes', '--approver', EVE);
+    expect(testList.code).toBe(0);
+    expect(testList.json.record!.data).toMatchObject({ openedAt: written.at });
+    expect(Date.parse(written.at)).toBeGreaterThan(Date.parse(design.json.record!.at));
   });
 
   it('the view says who may decide; a rejection through the channel records how long the evidence was open', async () => {

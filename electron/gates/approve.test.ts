@@ -218,6 +218,22 @@ describe('acceptance needs proof', () => {
     expect(gateOf(await p.view(), 'acceptance', 'S-1').blockedBy).toMatchObject({ kind: 'unproven' });
   });
 
+  it('an AC approved with the spec and unchanged says so at acceptance, with the hash approved there; a changed one is new', async () => {
+    await approveTheRest();
+    const acceptance = { feature: 'F-1', gate: 'acceptance' as const, story: 'S-1' };
+    const shown = async () => {
+      const evidence = await gateEvidence(await p.view(), p.ledger, acceptance);
+      if (!evidence.ok) throw new Error(evidence.error.message);
+      return evidence.value.artifacts;
+    };
+    const spec = (await p.records()).find((r) => r.type === RECORD_TYPES.gateApproved && r.subject.gate === 'spec')!;
+    const ac = (await shown()).find((a) => a.name.endsWith('AC-1.json'))!;
+    expect(ac.approved).toBeNull();
+    expect(ac.approvedElsewhere).toEqual({ gate: 'spec', sha256: ac.sha256, approvedAt: spec.at, approver: PERSON });
+    await p.write(ac.name, { id: 'AC-1', given: 'a changed given', when: 'w', then: 't' });
+    expect((await shown()).find((a) => a.name === ac.name)!.approvedElsewhere).toBeNull();
+  });
+
   it('an escalated item or tests too weak to fail leave the AC unproven', async () => {
     await approveTheRest();
     await p.prove(['T1', 'T2']);

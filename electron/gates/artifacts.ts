@@ -61,6 +61,12 @@ export const locateGate = async (view: ProjectView, ref: GateRef): Promise<Resul
   return ok({ feature, story, site: { ...site, featureDir: site.featureDir }, names });
 };
 
+/** What will produce a missing artifact: in a Baton project the deploy evidence is Run's to write, never a person's. */
+const whoWrites = (name: string, layout: ProjectView['layout']): string =>
+  name === 'deploy-evidence.json' && layout === 'baton'
+    ? 'Run deploys the feature and writes it, once every story is accepted'
+    : 'create it before this gate can be approved';
+
 /** Reads and judges every artifact of a located gate. `view` supplies the reader's problems. */
 export const snapshotArtifacts = async (view: ProjectView, located: LocatedGate): Promise<ArtifactSnapshot[]> => {
   const { root, featureDir } = located.site;
@@ -68,7 +74,7 @@ export const snapshotArtifacts = async (view: ProjectView, located: LocatedGate)
     located.names.map(async (name): Promise<ArtifactSnapshot> => {
       const file = await readArtifact(root, featureDir, name);
       const where = projectPath(root, featureDir, name);
-      if (file.state === 'missing') return { name, file, hash: null, text: null, problem: `${where} is missing; create it before this gate can be approved` };
+      if (file.state === 'missing') return { name, file, hash: null, text: null, problem: `${where} is missing; ${whoWrites(name, view.layout)}` };
       if (file.state === 'unreadable') return { name, file, hash: null, text: null, problem: `${where} ${file.reason}` };
       const hash = currentHash(name, file.bytes, view.layout);
       const text = textOf(file.bytes);

@@ -5,7 +5,7 @@
  */
 import { discardRefusal } from './discard';
 import { type GateName, type HashAlgorithm, type LedgerRecord } from '../../shared/ledger';
-import { RECORD_TYPES } from '../../shared/records';
+import { RECORD_TYPES, recordOf } from '../../shared/records';
 import type { ProjectView } from '../../shared/model';
 import { err, ok, type AppError, type Result } from '../../shared/result';
 import { writableProject } from '../../shared/read-only';
@@ -40,9 +40,22 @@ export interface ReasonedRequest extends GateRef {
 }
 
 /**
- * When the gate opened for this decision: its prerequisite's latest approval, or its own latest
- * rejection or withdrawal (it reopened then), or, for the spec gate, the feature's request; null
- * when the ledger says none of these. With how long it waited and how long the evidence was open.
+ * Whether `r` brought (part of) the evidence the gate is decided on: the design role's turn that
+ * wrote the gate's artifacts, a finished item of the story or the merged suite (acceptance), the
+ * deploy (deploy). The promote gate's evidence is the deploy gate's approval, its prerequisite.
+ */
+const bringsEvidence = (r: LedgerRecord, ref: GateRef): boolean => {
+  if (ref.gate === 'acceptance')
+    return (r.type === RECORD_TYPES.cycleFinished && (r.subject.story ?? null) === (ref.story ?? null)) || r.type === RECORD_TYPES.featureVerified;
+  if (ref.gate === 'deploy') return r.type === RECORD_TYPES.deployRan;
+  return ref.gate !== 'promote' && recordOf(r, RECORD_TYPES.designTurn)?.data.gate === ref.gate;
+};
+
+/**
+ * When the gate became decidable for this decision: the latest of its prerequisite's approval, its
+ * own latest rejection or withdrawal (it reopened then), its newest evidence (so the time a build
+ * took is not counted as the person's), or, for the spec gate, the feature's request; null when
+ * the ledger says none of these. With how long it waited and how long the evidence was open.
  */
 const timing = (records: readonly LedgerRecord[], ref: GateRef, viewedMs: number | undefined) => {
   const pre = PREREQUISITE[ref.gate];
@@ -54,7 +67,8 @@ const timing = (records: readonly LedgerRecord[], ref: GateRef, viewedMs: number
           ((r.type === RECORD_TYPES.gateRejected || r.type === RECORD_TYPES.gateWithdrawn) &&
             r.subject.gate === ref.gate &&
             (r.subject.story ?? null) === (ref.story ?? null)) ||
-          (pre === null && r.type === RECORD_TYPES.featureRequested)),
+          (pre === null && r.type === RECORD_TYPES.featureRequested) ||
+          bringsEvidence(r, ref)),
     )
     .map((r) => r.at)
     .sort()

@@ -62,6 +62,18 @@ const sentBackVersion = async (
   };
 };
 
+/** The newest approval in force at another gate of the feature that approved exactly this version of `name`. */
+const approvedElsewhere = (folds: ReturnType<typeof foldGates>, ref: GateRef, name: string, sha256: string | null): EvidenceArtifact['approvedElsewhere'] => {
+  let found: NonNullable<EvidenceArtifact['approvedElsewhere']> | null = null;
+  for (const [key, fold] of folds) {
+    if (fold.feature !== ref.feature || key === gateKey(ref) || sha256 === null) continue;
+    const approval = fold.approval;
+    if (!approval?.artifacts.some((a) => a.name === name && a.sha256 === sha256)) continue;
+    if (found === null || approval.at > found.approvedAt) found = { gate: fold.gate, sha256, approvedAt: approval.at, approver: approval.approver };
+  }
+  return found;
+};
+
 const batonEvidence = async (view: ProjectView, ledger: Ledger | null, ref: GateRef): Promise<Result<GateEvidence>> => {
   const records = ledger ? (await ledger.read()).records : [];
   // The disk as it is now: the caller's view may be older than the files.
@@ -85,6 +97,7 @@ const batonEvidence = async (view: ProjectView, ledger: Ledger | null, ref: Gate
     snapshots.map(async (s) => ({
       ...current(s, last ? await frozen(ledger, last, s.name) : null, s.name.endsWith('.json') ? 'jcs-sha256' : 'text-sha256'),
       ...(rejection ? { sentBack: await sentBackVersion(ledger, rejection, s.name) } : {}),
+      ...(last?.artifacts.some((a) => a.name === s.name) ? {} : { approvedElsewhere: approvedElsewhere(folds, ref, s.name, s.hash?.sha256 ?? null) }),
     })),
   );
   // An artifact approved before but no longer covered (a deleted AC) is shown, so its removal is seen.

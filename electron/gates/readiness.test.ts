@@ -56,7 +56,7 @@ describe('whether a waiting gate can be decided now', () => {
       await rm(p.file('deploy-evidence.json'));
       expect(gateOf(await p.view(), 'deploy').blockedBy).toMatchObject({
         kind: 'evidence',
-        message: expect.stringContaining('deploy-evidence.json is missing'),
+        message: expect.stringContaining('deploy-evidence.json is missing; Run deploys the feature and writes it'),
       });
     });
 

@@ -20,7 +20,8 @@ export const BOARD_KEYS_HINT = 'board-keys-hint';
  */
 export const ItemCard = memo(function ItemCard({ card, tabbable }: { card: BoardCard; tabbable: boolean }) {
   const select = useStore((s) => s.select);
-  const showFeature = useStore((s) => s.filters.feature === null);
+  // The feature's name says something only while cards of several features share the board.
+  const showFeature = useStore((s) => s.filters.feature === null && (s.project?.features.length ?? 0) > 1);
   const { item } = card;
   return (
     <button

@@ -6,7 +6,7 @@
 import { useId } from 'react';
 import type { EvidenceArtifact } from '../../../shared/ledger';
 import { Icon } from '../components/icon';
-import { friendlyTime, shortHash } from '../lib/format';
+import { friendlyTime, humanize, shortHash } from '../lib/format';
 import { artifactTestId } from '../lib/gate-ref';
 import { ArtifactBody } from './artifact-body';
 import { useSpecIndex } from './rendered/spec-index';
@@ -26,6 +26,12 @@ function Standing({ artifact }: { artifact: EvidenceArtifact }) {
       </span>
     );
   }
+  if (!artifact.approved && artifact.approvedElsewhere)
+    return (
+      <span className="artifact-standing muted" data-testid="artifact-approved-elsewhere" title={`sha256 ${artifact.approvedElsewhere.sha256}`}>
+        approved at {humanize(artifact.approvedElsewhere.gate)} (hash <code className="hash">{shortHash(artifact.approvedElsewhere.sha256)}</code>)
+      </span>
+    );
   if (!artifact.approved) return <span className="artifact-standing muted">new · never approved</span>;
   if (artifact.approved.sha256 === artifact.sha256) return <span className="artifact-standing muted">unchanged since approval</span>;
   return (
@@ -88,7 +94,7 @@ export function ArtifactCard({ artifact, open, viewed, changedWhileReading, feat
         <button type="button" className="artifact-toggle" data-testid="open-evidence" aria-expanded={open} aria-controls={bodyId} onClick={onToggle}>
           <Icon name="chevron" className="chevron" />
           <span className="artifact-name">{artifact.name}</span>
-          <span className="artifact-action">{open ? 'Hide' : 'Open evidence'}</span>
+          <span className="artifact-action">{open ? 'Hide artifact' : 'Show artifact'}</span>
         </button>
         <Standing artifact={artifact} />
         {artifact.sha256 && (

@@ -15,8 +15,9 @@ import { ReasonDialog } from '../components/reason-dialog';
 import { GateStatusBadge } from '../components/status-badge';
 import { friendlyTime, humanize } from '../lib/format';
 import { acTitleIn, exceptionsOffered, exceptionsRequest, unprovenHint } from '../lib/gate-exceptions';
-import type { GateRef } from '../lib/gate-ref';
+import { gateKey, type GateRef } from '../lib/gate-ref';
 import type { GateEntry } from '../lib/inbox-model';
+import { marksScope, rememberViewed, viewedMarks } from '../lib/viewed-marks';
 import { approveGate, rejectGate, STALE_ARTIFACT, withdrawConsequence, withdrawGate, type ApprovalExceptions } from '../store/gate-actions';
 import { ensureIdentity } from '../store/identity';
 import { useStore } from '../store/store';
@@ -44,7 +45,10 @@ export function EvidencePanel({ entry, onDecided }: Props) {
   const feature = useStore((s) => s.project?.features.find((f) => f.id === ref.feature));
   const layout = useStore((s) => s.project?.layout ?? 'baton');
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
-  const [viewed, setViewed] = useState<ReadonlySet<string>>(new Set());
+  const root = useStore((s) => s.project?.root ?? '');
+  // Opened marks last for the tab (per gate and artifact hash): a link followed or a reload does not clear them.
+  const scope = marksScope(root, gateKey(ref));
+  const [viewed, setViewed] = useState<ReadonlySet<string>>(() => viewedMarks(scope));
   const [changed, setChanged] = useState<ReadonlySet<string>>(new Set());
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<AppError | null>(null);
@@ -80,7 +84,9 @@ export function EvidencePanel({ entry, onDecided }: Props) {
     if (next.has(key)) next.delete(key);
     else {
       next.add(key);
-      setViewed((v) => new Set(v).add(key));
+      const marks = new Set(viewed).add(key);
+      setViewed(marks);
+      rememberViewed(scope, marks);
     }
     setOpen(next);
   };

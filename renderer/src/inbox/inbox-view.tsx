@@ -10,6 +10,7 @@ import { Badge, FALLBACK, GATE_LOOK, GateStatusBadge, TestStatusBadge } from '..
 import { friendlyTime, humanize } from '../lib/format';
 import {
   entryKey,
+  firstDecidable,
   inboxEntries,
   nextAfter,
   sameInboxRef,
@@ -38,7 +39,11 @@ const gateWait = (entry: GateEntry): string => {
   // An acceptance held back by unproven ACs waits on proof, or on the PO's explicit exception: not on files.
   if (entry.gate.blockedBy?.kind === 'unproven') return 'needs proof or an exception';
   if (entry.group === 'evidence')
-    return entry.ref.gate === 'deploy' || entry.ref.gate === 'promote' ? 'waiting on deploy evidence' : 'waiting on its artifacts';
+    return entry.ref.gate === 'deploy' || entry.ref.gate === 'promote' ? 'Run deploys and writes its evidence' : 'waiting on its artifacts';
+  if (entry.group === 'sent-back' && entry.gate.decidedBy) {
+    const when = friendlyTime(entry.gate.decidedBy.at);
+    return `sent back by ${entry.gate.decidedBy.who}${when ? ` ${when.relative}` : ''}; waiting for a new version`;
+  }
   if (entry.group === 'read-only') return 'cannot be decided here';
   return waitingFor(entry.gate.pendingSince);
 };
@@ -62,6 +67,11 @@ function GateButton({ entry, current }: { entry: GateEntry; current: boolean }) 
         </span>
         {readOnly ? <Badge look={GATE_LOOK[gate.status] ?? FALLBACK} word={`${gate.status} (read-only)`} /> : <GateStatusBadge status={gate.status} />}
       </span>
+      {entry.group === 'sent-back' && gate.note && (
+        <span className="inbox-item-description" data-testid={`inbox-note-${entryKey(entry)}`}>
+          “{gate.note}”
+        </span>
+      )}
       <span className="inbox-item-meta">
         <span className="inbox-item-feature">{featureName}</span>
         <span className="muted">{gateWait(entry)}</span>
@@ -138,7 +148,7 @@ function Section({
   id: string;
   title: string;
   entries: readonly InboxEntry[];
-  active: InboxEntry;
+  active: InboxEntry | null;
   className?: string;
 }) {
   if (entries.length === 0) return null;
@@ -166,7 +176,9 @@ export function InboxView() {
   const detail = useRef<HTMLDivElement>(null);
   // After a decision the next entry's heading takes the focus, so a keyboard user goes on from there.
   const [decided, setDecided] = useState(false);
-  const active = entries.find((e) => sameInboxRef(e.ref, selected)) ?? entries[0];
+  // Nothing chosen: the first decision you can make now; a gate that waits (on evidence, on its author) is opened only when you pick it.
+  // (A read-only project decides nothing: there its first entry opens, to be read.)
+  const active = entries.find((e) => sameInboxRef(e.ref, selected)) ?? firstDecidable(entries) ?? (project?.readOnly ? (entries[0] ?? null) : null);
   const activeKey = active ? entryKey(active) : null;
 
   useEffect(() => {
@@ -175,7 +187,7 @@ export function InboxView() {
     setDecided(false);
   }, [decided, activeKey]);
 
-  if (!active) {
+  if (entries.length === 0) {
     return (
       <div className="empty-state" data-testid="inbox-empty">
         <div className="empty-stack">
@@ -227,6 +239,7 @@ export function InboxView() {
         <Section id="inbox-ready-title" title="Ready to decide" entries={gates('ready')} active={active} />
         <Section id="inbox-evidence-title" title="Waiting on evidence or proof" entries={gates('evidence')} active={active} className="inbox-blocked" />
         <Section id="inbox-blocked-title" title="Waiting on an earlier gate" entries={gates('earlier')} active={active} className="inbox-blocked" />
+        <Section id="inbox-sent-back-title" title="Sent back" entries={gates('sent-back')} active={active} className="inbox-blocked" />
         <Section id="inbox-read-only-title" title="Open gates (read-only)" entries={gates('read-only')} active={active} className="inbox-blocked" />
         <Section
           id="inbox-rerun-title"
@@ -237,7 +250,16 @@ export function InboxView() {
         />
       </nav>
       <div className="inbox-detail" ref={detail}>
-        {active.kind === 'gate' ? (
+        {active === null ? (
+          <div className="empty-state" data-testid="inbox-nothing-to-decide">
+            <div className="empty-stack">
+              <p className="empty-title" tabIndex={-1} data-detail-heading>
+                Nothing to decide now
+              </p>
+              <p>Everything listed waits on something else: its evidence, an earlier gate, or a new version from its author. Pick one to read it.</p>
+            </div>
+          </div>
+        ) : active.kind === 'gate' ? (
           <EvidencePanel key={entryKey(active)} entry={active} onDecided={onDecided} />
         ) : active.kind === 'block' ? (
           <RunBlockPanel key={entryKey(active)} entry={active} onDecided={onDecided} />

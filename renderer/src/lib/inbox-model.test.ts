@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { withSample } from '../../../shared/records.fixture';
-import type { LedgerRecord } from '../../../shared/ledger';
+import type { GateName, LedgerRecord } from '../../../shared/ledger';
 import type { AmendmentView, EscalationView, Feature, Gate, ProjectView, TestItem } from '../../../shared/model';
-import { countPending, entryKey, escalationEntries, gateEntries, inboxEntries, lastFailingRun, nextAfter, sameInboxRef } from './inbox-model';
+import { countPending, entryKey, escalationEntries, firstDecidable, gateEntries, inboxEntries, lastFailingRun, nextAfter, sameInboxRef } from './inbox-model';
 
 const gate = (name: string, status: Gate['status'], pendingSince: string | null, story: string | null = null, blockedBy: Gate['blockedBy'] = null): Gate => ({
   name,
@@ -324,6 +324,46 @@ describe('nextAfter', () => {
     // An escalation is never the same entry as a gate of its feature.
     expect(sameInboxRef({ feature: 'F-1', item: 'T1' }, ref('spec'))).toBe(false);
     expect(sameInboxRef({ feature: 'F-1', item: 'T1' }, { feature: 'F-2', item: 'T1' })).toBe(false);
+  });
+});
+
+describe('after a rejection', () => {
+  const rejected = (pendingSince: string): Gate => ({
+    ...gate('spec', 'rejected', pendingSince),
+    note: 'The refund rule is missing.',
+    decidedBy: { who: 'Ana <ana@example.com>', at: '2025-02-01T00:00:00Z' },
+  });
+  const ref = (g: GateName) => ({ feature: 'F-1', gate: g, story: null });
+
+  it('lists a rejected gate whose artifacts are unchanged since under sent back, not counted; a new version makes it ready again', () => {
+    const unchanged = view([feature('F-1', [rejected('2025-01-15T00:00:00Z'), gate('design', 'open', '2025-01-20T00:00:00Z')])]);
+    expect(gateEntries(unchanged).map((e) => [e.ref.gate, e.group])).toEqual([
+      ['design', 'ready'],
+      ['spec', 'sent-back'],
+    ]);
+    expect(countPending(unchanged)).toBe(1);
+    const revised = view([feature('F-1', [rejected('2025-02-02T00:00:00Z')])]);
+    expect(gateEntries(revised).map((e) => e.group)).toEqual(['ready']);
+    expect(countPending(revised)).toBe(1);
+  });
+
+  it('moves on to the next decision a person can make, never to a gate that waits (on evidence, an earlier gate, its author), else to nothing', () => {
+    const entries = inboxEntries(
+      view([
+        feature('F-1', [
+          gate('spec', 'open', '2025-01-01T00:00:00Z'),
+          gate('deploy', 'open', '2025-01-02T00:00:00Z', null, noEvidence),
+          gate('promote', 'open', '2025-01-03T00:00:00Z', null, after('deploy')),
+          gate('design', 'open', '2025-01-04T00:00:00Z'),
+        ]),
+      ]),
+    );
+    expect(nextAfter(entries, ref('spec'))).toEqual(ref('design'));
+    expect(nextAfter(entries, ref('design'))).toEqual(ref('spec'));
+    const waiting = entries.filter((e) => e.kind === 'gate' && e.ref.gate !== 'design');
+    expect(nextAfter(waiting, ref('spec'))).toBeNull();
+    expect(firstDecidable(waiting.filter((e) => e.kind === 'gate' && e.ref.gate !== 'spec'))).toBeNull();
+    expect(firstDecidable(entries)?.ref).toEqual(ref('spec'));
   });
 });
 

@@ -45,9 +45,10 @@ export const escalationKey = (ref: EscalationRef): string => `${ref.feature}-${r
 
 /**
  * Where a gate is listed: decidable now, waiting on its evidence or artifacts (or on a change after a
- * withdrawal), waiting on an earlier gate, or open in a project where nothing can be decided.
+ * withdrawal), waiting on an earlier gate, sent back (rejected, and its artifacts unchanged since:
+ * it waits for their author's new version), or open in a project where nothing can be decided.
  */
-export type GateGroup = 'ready' | 'evidence' | 'earlier' | 'read-only';
+export type GateGroup = 'ready' | 'evidence' | 'earlier' | 'sent-back' | 'read-only';
 
 export interface GateEntry {
   readonly kind: 'gate';
@@ -59,10 +60,21 @@ export interface GateEntry {
   readonly waitsFor: GateName | null;
 }
 
-const GROUP_ORDER: Readonly<Record<GateGroup, number>> = { ready: 0, evidence: 1, earlier: 2, 'read-only': 3 };
+const GROUP_ORDER: Readonly<Record<GateGroup, number>> = { ready: 0, evidence: 1, earlier: 2, 'sent-back': 3, 'read-only': 4 };
 
-/** The backend's judgement (`gate.blockedBy`, the same checks an approval runs) decides the group. */
+/**
+ * Rejected, and nothing of it has changed since (its artifacts' newest change is not after the
+ * rejection): the author has not answered yet, so it is not waiting for the person who sent it back.
+ */
+export const isSentBack = (gate: Gate): boolean => {
+  if (gate.status !== 'rejected' || !gate.decidedBy) return false;
+  const changed = gate.pendingSince ? Date.parse(gate.pendingSince) : Number.NaN;
+  return Number.isNaN(changed) || changed <= Date.parse(gate.decidedBy.at);
+};
+
+/** The backend's judgement (`gate.blockedBy`, the same checks an approval runs) decides the group; a gate sent back waits for its author. */
 export const groupOf = (gate: Gate): GateGroup => {
+  if (gate.blockedBy?.kind !== 'read-only' && isSentBack(gate)) return 'sent-back';
   switch (gate.blockedBy?.kind) {
     case undefined:
       return 'ready';
@@ -192,27 +204,33 @@ export function inboxEntries(view: ProjectView | null): InboxEntry[] {
   ];
 }
 
-/** Whether an entry is a decision a person can make now (a gate waiting on something else, or an approved amendment waiting for its re-run, is not). */
-const decidable = (e: InboxEntry): boolean => (e.kind === 'gate' ? e.group === 'ready' : e.kind === 'amendment' ? e.group === 'pending' : true);
+/**
+ * Whether an entry is a decision a person can make now (a gate waiting on something else or sent
+ * back, or an approved amendment waiting for its re-run, is not): only these are ever focused for you.
+ */
+export const isDecidable = (e: InboxEntry): boolean => (e.kind === 'gate' ? e.group === 'ready' : e.kind === 'amendment' ? e.group === 'pending' : true);
 
 /**
  * The badge: decisions a person can make here now — blocked runs, escalations, pending test
  * amendments and gates ready to decide. Gates waiting on evidence or on an earlier gate, and
  * approved amendments waiting for their re-run, are listed but not counted; a read-only project counts none.
  */
-export const countPending = (view: ProjectView | null): number => (view === null || view.readOnly ? 0 : inboxEntries(view).filter(decidable).length);
+export const countPending = (view: ProjectView | null): number => (view === null || view.readOnly ? 0 : inboxEntries(view).filter(isDecidable).length);
 
 /**
- * What opens after a decision on `decided`: the entry that followed it, else the one before,
- * never `decided` itself (a rejected gate stays in the inbox, waiting for a new version).
+ * What opens after a decision on `decided`: the next decision a person can make now (the first after
+ * it in the list, else the last before it), never `decided` itself, never an entry that cannot be
+ * decided (a gate waiting on evidence, a gate sent back); null when nothing is left to decide.
  */
 export function nextAfter(entries: readonly InboxEntry[], decided: InboxRef): InboxRef | null {
   const index = entries.findIndex((e) => sameInboxRef(e.ref, decided));
-  const others = entries.filter((e) => !sameInboxRef(e.ref, decided));
-  if (others.length === 0) return null;
-  if (index < 0) return others[0]!.ref;
-  return (others[index] ?? others[others.length - 1]!).ref;
+  const open = entries.map((entry, at) => ({ entry, at })).filter(({ entry }) => isDecidable(entry) && !sameInboxRef(entry.ref, decided));
+  const next = open.find(({ at }) => at > index) ?? open.at(-1);
+  return next ? next.entry.ref : null;
 }
+
+/** What the inbox opens on when nothing is chosen: the first decision a person can make now, or nothing. */
+export const firstDecidable = (entries: readonly InboxEntry[]): InboxEntry | null => entries.find(isDecidable) ?? null;
 
 /** The blobs that hold a test run's output, in the order they are shown. */
 export const RUNNER_OUTPUT = ['runner/stdout.txt', 'runner/stderr.txt'] as const;
