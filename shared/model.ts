@@ -316,6 +316,20 @@ export interface ProjectView {
   readonly bundle: string | null;
   readonly features: readonly Feature[];
   readonly problems: readonly Problem[];
+  /**
+   * A run another process is making on this project now (it holds the run lock: the CLI, another
+   * window): what it does lands on the board as it is recorded, but its live output is not here.
+   * Absent when no other process runs.
+   */
+  readonly runElsewhere?: RunElsewhere;
+}
+
+/** Who holds a project's run lock, when it is not this process. */
+export interface RunElsewhere {
+  readonly pid: number | null;
+  readonly host: string | null;
+  /** When that run took the lock (ISO time), when it said. */
+  readonly since: string | null;
 }
 
 export interface RecentProject {

@@ -20,6 +20,7 @@ import { readProject } from '../project';
 import { allowedApprovers, type ApproverPolicy } from '../../shared/approvers';
 import { annotateApproverProofs, approverPolicy } from './approver-proofs';
 import { missingApprovalProblems } from './git-anchors';
+import { runElsewhere } from '../engine/run-housekeeping';
 
 export interface LoadedProject {
   readonly view: ProjectView;
@@ -61,6 +62,9 @@ async function loadFolder(root: string, origin: { bundle: string | null; dispose
   if (ledger) view = annotateApproverProofs(view, records, policy);
   view = await annotateMissingApprovals(view, ledger !== null && !origin.bundle, records);
   if (ledger) view = await annotateUnsigned(view, records);
+  // A run another process is making (the CLI, another window): the screens say so (a bundle runs nothing).
+  const elsewhere = view.layout === 'baton' && !origin.bundle ? await runElsewhere(root) : null;
+  if (elsewhere) view = { ...view, runElsewhere: elsewhere };
   return ok({ view, ledger, records, dispose: origin.dispose });
 }
 

@@ -2,7 +2,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, realpath, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { acquireFileLock, releaseFileLock } from '../platform/file-lock';
+import { hostname } from 'node:os';
+import type { RunElsewhere } from '../../shared/model';
+import { acquireFileLock, liveHolder, releaseFileLock } from '../platform/file-lock';
 import { git } from './git';
 
 /**
@@ -12,8 +14,17 @@ import { git } from './git';
  * a lock copied along with the project (to another folder or machine) is no run here: it is
  * replaced, and `note` says so.
  */
+const runLockFile = (root: string): string => join(root, '.baton', 'state', 'run.lock');
+
+/** A run of this project that another process is making now (it holds the run lock), or null. */
+export async function runElsewhere(root: string): Promise<RunElsewhere | null> {
+  const holder = await liveHolder(runLockFile(root), await realpath(root).catch(() => root));
+  if (holder === null || (holder.pid === process.pid && holder.host === hostname())) return null;
+  return { pid: holder.pid, host: holder.host, since: holder.at };
+}
+
 export async function takeRunLock(root: string, note: (message: string) => void): Promise<() => Promise<void>> {
-  const file = join(root, '.baton', 'state', 'run.lock');
+  const file = runLockFile(root);
   await mkdir(dirname(file), { recursive: true });
   const content = await acquireFileLock(
     file,

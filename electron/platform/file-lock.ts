@@ -183,6 +183,16 @@ export const acquireFileLock = async (lockPath: string, timeoutMs: number, busy:
   }
 };
 
+/**
+ * Who holds the lock now, judged as acquireFileLock would (null: free, stale, or copied with the
+ * folder from elsewhere, so nobody holds it here). Never takes or changes it.
+ */
+export const liveHolder = async (lockPath: string, folder?: string): Promise<{ pid: number | null; host: string | null; at: string | null } | null> => {
+  const holder = await readHolder(lockPath).catch(() => null);
+  if (holder === null || isStale(holder) || copiedFrom(holder, folder) !== null) return null;
+  return { pid: holder.pid, host: holder.host, at: holder.at };
+};
+
 /** Removes the lock file if it is still ours (a takeover may have replaced it). */
 export const releaseFileLock = async (lockPath: string, content: string): Promise<void> => {
   const current = await fs.readFile(lockPath, 'utf8').catch(() => null);

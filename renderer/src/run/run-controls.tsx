@@ -3,7 +3,9 @@
  * (also Ctrl+J, or Cmd+J). A bundle or a Consort project shows none of them: nothing runs there.
  */
 import { useEffect } from 'react';
+import type { RunElsewhere } from '../../../shared/model';
 import { Icon } from '../components/icon';
+import { friendlyTime } from '../lib/format';
 import { startRun, stopRun } from '../store/run-actions';
 import { useStore } from '../store/store';
 import { CONDITION, conditionOf, stateWord } from './run-words';
@@ -22,12 +24,23 @@ function useTogglePanelShortcut(): void {
   }, []);
 }
 
+/** Who runs elsewhere, and what that means here, in words. */
+const elsewhereWords = (r: RunElsewhere): string => {
+  const who = r.pid !== null ? `pid ${r.pid}${r.host ? ` on ${r.host}` : ''}` : 'another process';
+  const since = r.since ? friendlyTime(r.since) : null;
+  return (
+    `Another Baton run (${who}${since ? `, started ${since.relative}` : ''}) is working on this project: what it does shows here as it is recorded, ` +
+    'its live output only where it runs. Stop it there to run here.'
+  );
+};
+
 export function RunControls() {
   const run = useStore((s) => s.run);
   const runnable = useStore((s) => s.project !== null && s.project.layout === 'baton' && !s.project.readOnly && !s.project.bundle);
   const panelOpen = useStore((s) => s.runPanelOpen);
   const setPanelOpen = useStore((s) => s.setRunPanelOpen);
   const chosen = useStore((s) => s.filters.feature);
+  const elsewhere = useStore((s) => s.project?.runElsewhere ?? null);
   useTogglePanelShortcut();
 
   // A review bundle or a Consort project is read here, never run: no controls that cannot work.
@@ -36,8 +49,15 @@ export function RunControls() {
   const look = CONDITION[condition];
   const phase = run.lifecycle ? stateWord(run.lifecycle) : null;
   const busy = run.running;
+  // Another process (the CLI, another window) holds the run lock: say so, and do not offer a Run it would refuse.
+  const other = !busy && elsewhere ? elsewhereWords(elsewhere) : null;
   return (
     <div className="run-controls" role="group" aria-label="Run controls">
+      {other && (
+        <span className="run-phase run-elsewhere tone-info" data-testid="run-elsewhere" role="status" title={other}>
+          <Icon name="clock" /> Running in another process
+        </span>
+      )}
       <span
         className={`run-phase tone-${look.tone}`}
         data-testid="run-phase"
@@ -52,8 +72,8 @@ export function RunControls() {
         type="button"
         className="button button-primary"
         data-testid="run-start"
-        disabled={busy}
-        title={`Run the enforced loop for ${chosen ?? 'the first feature'}, from where it stopped`}
+        disabled={busy || other !== null}
+        title={other ?? `Run the enforced loop for ${chosen ?? 'the first feature'}, from where it stopped`}
         onClick={() => void startRun()}
       >
         Run
