@@ -133,3 +133,16 @@ export function validateDesignArtifact<R extends DesignRole>(role: R, raw: strin
   const artifact: unknown = parsed.data;
   return { ok: true, value: artifact as DesignArtifact<R> };
 }
+
+/** Each design role as a person names it. */
+export const DESIGN_ROLE_NAME: Readonly<Record<DesignRole, string>> = {
+  specAuthor: 'Spec Author',
+  architectReviewer: 'Architect Reviewer',
+  dba: 'DBA',
+  uxDesigner: 'UX Designer',
+  testStrategist: 'Test Strategist',
+};
+
+/** What a person reads when no agent did a design role's turn (the scripted agent has none for this feature). */
+export const noAgentFor = (roleName: string, gate: string, declined: string): string =>
+  `no agent for the ${roleName} (${declined}): configure one in Settings or write the ${gate === 'spec' ? 'spec' : `${gate} files`} yourself`;

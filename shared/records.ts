@@ -286,7 +286,7 @@ export const RECORD_DATA = {
     turnMs: z.number(),
     agentExitCode: z.number().int().nullable(),
   }),
-  [RECORD_TYPES.designEscalated]: z.looseObject({ role: text, gate: text, attempts: count, problems: list(text) }),
+  [RECORD_TYPES.designEscalated]: z.looseObject({ role: text, gate: text, attempts: count, problems: list(text), declined: text.optional() }),
   [RECORD_TYPES.testAmendment]: z.looseObject({
     /** The `cycle.locked` record whose files this would replace. */
     lock: hash,

@@ -90,6 +90,11 @@ export interface TurnResult {
   readonly review: { readonly decision: 'accept' | 'refactor' | 'smell'; readonly note: string | null } | null;
   /** What the agent itself said (its messages, decoded; never Baton's lines about the turn): where dependency requests are read. */
   readonly said?: string;
+  /**
+   * The agent did not take the turn at all, and why (the scripted agent with no turn for it): the
+   * orchestrator says that, instead of judging an empty turn as the role's work.
+   */
+  readonly declined?: string;
 }
 
 export interface AgentAdapter {

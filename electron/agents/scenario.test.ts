@@ -54,3 +54,15 @@ describe('scenario matching', () => {
     expect(() => parseScenario('{', 'demo.json')).toThrow(/not valid JSON/);
   });
 });
+
+describe('turns for one feature', () => {
+  const pinned = parseScenario(
+    JSON.stringify({ turns: [{ role: 'specAuthor', step: 'artifact', feature: 'F-inventory', write: { 'artifact.json': '{}' } }] }),
+    'scenario.json',
+  );
+  it('play for that feature only: another feature (or none named) gets no turn', () => {
+    expect(matchTurn(pinned, { role: 'specAuthor', step: 'artifact', item: null, attempt: 1, feature: 'F-inventory' })).not.toBeNull();
+    expect(matchTurn(pinned, { role: 'specAuthor', step: 'artifact', item: null, attempt: 1, feature: 'F-gift' })).toBeNull();
+    expect(matchTurn(pinned, { role: 'specAuthor', step: 'artifact', item: null, attempt: 1 })).toBeNull();
+  });
+});

@@ -19,6 +19,8 @@ export const turnSchema = z.strictObject({
   step: z.enum(['red', 'green', 'refactor', 'review', 'strengthen', 'artifact']).optional(),
   item: z.string().min(1).optional(),
   attempt: z.number().int().min(1).optional(),
+  /** Only for this feature (its id): the demo's design turns answer the demo's request, never another feature's; absent: any feature. */
+  feature: z.string().min(1).optional(),
   /** Only in this round of the item (a retry after an escalation starts round 2); absent: any round. */
   round: z.number().int().min(1).optional(),
   write: writes.optional(),
@@ -55,27 +57,28 @@ export function parseScenario(text: string, where: string): Scenario {
   const parsed = scenarioSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new Error(`${where}: ${issue.path.join('.') || '(top level)'} ${issue.message}. See "Scripted scenarios" in the README.`);
+    throw new Error(`${where}: ${issue.path.join('.') || '(top level)'} ${issue.message}. See docs/agents.md, "Scripted scenarios".`);
   }
   return parsed.data;
 }
 
 /**
  * The turn for a request, stateless so a resumed run replays the same turn: among turns of this
- * role, step and item (an absent item matches any) — those pinned to the request's round when the
+ * role, step, item and feature (an absent item or feature matches any) — those pinned to the request's round when the
  * scenario pins any for this role and item, else those naming no round — one with this exact attempt wins; otherwise
  * the attempt-th turn that names no attempt, in file order. None: the agent did nothing.
  */
 export function matchTurn(
   scenario: Scenario,
-  request: { role: string; step: TurnStep; item: string | null; attempt: number; round?: number },
+  request: { role: string; step: TurnStep; item: string | null; attempt: number; round?: number; feature?: string | null },
 ): ScriptedTurn | null {
   const round = request.round ?? 1;
-  const inRound = scenario.turns.filter((t) => t.round === round);
+  const turns = scenario.turns.filter((t) => t.feature === undefined || t.feature === request.feature);
+  const inRound = turns.filter((t) => t.round === round);
   // Turns pinned to this round win over turns for any round.
   const pool = inRound.some((t) => t.role === request.role && (t.item === undefined || t.item === request.item))
     ? inRound
-    : scenario.turns.filter((t) => t.round === undefined);
+    : turns.filter((t) => t.round === undefined);
   const candidates = pool.filter(
     (t) => t.role === request.role && (t.step ?? DEFAULT_STEP[t.role] ?? 'artifact') === request.step && (t.item === undefined || t.item === request.item),
   );

@@ -107,3 +107,20 @@ describe('scripted agent: writes and deletes stay inside the worktree', () => {
     );
   });
 });
+
+describe('scripted agent: a turn the scenario does not have', () => {
+  it('is declined, saying which (round and feature included), and nothing is written; a review with none accepts', async () => {
+    const scenario = parseScenario(
+      JSON.stringify({ turns: [{ role: 'navigator', item: 'T1', round: 1, write: { 'test/t1.test.js': 'x' } }] }),
+      'scenario.json',
+    );
+    const request: TurnRequest = { role: 'navigator', step: 'red', item: 'T1', attempt: 1, round: 2, worktree, prompt: '', failure: null, env: {} };
+    const result = await scriptedAgent(scenario).turn(request);
+    expect(result.declined).toBe('the scripted scenario has no turn for navigator red T1 attempt 1 in round 2');
+    expect(result.transcript).toContain('[scripted] the scripted scenario has no turn for navigator red T1 attempt 1 in round 2: the agent does nothing.');
+    expect(await readdir(worktree)).toEqual(['node_modules', 'src']);
+    const review = await scriptedAgent(scenario).turn({ ...request, step: 'review' });
+    expect(review.declined).toBeUndefined();
+    expect(review.review).toEqual({ decision: 'accept', note: null });
+  });
+});

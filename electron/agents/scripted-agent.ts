@@ -36,15 +36,20 @@ export function scriptedAgent(scenario: Scenario, options: ScriptedAgentOptions 
         lines.push(line);
         request.onOutput?.(`${line}\n`);
       };
-      const turn = matchTurn(scenario, request);
+      const feature = request.context?.feature.id ?? null;
+      const turn = matchTurn(scenario, { ...request, feature });
       const who = `${request.role} ${request.step}${request.item ? ` ${request.item}` : ''} attempt ${request.attempt}`;
       if (!turn) {
-        say(`[scripted] no turn for ${who}: the agent does nothing.`);
+        const round = (request.round ?? 1) > 1 ? ` in round ${request.round}` : '';
+        const declined = `the scripted scenario has no turn for ${who}${round}${feature ? ` of ${feature}` : ''}`;
+        say(`[scripted] ${declined}: the agent does nothing.`);
         return {
           exitCode: 0,
           transcript: lines.join('\n'),
           ms: Date.now() - started,
           review: request.step === 'review' ? { decision: 'accept', note: null } : null,
+          // A review with no turn accepts (the scenario's default); any other step with none was not taken.
+          ...(request.step === 'review' ? {} : { declined }),
         };
       }
       // Decided before the turn touches anything: `required` without bubblewrap refuses the turn.

@@ -56,7 +56,14 @@ describe('npx baton demo --from-request --ship --json', () => {
     // --no-mutation: no GREEN was mutated (mutation testing has its own test: electron/mutation/).
     expect(recordsOf(records, RECORD_TYPES.cycleMutated)).toEqual([]);
     const design = recordsOf(records, RECORD_TYPES.designTurn).map((r) => `${r.data.role}:${r.data.attempt}:${r.data.outcome}`);
-    expect(design).toEqual(['specAuthor:1:refused', 'specAuthor:2:written', 'architectReviewer:1:written', 'dba:1:written', 'testStrategist:1:written']);
+    expect(design).toEqual([
+      'specAuthor:1:refused',
+      'specAuthor:2:written',
+      'architectReviewer:1:written',
+      'dba:1:written',
+      'uxDesigner:1:written',
+      'testStrategist:1:written',
+    ]);
     // Every gate decided by the demo PO: the design gates, each story's acceptance, then deploy and promote ("may promote").
     const approvals = recordsOf(records, RECORD_TYPES.gateApproved).map(
       (r) => `${r.data.gate}${r.subject.story ? ` ${r.subject.story}` : ''} by ${r.data.approver}`,

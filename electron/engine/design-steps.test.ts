@@ -13,6 +13,7 @@ import { recordsOf, RECORD_TYPES } from '../../shared/records';
 import type { GateName } from '../../shared/ledger';
 import { DEMO_APPROVER, DEMO_FEATURE, DEMO_REQUEST, prepareDemo, type PreparedDemo } from './prepare-demo';
 import { runFeature } from './run-feature';
+import { createFeature } from './intake';
 
 let demo: PreparedDemo | null = null;
 afterEach(async () => {
@@ -87,7 +88,12 @@ describe('the design phase from a request', () => {
     expect((await designRecords(d)).slice(2).map((r) => [r.data.role, r.data.outcome])).toEqual([
       ['architectReviewer', 'written'],
       ['dba', 'written'],
+      ['uxDesigner', 'written'],
     ]);
+    // The UX Designer's screens are part of the design gate.
+    expect(JSON.parse(await readFile(join(d.root, '.baton/features/F-inventory/ux-guide.json'), 'utf8'))).toMatchObject({
+      screens: [{ name: 'Low-stock report' }, { name: 'Order reservation' }],
+    });
     expect((await approve(d, 'design')).result.ok).toBe(true);
     expect((await run(d, 'test_list')).phase).toBe('testListGate');
     const { evidence, result } = await approve(d, 'test_list');
@@ -157,6 +163,31 @@ describe('the design phase from a request', () => {
     expect(listArtifact?.sentBack).toMatchObject({ by: DEMO_APPROVER, reason: 'Put T8 before T7: urgency first.' });
     expect(listArtifact?.sentBack?.text).toContain('"T1"');
   }, 180_000);
+
+  it('a feature the scenario has no turns for: the Spec Author declines, the run escalates saying so, and nothing of the demo is written', async () => {
+    const d = await prepare(await designTurns());
+    const view = await readProject(d.root);
+    if (!view.ok) throw new Error(view.error.message);
+    const made = await createFeature(view.value, ledgerOf(d), {
+      id: 'F-gift',
+      title: 'Gift cards',
+      request: 'Gift cards that can be topped up and spent at the till.',
+      requester: DEMO_APPROVER,
+    });
+    expect(made.ok).toBe(true);
+    const summary = await runFeature({ root: d.root, feature: 'F-gift', until: 'spec', dataDir: d.dataDir, gatePollMs: 50 });
+    expect(summary.phase).toBe('escalated');
+    expect(summary.stoppedAt).toBe(
+      'escalated: no agent for the Spec Author (the scripted scenario has no turn for specAuthor artifact attempt 1 of F-gift): configure one in Settings or write the spec yourself',
+    );
+    const records = (await ledgerOf(d).read()).records.filter((r) => r.subject.feature === 'F-gift');
+    expect(recordsOf(records, RECORD_TYPES.designTurn).map((r) => [r.data.attempt, r.data.outcome])).toEqual([[1, 'refused']]);
+    expect(recordsOf(records, RECORD_TYPES.designEscalated)[0]?.data).toMatchObject({ role: 'specAuthor', declined: expect.stringContaining('no turn') });
+    // Nothing of the demo's spec: the feature is still its own request, under its own name.
+    const after = await readProject(d.root);
+    const gift = after.ok ? after.value.features.find((f) => f.id === 'F-gift') : undefined;
+    expect(gift).toMatchObject({ name: 'Gift cards', stories: [] });
+  }, 120_000);
 
   it('refuses an artifact.json that is a link, keeping nothing of what it points at', async () => {
     const turns = await designTurns();

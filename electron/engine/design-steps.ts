@@ -10,7 +10,7 @@ import type { GateName } from '../../shared/ledger';
 import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { DESIGN_SCHEMAS, type DesignRole } from '../../shared/design-artifacts';
+import { DESIGN_ROLE_NAME as ROLE_NAME, DESIGN_SCHEMAS, noAgentFor, type DesignRole } from '../../shared/design-artifacts';
 import { recordsOf, RECORD_TYPES } from '../../shared/records';
 import type { RunEvent } from '../../shared/run';
 import type { AgentAdapter, ContextPack, Role } from '../agents/agent-port';
@@ -38,14 +38,6 @@ export interface DesignDeps {
 
 /** How many times a role may hand in an artifact before a person is asked. */
 export const DESIGN_ATTEMPTS = 2;
-
-export const ROLE_NAME: Readonly<Record<DesignRole, string>> = {
-  specAuthor: 'Spec Author',
-  architectReviewer: 'Architect Reviewer',
-  dba: 'DBA',
-  uxDesigner: 'UX Designer',
-  testStrategist: 'Test Strategist',
-};
 
 export class DesignEscalation extends Error {}
 
@@ -143,6 +135,8 @@ async function roleTurns(deps: DesignDeps, featureDir: string, role: DesignRole,
         say(deps, `[baton] ${ROLE_NAME[role]}'s artifact is valid: wrote ${Object.keys(files).join(', ')}`);
         return;
       }
+      // No agent took the turn (the scripted one has none for this feature): a second attempt would not either.
+      if (result.declined && raw === null) return declinedEscalation(deps, role, gate, attempt, result.declined);
       say(deps, `[baton] ${ROLE_NAME[role]}'s artifact was refused:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -157,6 +151,17 @@ async function roleTurns(deps: DesignDeps, featureDir: string, role: DesignRole,
   throw new DesignEscalation(
     `the ${ROLE_NAME[role]}'s artifact was refused ${DESIGN_ATTEMPTS} times (${problems.join(' ')}). Write the ${gate} files by hand, or run again to give the ${ROLE_NAME[role]} two more attempts.`,
   );
+}
+
+/** No agent for the role: recorded, and a person is asked, in words that say what to do. */
+async function declinedEscalation(deps: DesignDeps, role: DesignRole, gate: GateName, attempts: number, declined: string): Promise<never> {
+  await deps.ledger.append({
+    type: RECORD_TYPES.designEscalated,
+    actor: { kind: 'orchestrator', id: 'baton' },
+    subject: { feature: deps.feature, gate },
+    data: { role, gate, attempts, problems: [], declined },
+  });
+  throw new DesignEscalation(noAgentFor(ROLE_NAME[role], gate, declined));
 }
 
 /** The largest artifact.json Baton reads. */

@@ -52,7 +52,13 @@ export async function redStep(deps: CycleDeps, input: StepInput): Promise<RedOut
   const data = {
     ...fields,
     verdict: judged.verdict,
-    detail: judged.verdict === 'red' ? `failing: ${judged.failing.join(', ')}` : judged.detail,
+    detail:
+      judged.verdict === 'red'
+        ? `failing: ${judged.failing.join(', ')}`
+        : // No agent took the turn (a scripted scenario with no turn for a rebuild): that, not "the Navigator wrote no test".
+          judged.verdict === 'no-test' && turn.result.declined
+          ? `the Navigator took no turn: ${turn.result.declined}`
+          : judged.detail,
     failing: judged.verdict === 'red' ? judged.failing : [],
     worktree,
   };

@@ -7,6 +7,7 @@ import { foldAmendments } from '../gates/amendments';
 import { evidenceSummary } from '../gates/proof';
 import type { LedgerRecord } from '../../shared/ledger';
 import { recordOf, RECORD_TYPES } from '../../shared/records';
+import { DESIGN_ROLE_NAME, noAgentFor, type DesignRole } from '../../shared/design-artifacts';
 import { standingFailure, verificationFailure } from '../gates/feature-verified';
 
 export async function summarize(
@@ -73,6 +74,7 @@ function designEscalation(records: readonly LedgerRecord[], feature: string): st
   const last = records.filter((r) => r.subject?.feature === feature).at(-1);
   const escalated = recordOf(last, RECORD_TYPES.designEscalated);
   if (!escalated) return null;
-  const { role, gate, attempts, problems } = escalated.data;
+  const { role, gate, attempts, problems, declined } = escalated.data;
+  if (declined) return `escalated: ${noAgentFor(DESIGN_ROLE_NAME[role as DesignRole] ?? role, gate, declined)}`;
   return `escalated: the ${role} artifact for the ${gate} gate was refused ${attempts} times (${problems.join(' ')}). Write the files by hand or run again to give the role two more attempts`;
 }
