@@ -1,7 +1,7 @@
 /**
  * The `command` adapter: any program as an agent, and the base of every preset (presets.ts).
  *
- * The protocol (README, "Your own agent"): the program runs in the turn's worktree with the prompt
+ * The protocol (docs/agents.md, "Your own agent"): the program runs in the turn's worktree with the prompt
  * on standard input and BATON_ROLE, BATON_STEP, BATON_FEATURE, BATON_ITEM, BATON_ATTEMPT,
  * BATON_CONTEXT (the context pack's path) and DATABASE_URL (the turn's own database branch) set.
  * Exit 0: the turn is done; anything else is a failed turn. A reviewer says its verdict on a line

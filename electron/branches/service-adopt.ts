@@ -34,7 +34,7 @@ export async function chooseRoot(settings: ProjectSettings, provider: string, ro
 export function rootWarnings(ctx: PairContext): string[] {
   if (ctx.provider.kind !== 'postgres' || ctx.rootNamed || ctx.prefix === '' || ctx.rootName.startsWith(ctx.prefix)) return [];
   return [
-    `The default branch pairs with the database "${ctx.rootName}", a name without this project's prefix "${ctx.prefix}": another project on this server may use it as its root too. Name it in .baton/project.json (branches.root) if it is meant to be shared, or move to the project's own root (README, "Tier roots").`,
+    `The default branch pairs with the database "${ctx.rootName}", a name without this project's prefix "${ctx.prefix}": another project on this server may use it as its root too. Name it in .baton/project.json (branches.root) if it is meant to be shared, or move to the project's own root (docs/branches.md, "Tier roots").`,
   ];
 }
 

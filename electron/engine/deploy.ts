@@ -48,7 +48,7 @@ export async function deployFeature(request: DeployRequest): Promise<DeployOutco
   const deploy = settings.deploy;
   if (!deploy)
     throw new Error(
-      'No deploy in .baton/project.json: Baton cannot deploy by itself. Add "deploy": {"start": "node server.js", "health": "/health", "verify": "npm run smoke"} (see README, Deploy).',
+      'No deploy in .baton/project.json: Baton cannot deploy by itself. Add "deploy": {"start": "node server.js", "health": "/health", "verify": "npm run smoke"} (see docs/shipping.md, "Deploy evidence").',
     );
   const featureDir = join(request.root, '.baton', 'features', feature);
   if (!existsSync(featureDir)) throw new Error(`No feature "${feature}" in ${request.root}/.baton/features: name one that exists.`);

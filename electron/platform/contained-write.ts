@@ -9,7 +9,7 @@
  * - the missing folders are made one at a time (each `mkdir` of a name that is a link fails: EEXIST);
  * - the file is opened `O_NOFOLLOW` (a link swapped in at the last component is refused atomically).
  * A link swapped in at a *folder* component between the check and the open is the window left: Node
- * has no `openat`, so it is narrowed, not closed (README: Security).
+ * has no `openat`, so it is narrowed, not closed (docs/security.md).
  */
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';

@@ -7,7 +7,7 @@
  * (fork.ts, warm-pool.ts), the vault, the admin URL's database and template1 (at setup), and
  * adopted roots (closeAdoptedRoot). Where the admin URL's user may not (it is not a superuser and
  * does not own the database), the provider warns, naming the statement to run. Other databases on
- * the server are their owners' to close (README, Security).
+ * the server are their owners' to close (docs/security.md).
  */
 import type pg from 'pg';
 import { PG, codeOf } from './errors';

@@ -6,7 +6,7 @@ import { STRATEGIES } from './strategies.fixture';
 
 const PACKAGE_ROOT = packageRoot(import.meta.url);
 
-/** The README's table of adversarial strategies is the catalogue the suite runs: the same rows, in order. */
+/** The manual's table of adversarial strategies (docs/cycle.md) is the catalogue the suite runs: the same rows, in order. */
 describe('the adversarial catalogue', () => {
   it('has at least 93 strategies with distinct ids and titles, each with how it is caught and a check', () => {
     expect(STRATEGIES.length).toBeGreaterThanOrEqual(93);
@@ -18,9 +18,9 @@ describe('the adversarial catalogue', () => {
     }
   });
 
-  it('every strategy is in the README table as it is in the code', async () => {
-    const readme = await readFile(join(PACKAGE_ROOT, 'README.md'), 'utf8');
-    const rows = readme.split('\n').filter((l) => /^\| S\d\d \|/.test(l));
+  it('every strategy is in the docs/cycle.md table as it is in the code', async () => {
+    const page = await readFile(join(PACKAGE_ROOT, 'docs/cycle.md'), 'utf8');
+    const rows = page.split('\n').filter((l) => /^\| S\d\d \|/.test(l));
     const esc = (s: string) => s.replace(/\|/g, '\\|');
     expect(rows).toEqual(STRATEGIES.map((s) => `| ${s.id} | ${esc(s.title)} | ${esc(s.caught)} |`));
   });
