@@ -105,6 +105,12 @@ export default tseslint.config(
     },
   },
   {
+    // The one-fold check (issue 34) compares the renderer's own pure views (board, inbox, Live run)
+    // with the CLI's on the same project: the one main-side file that reads renderer code, a test helper.
+    files: ['electron/core/one-fold.fixture.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
+  },
+  {
     // The orchestrator is pure: machines and the ports they run through. Adapters (git, databases,
     // runner, agents, ledger) are wired in by core; do not relax this rule.
     files: ['electron/orchestrator/**/*.ts'],

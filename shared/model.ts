@@ -4,6 +4,7 @@
  */
 import type { ApproverProof } from './approvers';
 import type { DriftEntry } from './ledger';
+import type { CycleCounts } from './cycle-counts';
 
 export const LAYOUTS = ['baton', 'consort', 'sftdd'] as const;
 export type Layout = (typeof LAYOUTS)[number];
@@ -238,6 +239,8 @@ export interface CycleRun {
   readonly refactoredAt: string | null;
   /** GREEN attempts (1 + repair rounds), when recorded. */
   readonly attempts: number | null;
+  /** Its repairs, violations, rejected REDs and refactors (shared/cycle-counts.ts); null when not recorded (a Consort file). */
+  readonly counts: CycleCounts | null;
   /** The Navigator's verdict (Consort's `navigator_verdict`, Baton's review decision). */
   readonly verdict: string | null;
   /** The review's outcome in words ("refactor requested: …", "accepted"), when recorded. */

@@ -3,7 +3,6 @@ import type { RunFeedEvent, RunLog } from './run';
 import { appendHead, appendText, EMPTY_LOG, foldRunEvents, IDLE_RUN, MAX_LINE_CHARS, runItem } from './run-view';
 
 const texts = (log: RunLog) => log.lines.map((l) => l.text);
-const counters = { repairs: 0, violations: 0, rejectedRed: 0, refactors: 0 };
 
 describe('the streaming panes', () => {
   it('joins a line split across chunks and keeps blank lines', () => {
@@ -40,20 +39,20 @@ describe('folding a run', () => {
     { kind: 'run.requested', runId: 'r1', feature: null, at: '2025-01-01T00:00:00Z' },
     { kind: 'run.started', runId: 'x', feature: 'F-1', at: '2025-01-01T00:00:01Z' },
     { kind: 'lifecycle.state', feature: 'F-1', state: 'building' },
-    { kind: 'cycle.state', feature: 'F-1', item: 'T1', state: 'red', counters },
+    { kind: 'cycle.state', feature: 'F-1', item: 'T1', state: 'red' },
     { kind: 'turn.started', item: 'T1', role: 'navigator', step: 'red', attempt: 1 },
     { kind: 'turn.output', item: 'T1', chunk: 'wrote test/a.test.js\n' },
     { kind: 'item.status', feature: 'F-1', item: 'T1', status: 'red' },
-    { kind: 'cycle.state', feature: 'F-1', item: 'T1', state: 'green', counters: { ...counters, repairs: 1 } },
+    { kind: 'cycle.state', feature: 'F-1', item: 'T1', state: 'green' },
   ];
 
   it('follows the lifecycle, each item and the current turn', () => {
     const state = foldRunEvents(IDLE_RUN, run, 100);
     expect(state).toMatchObject({ running: true, outcome: 'running', runId: 'r1', feature: 'F-1', lifecycle: 'building', currentItem: 'T1' });
     expect(state.turn).toEqual({ item: 'T1', role: 'navigator', step: 'red', attempt: 1 });
-    expect(state.items).toEqual([{ item: 'T1', state: 'green', counters: { ...counters, repairs: 1 }, status: 'red' }]);
+    expect(state.items).toEqual([{ item: 'T1', state: 'green', status: 'red' }]);
     expect(texts(state.transcript)).toEqual(['navigator · red · T1 · attempt 1', 'wrote test/a.test.js']);
-    expect(runItem(state, 'F-1', 'T1')?.counters.repairs).toBe(1);
+    expect(runItem(state, 'F-1', 'T1')?.state).toBe('green');
     expect(runItem(state, 'F-2', 'T1')).toBeNull();
   });
 
@@ -89,7 +88,6 @@ describe('items built in parallel', () => {
     feature: 'F-1',
     item,
     state,
-    counters,
   });
   const start: RunFeedEvent[] = [
     { kind: 'run.requested', runId: 'r1', feature: 'F-1', at: 't0' },

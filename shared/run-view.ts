@@ -3,7 +3,7 @@
  * renderer (between `run:progressed` batches). The streaming panes keep only their last lines.
  * Pure.
  */
-import type { CycleCounters, CycleStateName, RunFeedEvent, RunItemActivity, RunItemState, RunLine, RunLog, RunStateView } from './run';
+import type { CycleStateName, RunFeedEvent, RunItemActivity, RunItemState, RunLine, RunLog, RunStateView } from './run';
 
 export const EMPTY_LOG: RunLog = { lines: [], dropped: 0, open: false };
 
@@ -32,8 +32,6 @@ export const IDLE_RUN: RunStateView = {
 
 /** A line longer than this is cut: a pane is for following a run, the ledger blob keeps everything. */
 export const MAX_LINE_CHARS = 2000;
-
-const ZERO: CycleCounters = { repairs: 0, violations: 0, rejectedRed: 0, refactors: 0 };
 
 // Terminal colour and cursor codes from agents and test runners; the panes show plain text.
 // eslint-disable-next-line no-control-regex
@@ -70,7 +68,7 @@ function cap(log: RunLog, max: number): RunLog {
 
 function upsertItem(items: readonly RunItemState[], id: string, patch: Partial<RunItemState>): RunItemState[] {
   const index = items.findIndex((i) => i.item === id);
-  if (index < 0) return [...items, { item: id, state: 'plan', counters: ZERO, status: null, ...patch }];
+  if (index < 0) return [...items, { item: id, state: 'plan', status: null, ...patch }];
   const next = items.slice();
   next[index] = { ...items[index]!, ...patch };
   return next;
@@ -127,7 +125,7 @@ export function foldRunEvent(state: RunStateView, event: RunFeedEvent, maxLines:
       return {
         ...state,
         ...moveActive(state, event.item, event.state),
-        items: upsertItem(state.items, event.item, { state: event.state, counters: event.counters }),
+        items: upsertItem(state.items, event.item, { state: event.state }),
         currentItem: event.item,
       };
     case 'item.status':

@@ -29,17 +29,10 @@ export type LifecycleStateName = (typeof LIFECYCLE_STATE_NAMES)[number];
 
 export type AgentStep = 'red' | 'green' | 'refactor' | 'review' | 'strengthen' | 'artifact';
 
-export interface CycleCounters {
-  readonly repairs: number;
-  readonly violations: number;
-  readonly rejectedRed: number;
-  readonly refactors: number;
-}
-
 export type RunEvent =
   | { readonly kind: 'run.started'; readonly runId: string; readonly feature: string; readonly at: string }
   | { readonly kind: 'lifecycle.state'; readonly feature: string; readonly state: LifecycleStateName }
-  | { readonly kind: 'cycle.state'; readonly feature: string; readonly item: string; readonly state: CycleStateName; readonly counters: CycleCounters }
+  | { readonly kind: 'cycle.state'; readonly feature: string; readonly item: string; readonly state: CycleStateName }
   | { readonly kind: 'item.status'; readonly feature: string; readonly item: string; readonly status: TestStatus }
   | { readonly kind: 'turn.started'; readonly item: string | null; readonly role: string; readonly step: AgentStep; readonly attempt: number }
   | { readonly kind: 'turn.output'; readonly item: string | null; readonly chunk: string }
@@ -104,7 +97,6 @@ export type RunOutcome = 'running' | 'finished' | 'escalated' | 'blocked' | 'sto
 export interface RunItemState {
   readonly item: string;
   readonly state: CycleStateName;
-  readonly counters: CycleCounters;
   /** The item's status as the run last set it, or null before it set one. */
   readonly status: TestStatus | null;
 }

@@ -20,6 +20,7 @@ const test = serving(
         stdout: T1_STDOUT,
         stderr: 'warning: the payment stub answered 402\n',
         failure: 'T1 failed: expected "pending" to be "paid"',
+        repairs: 3,
         violations: 1,
         rejectedRed: 2,
       }),

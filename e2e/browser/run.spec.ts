@@ -55,6 +55,10 @@ test('start the demo run, watch T1 go green, stop the run, open its evidence', a
     await expect(page.getByTestId('run-transcript')).toContainText('[scripted]');
     await expect(page.getByTestId('run-runner-output')).toContainText('ℹ tests');
     await expect(page.getByTestId('run-runner-output-detail')).toContainText('node --test');
+    // At the default height (under half the window) both panes are wholly in view beside the machines, no scrolling.
+    expect((await page.getByTestId('run-panel').boundingBox())!.height).toBeLessThan(page.viewportSize()!.height / 2);
+    await expect(page.getByTestId('run-transcript')).toBeInViewport({ ratio: 1 });
+    await expect(page.getByTestId('run-runner-output')).toBeInViewport({ ratio: 1 });
     // The demo builds one item at a time: "Building now" names one, and says nothing of parallel work.
     await expect(page.getByTestId('run-building')).toHaveAttribute('data-count', '1');
     await expect(page.getByTestId('run-building')).not.toContainText('parallel');
@@ -93,5 +97,49 @@ test('start the demo run, watch T1 go green, stop the run, open its evidence', a
     await expect(evidence.locator('[data-type="cycle.red"]').first()).toContainText('red');
     await page.keyboard.press('Escape');
     await expect(drawer).toHaveCount(0);
+  });
+
+  await test.step('the panel resizes from its top edge and collapses to its header, both kept for the tab', async () => {
+    const panel = page.getByTestId('run-panel');
+    const separator = page.getByRole('separator', { name: 'Resize the live run panel' });
+    await expect(separator).toHaveAttribute('aria-orientation', 'horizontal');
+    const value = async () => Number(await separator.getAttribute('aria-valuenow'));
+    const [min, max] = [Number(await separator.getAttribute('aria-valuemin')), Number(await separator.getAttribute('aria-valuemax'))];
+    const start = await value();
+    await separator.focus();
+    await page.keyboard.press('ArrowUp');
+    expect(await value()).toBeGreaterThan(start);
+    await page.keyboard.press('ArrowDown');
+    expect(await value()).toBe(start);
+    await page.keyboard.press('End');
+    expect(await value()).toBe(max);
+    expect(Math.round((await panel.boundingBox())!.height)).toBe(max);
+    await page.keyboard.press('Home');
+    expect(await value()).toBe(min);
+    // Dragged up by 100 px, the panel grows by 100 px; the panes still fill it.
+    const grip = (await separator.boundingBox())!;
+    await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2 - 100, { steps: 4 });
+    await page.mouse.up();
+    expect(await value()).toBe(min + 100);
+    await expect(page.getByTestId('run-transcript')).toBeInViewport({ ratio: 1 });
+
+    const collapse = page.getByTestId('run-panel-collapse');
+    await expect(collapse).toHaveAttribute('aria-expanded', 'true');
+    await collapse.click();
+    await expect(collapse).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByTestId('run-panel-body')).toHaveCount(0);
+    await expect(separator).toHaveCount(0);
+    await expect(page.getByTestId('run-condition')).toBeVisible();
+
+    // Kept for the tab: after a reload the panel opens collapsed, and expands to the height it had.
+    await page.reload();
+    await expect(page.getByTestId('run-start')).toBeEnabled();
+    await page.keyboard.press('Control+j');
+    await expect(collapse).toHaveAttribute('aria-expanded', 'false');
+    await collapse.click();
+    await expect(page.getByTestId('run-transcript')).toBeVisible();
+    expect(await value()).toBe(min + 100);
   });
 });

@@ -5,13 +5,14 @@
  * flag is taken in one run: `demo` alone and `--ship` alone run the same steps, less of them.
  */
 import { execFile } from 'node:child_process';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deployEvidenceProblem } from '../../shared/deploy-evidence';
 import { recordsOf, RECORD_TYPES } from '../../shared/records';
 import { Ledger } from '../ledger';
+import { foldDisagreements } from '../core/one-fold.fixture';
 import { readRecords, rechain, writeRecords } from './tamper.fixture';
 
 const exec = promisify(execFile);
@@ -131,6 +132,30 @@ describe('npx baton demo --from-request --ship --json', () => {
       { id: 'S-1', status: 'shipped' },
       { id: 'S-2', status: 'shipped' },
     ]);
+
+    // One fact, one number: the board, the Live run, the Inbox, `baton status`, `baton gates` and
+    // `baton inspect` agree on the demo's ledger mid-cycle (just after the rejected RED, the failing
+    // GREEN and the lock violation), at each gate decision (the design gates, each acceptance — the
+    // plain demo's end —, deploy, promote) and at the end (--ship).
+    const ledgerFile = join(demo.project, '.baton', 'ledger', 'events.jsonl');
+    const whole = await readFile(ledgerFile, 'utf8');
+    const lines = whole.split('\n').filter(Boolean);
+    const cuts = [
+      recordsOf(records, RECORD_TYPES.cycleRed).find((r) => r.data.verdict !== 'red'),
+      recordsOf(records, RECORD_TYPES.cycleGreen).find((r) => r.data.verdict === 'failing'),
+      recordsOf(records, RECORD_TYPES.cycleViolation)[0],
+      ...recordsOf(records, RECORD_TYPES.gateApproved),
+    ];
+    try {
+      for (const r of cuts) {
+        expect(r).toBeDefined();
+        await writeFile(ledgerFile, `${lines.slice(0, lines.findIndex((l) => l.includes(r!.hash)) + 1).join('\n')}\n`);
+        expect(await foldDisagreements(demo.project), `just after #${r!.seq} ${r!.type}`).toEqual([]);
+      }
+    } finally {
+      await writeFile(ledgerFile, whole);
+    }
+    expect(await foldDisagreements(demo.project), 'at the end').toEqual([]);
 
     // Rechained after acceptance (S-1's approver made "Mallory", every hash recomputed): the story
     // merges' trailers name records the ledger no longer holds, so plain verify fails.

@@ -133,7 +133,7 @@ describe('batching the live events', () => {
     expect(batches).toHaveLength(1);
     expect(state.seq).toBe(1);
     expect(state.lifecycle).toBe('building');
-    run.emit({ kind: 'cycle.state', feature: 'F-1', item: 'T1', state: 'red', counters: { repairs: 0, violations: 0, rejectedRed: 0, refactors: 0 } });
+    run.emit({ kind: 'cycle.state', feature: 'F-1', item: 'T1', state: 'red' });
     await vi.advanceTimersByTimeAsync(100);
     expect(batches.map((b) => b.seq)).toEqual([1, 2]);
     expect(s.state).toMatchObject({ seq: 2, currentItem: 'T1' });

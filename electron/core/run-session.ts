@@ -239,12 +239,11 @@ const isLifecycleState = (value: unknown): value is LifecycleStateName => (LIFEC
 
 interface SavedCycle {
   readonly value?: unknown;
-  readonly context?: { readonly repairs?: number; readonly violations?: number; readonly rejectedRed?: number; readonly refactors?: number };
 }
 
 /**
  * What the persisted snapshots say when nothing ran in this workbench yet (a run from the CLI, or
- * one before a restart): the feature's lifecycle state and each item's cycle state and counters.
+ * one before a restart): the feature's lifecycle state and each item's cycle state.
  */
 export async function persistedRunState(view: ProjectView): Promise<RunStateView> {
   if (view.layout !== 'baton' || view.bundle) return IDLE_RUN;
@@ -256,13 +255,7 @@ export async function persistedRunState(view: ProjectView): Promise<RunStateView
     for (const item of feature.testList) {
       const saved = (await readSnapshot(store, `cycle-${item.id}`, cycleMachine, CYCLE_VERSION).catch(() => null)) as SavedCycle | null;
       if (!saved || !isCycleState(saved.value)) continue;
-      const c = saved.context ?? {};
-      items.push({
-        item: item.id,
-        state: saved.value,
-        counters: { repairs: c.repairs ?? 0, violations: c.violations ?? 0, rejectedRed: c.rejectedRed ?? 0, refactors: c.refactors ?? 0 },
-        status: item.status,
-      });
+      items.push({ item: item.id, state: saved.value, status: item.status });
     }
     return { ...IDLE_RUN, feature: feature.id, lifecycle: lifecycle.value, items };
   }

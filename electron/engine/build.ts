@@ -170,16 +170,8 @@ async function buildLane(
       name,
       input,
       signal: deps.signal,
-      onState: (state, snapshot) => {
-        const c = snapshot.context;
-        deps.emit({
-          kind: 'cycle.state',
-          feature: deps.feature,
-          item: item.id,
-          state: state as never,
-          counters: { repairs: c.repairs, violations: c.violations, rejectedRed: c.rejectedRed, refactors: c.refactors },
-        });
-      },
+      // Counts are the ledger's (shared/cycle-counts.ts): the machine's own are its repair budget.
+      onState: (state) => deps.emit({ kind: 'cycle.state', feature: deps.feature, item: item.id, state: state as never }),
     });
     if (done.status !== 'done') break; // stopped: the snapshot on disk resumes it next time
     const output = done.output as CycleOutput;

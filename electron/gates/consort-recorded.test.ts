@@ -59,6 +59,7 @@ describe('the consort-recorded fixture', () => {
         greenAt: '2026-08-01T05:09:30.000Z',
         refactoredAt: '2026-08-01T05:12:00.000Z',
         attempts: null,
+        counts: null,
         verdict: 'passed',
         review: 'refactor requested: extract the quantity check',
         outcome: 'refactored',
@@ -76,6 +77,7 @@ describe('the consort-recorded fixture', () => {
         refactoredAt: null,
         // green-failure.json: two repair rounds so far, so this is the third GREEN attempt.
         attempts: 3,
+        counts: null,
         verdict: null,
         review: null,
         outcome: 'red',

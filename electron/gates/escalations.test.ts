@@ -8,6 +8,7 @@ import { readProject } from '../project';
 import { removeDir } from '../project/temp-project.fixture';
 import { annotateEscalations, cycleIdFor, decideEscalation, escalationsOf, foldEscalations, roundOfCycle } from './escalations';
 import { makeBatonProject, PERSON, type TestProject } from './gate-project.fixture';
+import { sampleData } from '../../shared/records.fixture';
 
 let project: TestProject | undefined;
 afterEach(async () => {
@@ -44,10 +45,22 @@ describe('escalations from the ledger', () => {
   it('an escalated cycle is open until a person decides; retry moves the item to its next round', async () => {
     const p = (project = await makeBatonProject());
     expect((await view()).features[0]!.escalations).toEqual([]);
+    // What the cycle recorded: two failing GREENs (one repair) and one turn that changed a locked
+    // file. Its finished record carries the machine's budget (3: the violation used a round), never shown.
+    const cycle = { feature: 'F-1', story: 'S-1', item: 'T2', cycle: cycleIdFor('F-1', 'T2', 1) };
+    const orchestrator = { kind: 'orchestrator' as const, id: 'baton' };
+    for (const attempt of [1, 2])
+      await p.ledger.append({
+        type: 'cycle.green',
+        actor: orchestrator,
+        subject: cycle,
+        data: sampleData('cycle.green', { key: `green:${attempt}`, attempt, verdict: 'failing' }),
+      });
+    await p.ledger.append({ type: 'cycle.violation', actor: orchestrator, subject: cycle, data: sampleData('cycle.violation') });
     const finished = await escalate('T2');
     let open = (await view()).features[0]!.escalations;
     expect(open).toHaveLength(1);
-    expect(open[0]).toMatchObject({ item: 'T2', story: 'S-1', round: 1, reason: 'repair budget spent', record: finished.hash, repairs: 3, violations: 1 });
+    expect(open[0]).toMatchObject({ item: 'T2', story: 'S-1', round: 1, reason: 'repair budget spent', record: finished.hash, repairs: 1, violations: 1 });
 
     const decided = await decideEscalation(await view(), p.ledger, {
       feature: 'F-1',

@@ -8,6 +8,7 @@
  * ledger alone, so the CLI, the inbox and the orchestrator all agree.
  */
 import { type LedgerRecord } from '../../shared/ledger';
+import { countRecords } from '../../shared/cycle-counts';
 import { RECORD_TYPES, recordOf, type TypedRecord } from '../../shared/records';
 import { ESCALATION_DECISIONS, type EscalationDecision, type EscalationView, type ProjectView } from '../../shared/model';
 import { err, ok, type Result } from '../../shared/result';
@@ -49,8 +50,14 @@ export function cycleIdFor(feature: string, item: string, round: number): string
 export function foldEscalations(records: readonly LedgerRecord[]): Map<string, ItemEscalations> {
   const escalated = new Map<string, Map<number, FinishedRecord>>();
   const decisions = new Map<string, EscalationDecisionRecord[]>();
+  const byCycle = new Map<string, LedgerRecord[]>();
   for (const r of records) {
     const { feature, item } = r.subject;
+    if (r.subject.cycle) {
+      const mine = byCycle.get(r.subject.cycle);
+      if (mine) mine.push(r);
+      else byCycle.set(r.subject.cycle, [r]);
+    }
     // A story sent back at acceptance (each of its items runs its next round with the note) or
     // discarded there (its items set aside): one decision per item, made by the orchestrator (engine/revise.ts).
     const story = recordOf(r, RECORD_TYPES.gateRevising) ?? recordOf(r, RECORD_TYPES.storyDiscarded);
@@ -108,7 +115,7 @@ export function foldEscalations(records: readonly LedgerRecord[]): Map<string, I
     const byRound = escalated.get(k) ?? new Map<number, FinishedRecord>();
     const latestRound = Math.max(0, ...byRound.keys());
     const latest = byRound.get(latestRound);
-    const open = latest && !made.some((d) => d.round === latestRound) ? viewOf(latest, latestRound) : null;
+    const open = latest && !made.some((d) => d.round === latestRound) ? viewOf(latest, latestRound, byCycle.get(latest.subject.cycle ?? '') ?? []) : null;
     out.set(k, { round, open, decided });
   }
   return out;
@@ -120,8 +127,10 @@ export function escalationsOf(fold: Map<string, ItemEscalations>, feature: strin
 
 type FinishedRecord = TypedRecord<typeof RECORD_TYPES.cycleFinished>;
 
-function viewOf(record: FinishedRecord, round: number): EscalationView {
+/** `cycle`: the escalated cycle's records, counted with the one definition (shared/cycle-counts.ts), not the machine's budget. */
+function viewOf(record: FinishedRecord, round: number, cycle: readonly LedgerRecord[]): EscalationView {
   const d = record.data;
+  const counts = countRecords(cycle);
   return {
     item: record.subject.item!,
     story: record.subject.story ?? null,
@@ -129,9 +138,9 @@ function viewOf(record: FinishedRecord, round: number): EscalationView {
     reason: d.reason ?? 'The cycle escalated.',
     record: record.hash,
     at: record.at,
-    repairs: d.repairs ?? 0,
-    violations: d.violations ?? 0,
-    rejectedRed: d.rejectedRed ?? 0,
+    repairs: counts.repairs,
+    violations: counts.violations,
+    rejectedRed: counts.rejectedRed,
   };
 }
 

@@ -16,6 +16,7 @@ import {
 } from '../../shared/ledger';
 import { RECORD_TYPES, recordsOf, type RecordType, type TypedRecord } from '../../shared/records';
 import { cycleCovers, type CycleRun, type Feature, type ProjectView, type TestItem, type TestStatus } from '../../shared/model';
+import { countRecords, type CycleCounts } from '../../shared/cycle-counts';
 import { effectiveStatus, itemStatuses } from './annotate-items';
 import { foldEscalations } from './escalations';
 import { mutationLine, mutationProof } from '../../shared/mutation-words';
@@ -53,6 +54,8 @@ const verdictRuns = (mine: readonly LedgerRecord[]) => [
   ...recordsOf(mine, RECORD_TYPES.cycleRefactored),
 ];
 
+const pickCounts = ({ repairs, violations, rejectedRed }: CycleCounts) => ({ repairs, violations, rejectedRed });
+
 const itemProof = (item: TestItem, status: TestStatus, mine: readonly LedgerRecord[]): ItemProof => {
   const greened = recordsOf(mine, RECORD_TYPES.cycleGreened).at(-1);
   const run = lastRun(mine);
@@ -64,9 +67,8 @@ const itemProof = (item: TestItem, status: TestStatus, mine: readonly LedgerReco
     storyId: item.storyId,
     status,
     cycles: new Set(recordsOf(mine, RECORD_TYPES.cyclePlanned).map((r) => r.subject.cycle)).size,
-    repairs: recordsOf(mine, RECORD_TYPES.cycleGreen).filter((r) => r.data.verdict === 'failing').length,
-    violations: recordsOf(mine, RECORD_TYPES.cycleViolation).length,
-    rejectedRed: recordsOf(mine, RECORD_TYPES.cycleRed).filter((r) => r.data.verdict !== 'red').length,
+    // The one definition of these counts (shared/cycle-counts.ts), over all the item's rounds.
+    ...pickCounts(countRecords(mine)),
     green: greened ? { ...ref(greened), commit: greened.data.commit } : null,
     unsandboxedRuns: verdictRuns(mine)
       .filter(ranUnsandboxed)
@@ -230,6 +232,7 @@ export function cycleRunsFromLedger(feature: Feature, records: readonly LedgerRe
       greenAt: last(RECORD_TYPES.cycleGreened)?.at ?? null,
       refactoredAt: last(RECORD_TYPES.itemStatus, (r) => r.data.status === 'refactored')?.at ?? null,
       attempts: recordsOf(mine, RECORD_TYPES.cycleGreen).length || null,
+      counts: countRecords(mine),
       verdict: decision,
       review: decision ? (note ? `${decision}: ${note}` : decision) : null,
       outcome: finished?.data.status ?? status?.data.status ?? null,

@@ -81,6 +81,7 @@ const readAcFolder = async (ctx: ReadContext, entries: DirEntry[], story: string
       greenAt,
       refactoredAt,
       attempts: count(cycle, 'attempts', 'green_attempts'),
+      counts: null,
       verdict: pickString(cycle, 'navigator_verdict', 'navigatorVerdict', 'verdict') ?? null,
       review: null,
       outcome: outcomeOf(cycle, greenAt, refactoredAt, redAt),

@@ -24,6 +24,8 @@ export interface EscalationSeed {
   readonly repairs?: number;
   readonly violations?: number;
   readonly rejectedRed?: number;
+  /** The cycle's round (default 1): round 2 on is `<feature>/<item>#<round>`, as a retry starts it. */
+  readonly round?: number;
   /** The last GREEN's `[sandbox]` line, as the run records it (absent: a record from before runs said). */
   readonly runnerSandbox?: string;
   /** Code that tells a test run apart, named by the last GREEN's violation (file, line, why, text). */
@@ -62,9 +64,45 @@ for (const record of records) await ledger.append(record);
 const ORCHESTRATOR = { kind: 'orchestrator', id: 'baton' };
 
 function recordsOf(seed: EscalationSeed): unknown[] {
-  const subject = { feature: seed.feature, story: 'S-1', item: seed.item, cycle: `${seed.feature}/${seed.item}` };
+  const round = seed.round ?? 1;
+  const subject = { feature: seed.feature, story: 'S-1', item: seed.item, cycle: `${seed.feature}/${seed.item}${round > 1 ? `#${round}` : ''}` };
   const repairs = seed.repairs ?? 3;
+  const turn = { violations: 0, kept: [], outOfScope: [], turnMs: 0, agentExitCode: 0, tells: [] };
+  // What the screens count is what the cycle recorded (shared/cycle-counts.ts): a seed that names its
+  // counts gets the records behind them — the Navigator's tests refused as no RED, the earlier failing
+  // GREEN attempts (each a repair), the turns that changed locked files. Without them a seed records
+  // only its last GREEN (three records a seed, which ledger.spec.ts counts on).
+  const earlier = [
+    ...Array.from({ length: seed.rejectedRed ?? 0 }, (_, i) => ({
+      type: 'cycle.red',
+      actor: ORCHESTRATOR,
+      subject,
+      data: { key: `red:${i + 1}`, attempt: i + 1, ...turn, verdict: 'passed-at-once', worktree: `/tmp/red-${i + 1}` },
+      blobs: [],
+    })),
+    ...Array.from({ length: seed.repairs === undefined ? 0 : repairs }, (_, i) => ({
+      type: 'cycle.green',
+      actor: ORCHESTRATOR,
+      subject,
+      data: { key: `green:${i + 1}`, attempt: i + 1, ...turn, verdict: 'failing', failure: seed.failure, escalate: null, lock: 'f'.repeat(64) },
+      blobs: [],
+    })),
+    ...Array.from({ length: Math.max(0, (seed.violations ?? 0) - (seed.tells?.length ? 1 : 0)) }, (_, i) => ({
+      type: 'cycle.violation',
+      actor: { kind: 'agent', id: 'driver:scripted' },
+      subject,
+      data: {
+        key: `violation:green:${i + 1}`,
+        attempt: i + 1,
+        step: 'green',
+        files: [{ path: 'tests/checkout.test.ts', kind: 'modified' }],
+        against: 'the lock',
+      },
+      blobs: [],
+    })),
+  ];
   return [
+    ...earlier,
     {
       type: 'cycle.green',
       actor: ORCHESTRATOR,
@@ -120,7 +158,7 @@ function recordsOf(seed: EscalationSeed): unknown[] {
         violations: seed.violations ?? 0,
         rejectedRed: seed.rejectedRed ?? 0,
         cycle: subject.cycle,
-        round: 1,
+        round,
       },
       blobs: [],
     },

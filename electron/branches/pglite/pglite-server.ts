@@ -106,10 +106,13 @@ async function serve(home: string, maxConnections: number, idleSeconds: number, 
   const port = Number(server.getServerConn().split(':').pop());
 
   let stopping = false;
+  // Set once the idle check starts, below; a stop arriving before that (while the connection count
+  // is read) must still close PGlite cleanly, not die on a timer that does not exist yet.
+  let idleTimer: NodeJS.Timeout | undefined = undefined;
   shutdown = async (why: string) => {
     if (stopping) return;
     stopping = true;
-    clearInterval(idleTimer);
+    if (idleTimer) clearInterval(idleTimer);
     log(`stopping: ${why}`);
     try {
       await server.stop();
@@ -135,7 +138,7 @@ async function serve(home: string, maxConnections: number, idleSeconds: number, 
     writeFileSync(connectionsPath, String(connections));
   });
   const idleMs = idleSeconds * 1000;
-  const idleTimer = setInterval(
+  idleTimer = setInterval(
     () => {
       // An owned throwaway's owner is gone (killed, crashed): nobody will use it again, whoever is still connected.
       if (ownerPid !== null && !alive(ownerPid)) void shutdown(`its owner, process ${ownerPid}, is gone`);
@@ -145,6 +148,7 @@ async function serve(home: string, maxConnections: number, idleSeconds: number, 
     Math.max(100, Math.min(1000, idleMs / 4)),
   );
   if (stopRequested) return shutdown(stopRequested);
+  if (stopping) return;
 
   const info: ServeInfo = { pid: process.pid, port, password, startedAt: new Date().toISOString() };
   await writeFileAtomic(servePath, JSON.stringify(info), { mode: 0o600 });

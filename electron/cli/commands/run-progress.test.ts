@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../shared/run';
 import { RunProgress } from './run-progress';
 
-const counters = { repairs: 0, violations: 0, refactors: 0 } as never;
-const state = (item: string, s: string): RunEvent => ({ kind: 'cycle.state', feature: 'F-1', item, state: s as never, counters });
+const state = (item: string, s: string): RunEvent => ({ kind: 'cycle.state', feature: 'F-1', item, state: s as never });
 const items = (...statuses: string[]) => statuses.map((status) => ({ status }) as never);
 
 describe('where a run is in its items', () => {

@@ -58,7 +58,8 @@ export function describeEvent(e: RunEvent): string | null {
     case 'lifecycle.state':
       return `${e.feature}: ${e.state}`;
     case 'cycle.state':
-      return `  ${e.item}: ${e.state}${e.counters.repairs ? ` (repairs ${e.counters.repairs})` : ''}${e.counters.violations ? ` (violations ${e.counters.violations})` : ''}`;
+      // Repairs show as the Driver's next GREEN attempt (turn.started); the totals print at the end.
+      return `  ${e.item}: ${e.state}`;
     case 'item.status':
       return `  ${e.item} → ${e.status}`;
     // Items of parallel lanes interleave: every line names its item.

@@ -58,7 +58,7 @@ export const ItemCard = memo(function ItemCard({ card, tabbable }: { card: Board
             {NOTICE[card.gateNotice].word}
           </span>
         )}
-        <CardRunBadges featureId={card.featureId} itemId={item.id} />
+        <CardRunBadges featureId={card.featureId} itemId={item.id} counts={card.counts} />
       </span>
     </button>
   );

@@ -1,6 +1,7 @@
 /** Evidence: the ledger's verification banner, its records as a timeline, and the open record. */
 import { useCallback, useEffect } from 'react';
 import { ErrorBanner } from '../components/error-banner';
+import { hrefFor, hrefForRecord, replaceHash } from '../store/hash-route';
 import { useStore } from '../store/store';
 import { LedgerBanner } from './ledger-banner';
 import { RecordDetail } from './record-detail';
@@ -13,7 +14,17 @@ export function EvidenceView() {
   // The open record lives in the store so a link elsewhere (`#/evidence/<seq>`) can open it.
   const selected = useStore((s) => s.evidenceRecord);
   const setSelected = useStore((s) => s.setEvidenceRecord);
-  const open = useCallback((seq: number) => setSelected(seq), [setSelected]);
+  const open = useCallback(
+    (seq: number) => {
+      setSelected(seq);
+      replaceHash(hrefForRecord(seq));
+    },
+    [setSelected],
+  );
+  const close = useCallback(() => {
+    setSelected(null);
+    replaceHash(hrefFor('evidence'));
+  }, [setSelected]);
   const record = selected === null ? null : (ledger.records.find((r) => r.seq === selected) ?? null);
   const remaining = ledger.total - ledger.records.length;
   const { loadMore, loadingMore, records } = ledger;
@@ -53,7 +64,7 @@ export function EvidenceView() {
               )}
             </p>
           </div>
-          {record && <RecordDetail key={record.seq} record={record} onClose={() => setSelected(null)} />}
+          {record && <RecordDetail key={record.seq} record={record} onClose={close} />}
         </div>
       )}
     </div>

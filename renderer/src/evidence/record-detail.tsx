@@ -1,10 +1,11 @@
-/** One ledger record: its fields, its data as JSON, and its blobs, each opened on demand. */
+/** One ledger record: its fields, its data as readable fields (raw JSON a click away), and its blobs, each opened on demand. */
 import { useState } from 'react';
 import type { BlobRef, LedgerRecord } from '../../../shared/ledger';
 import { ErrorBanner } from '../components/error-banner';
 import { displayText, formatBytes } from '../lib/artifact-text';
 import { friendlyTime, shortHash } from '../lib/format';
-import { subjectText } from './record-list';
+import { RecordData } from './record-data';
+import { subjectTitle, subjectWords } from './record-words';
 import { useBlobPages } from './use-blob';
 
 function BlobContent({ blob }: { blob: BlobRef }) {
@@ -53,7 +54,6 @@ function BlobContent({ blob }: { blob: BlobRef }) {
 export function RecordDetail({ record, onClose }: { record: LedgerRecord; onClose(): void }) {
   const [blob, setBlob] = useState<BlobRef | null>(null);
   const when = friendlyTime(record.at);
-  const data = JSON.stringify(record.data, null, 2);
   return (
     <aside className="record-detail" data-testid="record-detail" aria-labelledby="record-detail-title">
       <header className="record-detail-header">
@@ -80,7 +80,7 @@ export function RecordDetail({ record, onClose }: { record: LedgerRecord; onClos
           {record.actor.id} <span className="muted">({record.actor.kind})</span>
         </dd>
         <dt>Subject</dt>
-        <dd>{subjectText(record.subject)}</dd>
+        <dd title={subjectTitle(record.subject)}>{subjectWords(record.subject)}</dd>
         <dt>Hash</dt>
         <dd>
           <code className="hash" title={record.hash}>
@@ -94,10 +94,7 @@ export function RecordDetail({ record, onClose }: { record: LedgerRecord; onClos
           </code>
         </dd>
       </dl>
-      <section className="drawer-section" aria-labelledby="record-data-title">
-        <h3 id="record-data-title">Data</h3>
-        {data === '{}' ? <p className="muted">No data.</p> : <pre className="artifact-text record-data">{data}</pre>}
-      </section>
+      <RecordData data={record.data} />
       <section className="drawer-section" aria-labelledby="record-blobs-title">
         <h3 id="record-blobs-title">Blobs</h3>
         {record.blobs.length === 0 ? (

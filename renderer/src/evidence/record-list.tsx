@@ -1,17 +1,18 @@
 /**
  * The ledger's records as a windowed list: seq, time, type, actor, subject. Arrow keys, Home and
- * End move between records; Enter opens one.
+ * End move between records; Enter opens one. A record opened from elsewhere (a link to
+ * `#/evidence/<seq>`) is scrolled to the middle of the list, focused and marked, and kept there
+ * while the screen settles around it (the banner's verdict arriving resizes the list) until the
+ * person scrolls.
  */
-import { memo, useEffect, useRef, type KeyboardEvent } from 'react';
-import type { LedgerRecord, Subject } from '../../../shared/ledger';
+import { memo, useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { LedgerRecord } from '../../../shared/ledger';
 import { Icon } from '../components/icon';
 import { friendlyTime } from '../lib/format';
+import { subjectTitle, subjectWords } from './record-words';
 import { useVirtualRows } from './use-virtual-rows';
 
 export const ROW_HEIGHT = 32;
-
-export const subjectText = (subject: Subject): string =>
-  [subject.feature, subject.story, subject.gate, subject.item, subject.cycle].filter(Boolean).join(' · ') || '—';
 
 interface RowProps {
   readonly record: LedgerRecord;
@@ -20,10 +21,12 @@ interface RowProps {
   readonly tabbable: boolean;
   /** Where verification found the chain broken. */
   readonly broken: boolean;
+  /** Opened by a link: marked for a moment so the eye finds it. */
+  readonly linked: boolean;
   onOpen(seq: number): void;
 }
 
-const Row = memo(function Row({ record, selected, tabbable, broken, onOpen }: RowProps) {
+const Row = memo(function Row({ record, selected, tabbable, broken, linked, onOpen }: RowProps) {
   const when = friendlyTime(record.at);
   return (
     <button
@@ -32,6 +35,7 @@ const Row = memo(function Row({ record, selected, tabbable, broken, onOpen }: Ro
       data-testid={`ledger-record-${record.seq}`}
       data-seq={record.seq}
       aria-current={selected ? 'true' : undefined}
+      data-linked={linked ? 'true' : undefined}
       tabIndex={tabbable ? 0 : -1}
       onClick={() => onOpen(record.seq)}
     >
@@ -46,7 +50,9 @@ const Row = memo(function Row({ record, selected, tabbable, broken, onOpen }: Ro
       <span className="record-actor" title={`${record.actor.kind}: ${record.actor.id}`}>
         {record.actor.id}
       </span>
-      <span className="record-subject">{subjectText(record.subject)}</span>
+      <span className="record-subject" title={subjectTitle(record.subject)} data-testid="record-subject">
+        {subjectWords(record.subject)}
+      </span>
     </button>
   );
 });
@@ -60,23 +66,53 @@ interface Props {
 }
 
 export function RecordList({ records, total, selected, brokenAt, onOpen }: Props) {
-  const { ref, start, end, totalHeight, scrollToIndex } = useVirtualRows<HTMLDivElement>(records.length, ROW_HEIGHT);
+  const { ref, start, end, totalHeight, height, scrollToIndex } = useVirtualRows<HTMLDivElement>(records.length, ROW_HEIGHT);
   const focusSeq = useRef<number | null>(null);
+  // The record chosen here (a click, a key): already in view, nothing to reveal.
+  const chosenHere = useRef<number | null>(null);
+  // The selection already brought into view, and the row kept in the middle until the person scrolls.
+  const revealed = useRef<number | null>(null);
+  const pinned = useRef<number | null>(null);
+  const [linked, setLinked] = useState<number | null>(null);
   const selectedIndex = selected === null ? -1 : records.findIndex((r) => r.seq === selected);
   // With nothing selected the first row takes Tab, so the list is reachable by keyboard.
   const tabbable = selectedIndex >= 0 ? selected : (records[0]?.seq ?? null);
 
-  // A record opened from elsewhere (a link to `#/evidence/<seq>`) is scrolled into view.
+  const open = useCallback(
+    (seq: number) => {
+      chosenHere.current = seq;
+      onOpen(seq);
+    },
+    [onOpen],
+  );
+
+  // A record opened from elsewhere, once it is loaded: to the middle, focused and marked. Scrolling
+  // only as little as needed left it at the bottom edge, where a banner growing above hid it (issue 34).
   useEffect(() => {
-    if (selectedIndex >= 0) scrollToIndex(selectedIndex);
-  }, [selectedIndex, scrollToIndex]);
+    if (selected === null) revealed.current = pinned.current = null;
+    if (selected === null || selectedIndex < 0 || revealed.current === selected) return;
+    revealed.current = selected;
+    if (chosenHere.current === selected) return;
+    pinned.current = selectedIndex;
+    focusSeq.current = selected;
+    setLinked(selected);
+    scrollToIndex(selectedIndex, 'center');
+  }, [selected, selectedIndex, scrollToIndex]);
+
+  // The list resized while the linked record is pinned (the banner's verdict, the detail opening): to the middle again.
+  useEffect(() => {
+    if (pinned.current !== null) scrollToIndex(pinned.current, 'center');
+  }, [height, scrollToIndex]);
+  const unpin = () => {
+    pinned.current = null;
+  };
 
   // Focus follows the keyboard once the row it moved to is rendered.
   useEffect(() => {
     if (focusSeq.current === null) return;
     const row = ref.current?.querySelector<HTMLElement>(`[data-seq="${focusSeq.current}"]`);
     if (row) {
-      row.focus();
+      row.focus({ preventScroll: true });
       focusSeq.current = null;
     }
   });
@@ -98,7 +134,7 @@ export function RecordList({ records, total, selected, brokenAt, onOpen }: Props
     const next = Math.max(0, Math.min(records.length - 1, moves[event.key]!));
     focusSeq.current = records[next]!.seq;
     scrollToIndex(next);
-    onOpen(records[next]!.seq);
+    open(records[next]!.seq);
   };
 
   return (
@@ -110,7 +146,16 @@ export function RecordList({ records, total, selected, brokenAt, onOpen }: Props
         <span>Actor</span>
         <span>Subject</span>
       </div>
-      <div ref={ref} className="record-scroll" onKeyDown={onKeyDown}>
+      <div
+        ref={ref}
+        className="record-scroll"
+        data-testid="ledger-scroll"
+        onKeyDown={onKeyDown}
+        onKeyDownCapture={unpin}
+        onWheel={unpin}
+        onPointerDown={unpin}
+        onTouchStart={unpin}
+      >
         <div className="record-spacer" style={{ height: totalHeight }}>
           <div
             role="list"
@@ -120,7 +165,14 @@ export function RecordList({ records, total, selected, brokenAt, onOpen }: Props
           >
             {records.slice(start, end).map((record, i) => (
               <div role="listitem" key={record.seq} aria-setsize={total} aria-posinset={start + i + 1} className="record-item">
-                <Row record={record} selected={record.seq === selected} tabbable={record.seq === tabbable} broken={record.seq === brokenAt} onOpen={onOpen} />
+                <Row
+                  record={record}
+                  selected={record.seq === selected}
+                  tabbable={record.seq === tabbable}
+                  broken={record.seq === brokenAt}
+                  linked={record.seq === selected && record.seq === linked}
+                  onOpen={open}
+                />
               </div>
             ))}
           </div>

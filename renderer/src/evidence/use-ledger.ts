@@ -34,11 +34,15 @@ export function useLedger(): LedgerState {
   const [nonce, setNonce] = useState(0);
   // Answers that arrive after a refresh (or a project change) belong to an older ledger.
   const generation = useRef(0);
+  // The project whose records are on screen. A refresh of it (a change pushed, Verify again) keeps
+  // them there until the new page answers, so the list keeps its scroll, selection and focus.
+  const root = project?.root ?? null;
+  const shown = useRef<string | null>(null);
 
   useEffect(() => {
     const mine = ++generation.current;
     setVerifying(true);
-    setLoading(true);
+    if (shown.current !== root) setLoading(true);
     void api.invoke('ledger:verify', {}).then((result) => {
       if (mine !== generation.current) return;
       setVerifying(false);
@@ -48,6 +52,7 @@ export function useLedger(): LedgerState {
     void api.invoke('ledger:list', { offset: 0, limit: PAGE_SIZE }).then((result) => {
       if (mine !== generation.current) return;
       setLoading(false);
+      shown.current = root;
       if (result.ok) {
         setRecords(result.value.records);
         setTotal(result.value.total);
@@ -56,7 +61,7 @@ export function useLedger(): LedgerState {
         setListError(result.error);
       }
     });
-  }, [project, nonce]);
+  }, [project, root, nonce]);
 
   const loadMore = useCallback(async () => {
     const mine = generation.current;

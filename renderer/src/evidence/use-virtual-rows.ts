@@ -9,8 +9,13 @@ export interface VirtualRows<T extends HTMLElement> {
   readonly start: number;
   readonly end: number;
   readonly totalHeight: number;
-  /** Scrolls the least needed to bring row `index` fully into view. */
-  scrollToIndex(index: number): void;
+  /** The height of the list's viewport, as last measured. */
+  readonly height: number;
+  /**
+   * Brings row `index` fully into view: `nearest` scrolls the least needed (a keyboard move),
+   * `center` puts it in the middle (a record opened from elsewhere, with rows around it to read).
+   */
+  scrollToIndex(index: number, align?: 'nearest' | 'center'): void;
 }
 
 export function useVirtualRows<T extends HTMLElement>(count: number, rowHeight: number, overscan = 10): VirtualRows<T> {
@@ -32,11 +37,12 @@ export function useVirtualRows<T extends HTMLElement>(count: number, rowHeight: 
   }, []);
 
   const scrollToIndex = useCallback(
-    (index: number) => {
+    (index: number, align: 'nearest' | 'center' = 'nearest') => {
       const element = ref.current;
       if (!element) return;
       const top = index * rowHeight;
-      if (top < element.scrollTop) element.scrollTop = top;
+      if (align === 'center') element.scrollTop = Math.max(0, top - Math.max(0, element.clientHeight - rowHeight) / 2);
+      else if (top < element.scrollTop) element.scrollTop = top;
       else if (top + rowHeight > element.scrollTop + element.clientHeight) element.scrollTop = top + rowHeight - element.clientHeight;
     },
     [rowHeight],
@@ -44,5 +50,5 @@ export function useVirtualRows<T extends HTMLElement>(count: number, rowHeight: 
 
   const start = Math.max(0, Math.floor(viewport.top / rowHeight) - overscan);
   const end = Math.min(count, Math.ceil((viewport.top + viewport.height) / rowHeight) + overscan);
-  return { ref, start, end, totalHeight: count * rowHeight, scrollToIndex };
+  return { ref, start, end, totalHeight: count * rowHeight, height: viewport.height, scrollToIndex };
 }

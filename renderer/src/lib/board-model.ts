@@ -1,4 +1,5 @@
 /** Pure board logic: which cards pass the filters and how they group into status columns. */
+import { itemCounts, type CycleCounts } from '../../../shared/cycle-counts';
 import { TEST_STATUSES, type Feature, type TestItem, type TestKind, type TestStatus } from '../../../shared/model';
 
 export type KindFilter = 'all' | TestKind | 'unspecified';
@@ -28,6 +29,8 @@ export interface BoardCard {
   readonly featureName: string;
   readonly item: TestItem;
   readonly gateNotice: GateNotice;
+  /** Its repairs, violations, … over all its rounds, from the ledger (shared/cycle-counts.ts); null when not recorded. */
+  readonly counts: CycleCounts | null;
 }
 
 export function gateNoticeOf(feature: Feature): GateNotice {
@@ -48,7 +51,7 @@ export function filterCards(features: readonly Feature[], filters: BoardFilters)
     for (const item of feature.testList) {
       if (filters.story !== null && item.storyId !== filters.story) continue;
       if (!kindMatches(item.kind, filters.kind)) continue;
-      cards.push({ featureId: feature.id, featureName: feature.name, item, gateNotice });
+      cards.push({ featureId: feature.id, featureName: feature.name, item, gateNotice, counts: itemCounts(feature.cycleRuns, item) });
     }
   }
   return cards;

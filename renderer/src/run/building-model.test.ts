@@ -7,8 +7,7 @@ import { buildingAnnouncement, buildingRows, followedItem, isBuilding } from './
 import { BuildingNow } from './building-now';
 import { CycleView } from './cycle-view';
 
-const counters = { repairs: 0, violations: 0, rejectedRed: 0, refactors: 0 };
-const cycle = (item: string, state: 'plan' | 'red' | 'green' | 'done'): RunFeedEvent => ({ kind: 'cycle.state', feature: 'F-1', item, state, counters });
+const cycle = (item: string, state: 'plan' | 'red' | 'green' | 'done'): RunFeedEvent => ({ kind: 'cycle.state', feature: 'F-1', item, state });
 
 // Two stories built in parallel: T1's and T3's cycles interleave.
 const parallel = foldRunEvents(
@@ -74,12 +73,17 @@ describe('the panel with two items being built', () => {
   });
 
   it('marks both chips of the cycle view live, in words, and shows the first one’s cycle', () => {
-    const html = renderToStaticMarkup(createElement(CycleView, { items: parallel.items, current: followedItem(parallel), active: parallel.active }));
+    // The counts are the ledger's, for the item shown (T1): never the cycle machine's repair budget.
+    const countsOf = (item: string) => (item === 'T1' ? { repairs: 0, violations: 1, rejectedRed: 2, refactors: 0 } : null);
+    const html = renderToStaticMarkup(createElement(CycleView, { items: parallel.items, current: followedItem(parallel), active: parallel.active, countsOf }));
+    expect(html).toMatch(/data-testid="run-counter-violations">1</);
+    expect(html).toMatch(/data-testid="run-counter-rejected">2</);
+    expect(html).toMatch(/data-testid="run-counter-repairs">0</);
     const live = [...html.matchAll(/data-testid="run-item-(T\d)" data-live="true"/g)].map((m) => m[1]);
     expect(live).toEqual(['T1', 'T3']);
     expect(html.match(/\(building now\)/g)).toHaveLength(2);
     expect(html).toMatch(/data-testid="cycle-machine" data-current="green"/);
-    const after = renderToStaticMarkup(createElement(CycleView, { items: single.items, current: followedItem(single), active: single.active }));
+    const after = renderToStaticMarkup(createElement(CycleView, { items: single.items, current: followedItem(single), active: single.active, countsOf }));
     expect([...after.matchAll(/data-testid="run-item-(T\d)" data-live="true"/g)].map((m) => m[1])).toEqual(['T3']);
   });
 });

@@ -1,9 +1,11 @@
 /**
  * The cycle machine of one item (the first of those being built, else the one that moved last, or
- * the one picked from the list), with its counters, and every item the run reached as a row of
- * chips to pick from; each item being built now is marked live, in words and with an icon.
+ * the one picked from the list), with its counts over all its rounds from the ledger (the same
+ * numbers as its card and the Inbox), and every item the run reached as a row of chips to pick
+ * from; each item being built now is marked live, in words and with an icon.
  */
 import { useState } from 'react';
+import { NO_COUNTS, type CycleCounts } from '../../../shared/cycle-counts';
 import { CYCLE_STATE_NAMES, type RunItemState } from '../../../shared/run';
 import { Icon } from '../components/icon';
 import { MachineStrip } from './machine-strip';
@@ -11,8 +13,8 @@ import { stateWord } from './run-words';
 
 const CYCLE_PATH = CYCLE_STATE_NAMES.filter((s) => s !== 'escalated');
 
-function Counters({ item }: { item: RunItemState }) {
-  const { repairs, violations, rejectedRed, refactors } = item.counters;
+function Counters({ counts }: { counts: CycleCounts }) {
+  const { repairs, violations, rejectedRed, refactors } = counts;
   const parts: [string, number, string][] = [
     ['repairs', repairs, 'run-counter-repairs'],
     ['violations', violations, 'run-counter-violations'],
@@ -37,9 +39,11 @@ interface Props {
   readonly current: string | null;
   /** The items being built now. */
   readonly active: readonly string[];
+  /** An item's counts from the ledger (shared/cycle-counts.ts); null before anything is recorded for it. */
+  readonly countsOf: (item: string) => CycleCounts | null;
 }
 
-export function CycleView({ items, current, active }: Props) {
+export function CycleView({ items, current, active, countsOf }: Props) {
   const [picked, setPicked] = useState<string | null>(null);
   const shownId = picked ?? current ?? items.at(-1)?.item ?? null;
   const shown = items.find((i) => i.item === shownId) ?? null;
@@ -53,7 +57,7 @@ export function CycleView({ items, current, active }: Props) {
           Cycle of <span className="mono">{shown.item}</span>
           {picked && picked !== current && <span className="muted"> (picked)</span>}
         </h3>
-        <Counters item={shown} />
+        <Counters counts={countsOf(shown.item) ?? NO_COUNTS} />
       </div>
       <MachineStrip label={`Cycle of ${shown.item}`} states={CYCLE_PATH} current={shown.state} testId="cycle-machine" />
       <ul className="run-items" role="list" aria-label="Items of this run">

@@ -39,6 +39,14 @@ export const hrefFor = (screen: Exclude<Screen, 'diff'>): string => `#/${screen}
 /** The Evidence timeline with one record open. */
 export const hrefForRecord = (seq: number): string => `#/evidence/${seq}`;
 
+/**
+ * Says in the URL what the screen shows now (a record opened from the list) without a hashchange:
+ * a reload, or a copied link, opens the same. Back still goes to the screen before.
+ */
+export function replaceHash(href: string): void {
+  if (window.location.hash !== href) window.history.replaceState(window.history.state, '', href);
+}
+
 export const hrefForDiff = (ref: GateRef): string => `#/diff/${[ref.feature, ref.gate, ...(ref.story ? [ref.story] : [])].map(encodeURIComponent).join('/')}`;
 
 export function bindHashRoute(): () => void {
