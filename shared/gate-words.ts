@@ -5,6 +5,12 @@ import type { Gate } from './model';
 /** A gate as the view holds it, or as `baton inspect --json` reports it. */
 type Decided = Pick<Gate, 'status' | 'approver' | 'approvedAt' | 'approverProof'> & { readonly decidedBy?: Gate['decidedBy'] | null };
 
+/**
+ * What a missing deploy evidence waits for when `deploy` is set in project.json: the backend's
+ * message says it, and the Inbox's list line says "Run deploys and writes its evidence" only then.
+ */
+export const RUN_DEPLOYS = 'Run deploys the feature and writes it, once every story is accepted';
+
 /** `acceptance (S-1)`: a per-story gate names its story, so two acceptance rows are never alike. */
 export const gateLabel = (gate: Pick<Gate, 'name' | 'story'>): string => (gate.story ? `${gate.name} (${gate.story})` : gate.name);
 

@@ -135,6 +135,12 @@ export interface Gate {
   readonly unsigned?: boolean;
   /** Baton: how far the approval in force proves who made it (signed by their key, typed, or unauthenticated). */
   readonly approverProof?: ApproverProof;
+  /**
+   * Baton, a rejected gate: true while its artifacts are byte for byte what was rejected (its author
+   * has not answered: the Inbox lists it under Sent back), false once any changed or was added.
+   * Absent when the rejection recorded no hashes.
+   */
+  readonly sentBack?: boolean;
 }
 
 /** What a person may decide about an escalated item: another round, set it aside, or abandon the feature. */

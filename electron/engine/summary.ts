@@ -1,5 +1,9 @@
 /** What a run (or `baton status`) reports: phase, items by status, repairs, violations, escalations, ledger head. */
 import { readProject } from '../project';
+import { annotateGates } from '../gates';
+import type { GateName } from '../../shared/ledger';
+import type { ProjectView } from '../../shared/model';
+import { GATE_STATE } from './run-resume';
 import type { Ledger } from '../ledger';
 import type { LifecycleStateName, RunBlocked, RunSummary } from '../../shared/run';
 import { annotateEscalations } from '../gates/escalations';
@@ -37,7 +41,8 @@ export async function summarize(
         : (phase === 'acceptance' || phase === 'deployGate') && amendment
           ? `waiting at the ${phase === 'acceptance' ? 'acceptance' : 'deploy'} gate, which cannot be approved yet: ${amendment}`
           : phase.endsWith('Gate') || phase === 'acceptance'
-            ? `waiting at ${phase === 'acceptance' ? 'the acceptance gate' : `the ${phase.replace('Gate', '')} gate`}: approve it in the Inbox or with \`baton approve\``
+            ? ((await heldBack(read.value, records, featureId, phase)) ??
+              `waiting at ${phase === 'acceptance' ? 'the acceptance gate' : `the ${phase.replace('Gate', '')} gate`}: approve it in the Inbox or with \`baton approve\``)
             : phase;
   return {
     project: root,
@@ -53,6 +58,21 @@ export async function summarize(
     ledgerHead: records.at(-1)?.hash ?? null,
     stoppedAt,
   };
+}
+
+/**
+ * A feature-level gate the run waits at that cannot be approved yet (its evidence missing, an
+ * earlier gate withdrawn): what holds it back, in the words the Inbox shows, never "approve it".
+ */
+async function heldBack(view: ProjectView, records: readonly LedgerRecord[], feature: string, phase: LifecycleStateName): Promise<string | null> {
+  const gate = (Object.keys(GATE_STATE) as GateName[]).find((g) => GATE_STATE[g] === phase && g !== 'acceptance');
+  if (!gate) return null;
+  const judged = (await annotateGates(view, records)).features.find((f) => f.id === feature)?.gates.find((g) => g.name === gate && g.story === null);
+  const block = judged?.blockedBy;
+  // The approval check's message opens with "Cannot approve the … gate of F:", which the sentence already says.
+  return block && block.kind !== 'read-only'
+    ? `waiting at the ${gate} gate, which cannot be approved yet: ${block.message.replace(/^Cannot approve [^:]*: /, '')}`
+    : null;
 }
 
 /** A test amendment of the feature that waits for a person's decision, as the next thing to do; null when none waits. */

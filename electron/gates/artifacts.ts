@@ -9,6 +9,8 @@ import { artifactsIn } from './definitions';
 import { currentHash, projectPath, readArtifact, textOf, type ArtifactFile, type CurrentHash } from './files';
 import { featureSites, type FeatureSite } from './site';
 import { artifactProblem } from '../project/artifact-shapes';
+import { readSettings } from '../project/read-settings';
+import { RUN_DEPLOYS } from '../../shared/gate-words';
 
 export interface GateRef {
   readonly feature: string;
@@ -62,10 +64,16 @@ export const locateGate = async (view: ProjectView, ref: GateRef): Promise<Resul
 };
 
 /** What will produce a missing artifact: in a Baton project the deploy evidence is Run's to write, never a person's. */
-const whoWrites = (name: string, layout: ProjectView['layout']): string =>
-  name === 'deploy-evidence.json' && layout === 'baton'
-    ? 'Run deploys the feature and writes it, once every story is accepted'
-    : 'create it before this gate can be approved';
+/**
+ * Who writes a missing artifact: Run writes the deploy evidence only when project.json says how to
+ * deploy; otherwise a person must set that up (or write the evidence), and the words say so.
+ */
+const whoWrites = async (name: string, view: ProjectView): Promise<string> => {
+  if (name !== 'deploy-evidence.json' || view.layout !== 'baton') return 'create it before this gate can be approved';
+  const settings = await readSettings(view.artifactRoot);
+  if (settings.ok && settings.value.settings.deploy) return RUN_DEPLOYS;
+  return 'no deploy is set up, so Run cannot write it: add "deploy" to .baton/project.json (docs/shipping.md) and run again, or write the evidence yourself';
+};
 
 /** Reads and judges every artifact of a located gate. `view` supplies the reader's problems. */
 export const snapshotArtifacts = async (view: ProjectView, located: LocatedGate): Promise<ArtifactSnapshot[]> => {
@@ -74,7 +82,7 @@ export const snapshotArtifacts = async (view: ProjectView, located: LocatedGate)
     located.names.map(async (name): Promise<ArtifactSnapshot> => {
       const file = await readArtifact(root, featureDir, name);
       const where = projectPath(root, featureDir, name);
-      if (file.state === 'missing') return { name, file, hash: null, text: null, problem: `${where} is missing; ${whoWrites(name, view.layout)}` };
+      if (file.state === 'missing') return { name, file, hash: null, text: null, problem: `${where} is missing; ${await whoWrites(name, view)}` };
       if (file.state === 'unreadable') return { name, file, hash: null, text: null, problem: `${where} ${file.reason}` };
       const hash = currentHash(name, file.bytes, view.layout);
       const text = textOf(file.bytes);

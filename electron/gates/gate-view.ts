@@ -65,8 +65,16 @@ export const batonGate = async (site: FeatureSite, gate: GateName, story: string
     artifacts: (approval?.artifacts ?? []).map(({ name, sha256 }) => ({ name, sha256, kind: 'file' as const })),
     note: fold?.note ?? null,
     ...(fold?.decidedBy && (fold.status === 'rejected' || fold.status === 'withdrawn') ? { decidedBy: fold.decidedBy } : {}),
+    ...(judged.status === 'rejected' && fold?.rejectedArtifacts ? { sentBack: await unchangedSince(site, gate, story, fold.rejectedArtifacts) } : {}),
     blockedBy: null,
   };
+};
+
+/** Whether a rejected gate's artifacts are byte for byte what was rejected (none changed, none added): its author has not answered yet. */
+const unchangedSince = async (site: FeatureSite, gate: GateName, story: string | null, rejected: readonly ApprovedArtifact[]): Promise<boolean> => {
+  if (site.featureDir === null) return false;
+  const covered = await artifactsIn(site.featureDir, gate, storyFolder(site, story));
+  return (await approvalDrift(site.root, site.featureDir, rejected, covered)).length === 0;
 };
 
 /** The approval check's refusal, as the Inbox files it: an earlier gate, missing evidence, nothing changed. */

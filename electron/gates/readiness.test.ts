@@ -3,6 +3,9 @@
  * "waiting on an earlier gate" come from the very checks an approval runs (blockedBy).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { RUN_DEPLOYS } from '../../shared/gate-words';
+import { detectDefaults } from '../project/settings';
 import { DEPLOY_EVIDENCE, gateOf, makeBatonProject, type TestProject } from './gate-project.fixture';
 
 describe('whether a waiting gate can be decided now', () => {
@@ -51,12 +54,19 @@ describe('whether a waiting gate can be decided now', () => {
       }
     });
 
-    it('no evidence file at all: waiting on evidence, not ready', async () => {
-      const { rm } = await import('node:fs/promises');
+    it('no evidence file at all: waiting on evidence, not ready; Run is said to write it only when a deploy is set up', async () => {
+      const { rm, writeFile } = await import('node:fs/promises');
       await rm(p.file('deploy-evidence.json'));
       expect(gateOf(await p.view(), 'deploy').blockedBy).toMatchObject({
         kind: 'evidence',
-        message: expect.stringContaining('deploy-evidence.json is missing; Run deploys the feature and writes it'),
+        message: expect.stringContaining('deploy-evidence.json is missing; no deploy is set up, so Run cannot write it: add "deploy" to .baton/project.json'),
+      });
+      const probe = { name: 'shop', defaultBranch: 'main', readText: async () => null, exists: () => false };
+      const settings = { ...(await detectDefaults(probe)), deploy: { start: 'node server.js', health: '/health', verify: 'npm run smoke' } };
+      await writeFile(join(p.root, '.baton', 'project.json'), JSON.stringify(settings));
+      expect(gateOf(await p.view(), 'deploy').blockedBy).toMatchObject({
+        kind: 'evidence',
+        message: expect.stringContaining(`deploy-evidence.json is missing; ${RUN_DEPLOYS}`),
       });
     });
 

@@ -34,6 +34,26 @@ describe('rejectGate', () => {
     expect((await p.approve('spec')).ok).toBe(true);
   });
 
+  it('a rejected gate is sent back while its files are what was rejected: saved unchanged it still is; changed, it is not', async () => {
+    expect((await rejectGate(await p.view(), p.ledger, { ...decide, gate: 'spec' })).ok).toBe(true);
+    expect(gateOf(await p.view(), 'spec').sentBack).toBe(true);
+    // Saved again byte for byte (a newer modification time, the same content): no answer yet.
+    const file = p.file('feature.json');
+    const later = new Date(Date.now() + 60_000);
+    await fs.writeFile(file, await fs.readFile(file));
+    await fs.utimes(file, later, later);
+    const saved = gateOf(await p.view(), 'spec');
+    expect(saved.sentBack).toBe(true);
+    expect(Date.parse(saved.pendingSince!)).toBeGreaterThan(Date.parse(saved.decidedBy!.at));
+    // A new version of one of its files (or a new file under it) is the author's answer.
+    await p.write('feature.json', { id: 'F-1', name: 'Feature F-1', description: 'Shoppers pay by card or by gift card.' });
+    expect(gateOf(await p.view(), 'spec').sentBack).toBe(false);
+    await p.write('feature.json', { id: 'F-1', name: 'Feature F-1', description: 'Shoppers pay by card.' });
+    expect(gateOf(await p.view(), 'spec').sentBack).toBe(true);
+    await p.write('stories/S-1/acs/AC-3.json', { id: 'AC-3', given: 'a basket', when: 'I pay twice', then: 'I am charged once' });
+    expect(gateOf(await p.view(), 'spec').sentBack).toBe(false);
+  });
+
   it('refuses rejecting an approved, unchanged gate: that is a withdrawal', async () => {
     expect((await p.approve('spec')).ok).toBe(true);
     expect(codeOf(await rejectGate(await p.view(), p.ledger, { ...decide, gate: 'spec' }))).toBe('already-approved');

@@ -40,6 +40,8 @@ export interface GateFold {
   readonly seq: number | null;
   /** The hash of the rejection in force (status rejected), or of the latest one. */
   readonly rejection?: string;
+  /** What the rejection in force was of: its artifacts' hashes (absent in a rejection that recorded none). */
+  readonly rejectedArtifacts?: readonly ApprovedArtifact[];
   /** Who rejected or withdrew the gate, and when: the decision in force while it stays rejected or withdrawn. */
   readonly decidedBy: GateDecider | null;
 }
@@ -134,6 +136,9 @@ export const foldGates = (records: readonly LedgerRecord[]): Map<string, GateFol
         note: text(rejected.data?.reason),
         seq: record.seq,
         rejection: record.hash,
+        rejectedArtifacts: rejected.data?.artifacts
+          ? Object.entries(rejected.data.artifacts).map(([name, a]) => ({ name, sha256: a.sha256, algorithm: a.algorithm }))
+          : undefined,
         decidedBy: { who: text(rejected.data?.approver) ?? record.actor.id, at: record.at },
       });
     } else {

@@ -4,6 +4,7 @@
  * Approved test amendments waiting for their re-run are listed last, for information.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { RUN_DEPLOYS } from '../../../shared/gate-words';
 import { readOnlyReason } from '../../../shared/read-only';
 import { Icon } from '../components/icon';
 import { Badge, FALLBACK, GATE_LOOK, GateStatusBadge, TestStatusBadge } from '../components/status-badge';
@@ -39,7 +40,11 @@ const gateWait = (entry: GateEntry): string => {
   // An acceptance held back by unproven ACs waits on proof, or on the PO's explicit exception: not on files.
   if (entry.gate.blockedBy?.kind === 'unproven') return 'needs proof or an exception';
   if (entry.group === 'evidence')
-    return entry.ref.gate === 'deploy' || entry.ref.gate === 'promote' ? 'Run deploys and writes its evidence' : 'waiting on its artifacts';
+    return entry.gate.blockedBy?.message.includes(RUN_DEPLOYS)
+      ? 'Run deploys and writes its evidence'
+      : entry.ref.gate === 'deploy' || entry.ref.gate === 'promote'
+        ? 'waiting on its evidence'
+        : 'waiting on its artifacts';
   if (entry.group === 'sent-back' && entry.gate.decidedBy) {
     const when = friendlyTime(entry.gate.decidedBy.at);
     return `sent back by ${entry.gate.decidedBy.who}${when ? ` ${when.relative}` : ''}; waiting for a new version`;

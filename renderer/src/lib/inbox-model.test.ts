@@ -347,6 +347,15 @@ describe('after a rejection', () => {
     expect(countPending(revised)).toBe(1);
   });
 
+  it('trusts the backend’s comparison with the rejection’s hashes over file times', () => {
+    // Saved again unchanged (a newer time, the same bytes): still sent back.
+    const saved = view([feature('F-1', [{ ...rejected('2025-02-02T00:00:00Z'), sentBack: true }])]);
+    expect(gateEntries(saved).map((e) => e.group)).toEqual(['sent-back']);
+    // A new version whose file time is older than the rejection (restored from a copy): ready.
+    const answered = view([feature('F-1', [{ ...rejected('2025-01-15T00:00:00Z'), sentBack: false }])]);
+    expect(gateEntries(answered).map((e) => e.group)).toEqual(['ready']);
+  });
+
   it('moves on to the next decision a person can make, never to a gate that waits (on evidence, an earlier gate, its author), else to nothing', () => {
     const entries = inboxEntries(
       view([

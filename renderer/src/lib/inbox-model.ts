@@ -63,11 +63,14 @@ export interface GateEntry {
 const GROUP_ORDER: Readonly<Record<GateGroup, number>> = { ready: 0, evidence: 1, earlier: 2, 'sent-back': 3, 'read-only': 4 };
 
 /**
- * Rejected, and nothing of it has changed since (its artifacts' newest change is not after the
- * rejection): the author has not answered yet, so it is not waiting for the person who sent it back.
+ * Rejected, and nothing of it has changed since: the author has not answered yet, so it is not
+ * waiting for the person who sent it back. Judged by the backend against the rejection's hashes
+ * (`gate.sentBack`); for a rejection that recorded none, by time (no artifact changed after it).
  */
 export const isSentBack = (gate: Gate): boolean => {
   if (gate.status !== 'rejected' || !gate.decidedBy) return false;
+  // The backend compared the artifacts with the rejection's hashes: a file saved unchanged is no answer.
+  if (gate.sentBack !== undefined) return gate.sentBack;
   const changed = gate.pendingSince ? Date.parse(gate.pendingSince) : Number.NaN;
   return Number.isNaN(changed) || changed <= Date.parse(gate.decidedBy.at);
 };
