@@ -70,6 +70,11 @@ describe('escalations decided by a person, acted on by the next run (real runs)'
     expect(first.phase).toBe('escalated');
     expect(first.escalations.map((e) => e.item)).toEqual(['T1', 'T2', 'T3']);
     expect(first.stoppedAt).toMatch(/baton resolve .* --item T1 --decision retry\|skip\|abandon/);
+    // T2's Driver took no turn (the scenario has none): said at once, not "still failing" after repairs.
+    expect(first.escalations.find((e) => e.item === 'T2')?.reason).toMatch(
+      /^The Driver took no turn: the scripted scenario has no turn for driver green T2 attempt 1/,
+    );
+    expect(first.escalations.find((e) => e.item === 'T1')?.reason).toMatch(/^Still failing after 0 repair rounds/);
     const before = (await records()).length;
     const again = await run();
     expect(again.phase).toBe('escalated');

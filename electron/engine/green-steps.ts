@@ -71,7 +71,13 @@ export async function greenStep(deps: CycleDeps, input: StepInput): Promise<Gree
       violations,
       verdict,
       failure: told.refused.length ? [failure, removeTells(told.refused)].filter(Boolean).join('\n\n') : failure,
-      escalate: trust?.verdict === 'flaky' ? `The suite is flaky: ${trust.detail}.` : null,
+      escalate:
+        trust?.verdict === 'flaky'
+          ? `The suite is flaky: ${trust.detail}.`
+          : // No agent took the turn (a scripted scenario with no turn for it): no repair round can help, and "still failing" would mislead.
+            verdict !== 'green' && turn.result.declined
+            ? `The Driver took no turn: ${turn.result.declined}. Configure an agent for the Driver in Settings, or retry once one is.`
+            : null,
       lock: lockRecord.hash,
     },
     blobs,
