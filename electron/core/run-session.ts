@@ -6,6 +6,7 @@
  * Stopping aborts the run; it has persisted its snapshots and resumes from them next time.
  */
 import { randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import type { RunProgressedEvent } from '../../shared/contract';
 import type { GateName } from '../../shared/ledger';
 import type { ProjectView } from '../../shared/model';
@@ -247,17 +248,22 @@ interface SavedCycle {
  */
 export async function persistedRunState(view: ProjectView): Promise<RunStateView> {
   if (view.layout !== 'baton' || view.bundle) return IDLE_RUN;
+  // The feature that ran last (its lifecycle saved most recently), not the first in the list: a new
+  // feature's panel must not show an older run's feature as the one that ran.
+  let last: { feature: (typeof view.features)[number]; store: StateStore; lifecycle: LifecycleStateName; at: number } | null = null;
   for (const feature of view.features) {
     const store = StateStore.forProject(view.root, feature.id);
     const lifecycle = (await readSnapshot(store, 'lifecycle', lifecycleMachine, LIFECYCLE_VERSION).catch(() => null)) as { value?: unknown } | null;
     if (!lifecycle || !isLifecycleState(lifecycle.value)) continue;
-    const items: RunItemState[] = [];
-    for (const item of feature.testList) {
-      const saved = (await readSnapshot(store, `cycle-${item.id}`, cycleMachine, CYCLE_VERSION).catch(() => null)) as SavedCycle | null;
-      if (!saved || !isCycleState(saved.value)) continue;
-      items.push({ item: item.id, state: saved.value, status: item.status });
-    }
-    return { ...IDLE_RUN, feature: feature.id, lifecycle: lifecycle.value, items };
+    const at = (await stat(store.fileOf('lifecycle')).catch(() => null))?.mtimeMs ?? 0;
+    if (!last || at > last.at) last = { feature, store, lifecycle: lifecycle.value, at };
   }
-  return IDLE_RUN;
+  if (!last) return IDLE_RUN;
+  const items: RunItemState[] = [];
+  for (const item of last.feature.testList) {
+    const saved = (await readSnapshot(last.store, `cycle-${item.id}`, cycleMachine, CYCLE_VERSION).catch(() => null)) as SavedCycle | null;
+    if (!saved || !isCycleState(saved.value)) continue;
+    items.push({ item: item.id, state: saved.value, status: item.status });
+  }
+  return { ...IDLE_RUN, feature: last.feature.id, lifecycle: last.lifecycle, items };
 }

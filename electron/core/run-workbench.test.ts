@@ -4,7 +4,7 @@
  * e2e spec): payload validation, refusals for bundles and Consort layouts, one run at a time,
  * batches and re-reads pushed as events, the persisted phase when nothing ran, closing stops.
  */
-import { mkdir, realpath, rm } from 'node:fs/promises';
+import { mkdir, realpath, rm, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName, Events } from '../../shared/contract';
@@ -175,6 +175,19 @@ describe('a run from the workbench', () => {
     });
     // The machine's budget counters are not the counts a screen shows (those come from the ledger).
     expect(JSON.stringify(state)).not.toContain('counters');
+  });
+
+  it('shows the feature that ran last, by its lifecycle snapshot, not the first feature', async () => {
+    const root = await batonProject({
+      ...minimalFeature('.baton', 'F-2'),
+      '.baton/state/F-1/lifecycle.json': { status: 'active', value: 'done', context: {} },
+      '.baton/state/F-2/lifecycle.json': { status: 'active', value: 'specGate', context: {} },
+    });
+    const older = new Date(Date.now() - 3_600_000);
+    await utimes(join(root, '.baton', 'state', 'F-1', 'lifecycle.json'), older, older);
+    const { workbench, call } = bench();
+    await workbench.open(root);
+    expect(await call('run:state', {})).toMatchObject({ ok: true, value: { feature: 'F-2', lifecycle: 'specGate', items: [] } });
   });
 
   it('stops a run when another project is opened', async () => {
