@@ -18,6 +18,7 @@ import { gatesCommand } from './commands/gates';
 import { initCommand } from './commands/init';
 import { inspectCommand } from './commands/inspect';
 import { logCommand } from './commands/log';
+import { metricsCommand } from './commands/metrics';
 import { serveCommand } from './commands/serve';
 import { verifyCommand } from './commands/verify';
 import { EXIT, UsageError, type ExitCode } from './exit-codes';
@@ -44,6 +45,7 @@ const COMMANDS: readonly Command[] = [
   amendCommand,
   restoreCommand,
   logCommand,
+  metricsCommand,
   verifyCommand,
   exportCommand,
   signCommand,

@@ -1,31 +1,13 @@
 /** `baton log <dir> [--json]`: the ledger, one record a line. */
-import type { LedgerPage, LedgerRecord } from '../../../shared/ledger';
-import type { Result } from '../../../shared/result';
-import type { HostSession } from '../../core/host-session';
+import type { LedgerRecord } from '../../../shared/ledger';
 import { flag, JSON_OPTION, onePath, type Command } from '../command';
 import { EXIT } from '../exit-codes';
 import { printJson } from '../io';
 import { failed, withProject } from '../open-project';
 import { table } from '../table';
+import { wholeLedger } from '../whole-ledger';
 
 const subjectOf = (r: LedgerRecord) => [r.subject.feature, r.subject.story, r.subject.item, r.subject.gate, r.subject.cycle].filter(Boolean).join('/') || '-';
-
-/** The most records `ledger:list` answers with at once. */
-const PAGE = 1000;
-
-/** Every record, page by page through `ledger:list` (the chain's state comes with each page). */
-async function wholeLedger(session: HostSession): Promise<Result<LedgerPage>> {
-  const first = await session.call('ledger:list', { offset: 0, limit: PAGE });
-  if (!first.ok) return first;
-  const records = [...first.value.records];
-  while (records.length < first.value.total) {
-    const next = await session.call('ledger:list', { offset: records.length, limit: PAGE });
-    if (!next.ok) return next;
-    if (!next.value.records.length) break;
-    records.push(...next.value.records);
-  }
-  return { ok: true, value: { ...first.value, records } };
-}
 
 export const logCommand: Command = {
   name: 'log',
