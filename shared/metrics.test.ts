@@ -187,6 +187,16 @@ describe('a story’s and a feature’s metrics', () => {
     ]);
   });
 
+  it('interventions: every record a person made, by type; waiting for a person: the gates’ recorded waits and the decided escalation’s', () => {
+    expect(metrics.interventions).toEqual({
+      total: 5,
+      byType: { [RECORD_TYPES.escalationDecided]: 1, [RECORD_TYPES.gateApproved]: 3, [RECORD_TYPES.gateRejected]: 1 },
+    });
+    // 60 s + 3 s + 5 s at the gates (the test_list approval recorded no wait), 69 s for T2's escalation.
+    expect(metrics.waitingForPersonMs).toBe(60_000 + 3000 + 5000 + 69_000);
+    expect(featureMetrics([], F1)).toMatchObject({ interventions: { total: 0, byType: {} }, waitingForPersonMs: null });
+  });
+
   it('keeps each feature to its own records; an empty ledger gives nulls', () => {
     const project = projectMetrics(LEDGER, [F1, { id: 'F-2', testList: [{ id: 'T1', storyId: null }] }]);
     expect(project.features[1]!.items[0]).toMatchObject({ item: 'T1', agentMs: 99_999, cycleTimeMs: null, rounds: 0 });

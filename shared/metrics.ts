@@ -18,11 +18,15 @@
  * - usage: tokens and cost of the turns whose agent reported them (`agent`), by role and by host/model.
  * - mutation: the latest `cycle.mutated` score, killed, tested, survived.
  * A story and a feature add their items up; their firstPassGreenRate is the share of items with a
- * first-pass answer that passed first time. Gates: each decision's `waitedMs`/`viewedMs`. Pure.
+ * first-pass answer that passed first time. Gates: each decision's `waitedMs`/`viewedMs`. A feature's
+ * interventions are the records a person made after the request (gate decisions, escalation and
+ * amendment decisions, tells allowed, restores), by type; its waitingForPersonMs adds up the gates'
+ * recorded waits and the decided escalations' waits (null when none is recorded). Pure.
  */
 import { addCounts, type CycleCounts } from './cycle-counts';
 import type { LedgerRecord } from './ledger';
 import type { TestItem } from './model';
+import { RECORD_TYPES } from './records';
 import { gateDecisions, gateLatency, type GateDecisionMetric, type GateLatency } from './metrics/gates';
 import { itemMetrics, type ItemMetrics } from './metrics/item';
 import { addUsage, NO_USAGE, sumOf, type Usage } from './metrics/turns';
@@ -60,6 +64,10 @@ export interface FeatureMetrics {
   readonly totals: Totals;
   readonly gates: readonly GateDecisionMetric[];
   readonly gateLatency: readonly GateLatency[];
+  /** Every human action that changed the course: the records a person made after the request, by type. */
+  readonly interventions: { readonly total: number; readonly byType: Readonly<Record<string, number>> };
+  /** Time the work waited for a person: the gates' recorded waits plus decided escalations' waits; null when none is recorded. */
+  readonly waitingForPersonMs: number | null;
 }
 
 /** What the metrics need of a feature: its id and its test list (each item's story, and its status as the project view shows it, when known). */
@@ -119,7 +127,19 @@ export function featureMetrics(records: readonly LedgerRecord[], feature: Featur
     const acceptance = gates.filter((g) => g.story === story && g.gate === 'acceptance').at(-1);
     return { story, accepted: acceptance?.decision === 'approved', ...totalsOf(items.filter((i) => i.story === story)) };
   });
-  return { feature: feature.id, items, stories, totals: totalsOf(items), gates, gateLatency: gateLatency(gates) };
+  const byType: Record<string, number> = {};
+  for (const r of mine) if (r.actor.kind === 'person' && r.type !== RECORD_TYPES.featureRequested) byType[r.type] = (byType[r.type] ?? 0) + 1;
+  const waits = [...gates.map((g) => g.waitedMs), ...items.flatMap((i) => i.escalations.map((e) => e.waitedMs))].filter((ms): ms is number => ms !== null);
+  return {
+    feature: feature.id,
+    items,
+    stories,
+    totals: totalsOf(items),
+    gates,
+    gateLatency: gateLatency(gates),
+    interventions: { total: Object.values(byType).reduce((n, k) => n + k, 0), byType },
+    waitingForPersonMs: waits.length ? waits.reduce((n, ms) => n + ms, 0) : null,
+  };
 }
 
 /** Every feature's metrics, and the project's totals over them. */

@@ -157,6 +157,48 @@ describe('npx baton demo --from-request --ship --json', () => {
     }
     expect(await foldDisagreements(demo.project), 'at the end').toEqual([]);
 
+    // baton metrics on the demo, counted by hand from its scenario: 8 items done, T6 the only one
+    // that needed a repair (7 of 8 GREEN at the first attempt), T8's one lock violation at GREEN,
+    // T3 in two rounds (its amendment), each gate decided once and each acceptance per story; the
+    // scripted agent reports no usage, so tokens and cost are unknown, never zero.
+    const metrics = JSON.parse((await exec(process.execPath, [BIN, 'metrics', demo.project, '--json'])).stdout) as {
+      features: {
+        totals: {
+          items: number;
+          done: number;
+          firstPassGreenRate: number;
+          counts: Record<string, number>;
+          usage: { reported: number; costUsd: number | null };
+        };
+        items: { item: string; rounds: number; firstPassGreen: boolean; counts: Record<string, number>; violationsByKind: Record<string, number> }[];
+        stories: { story: string; accepted: boolean }[];
+        gateLatency: { gate: string; decisions: number }[];
+        interventions: { total: number; byType: Record<string, number> };
+      }[];
+    };
+    const [inventory] = metrics.features;
+    expect(inventory!.totals).toMatchObject({ items: 8, done: 8, firstPassGreenRate: 7 / 8, usage: { reported: 0, costUsd: null } });
+    expect(inventory!.totals.counts).toMatchObject({ repairs: demo.repairs, violations: demo.violations, rejectedRed: demo.rejectedRed });
+    const item = (id: string) => inventory!.items.find((i) => i.item === id)!;
+    expect(inventory!.items.filter((i) => !i.firstPassGreen).map((i) => i.item)).toEqual(['T6']);
+    expect(item('T6').counts.repairs).toBe(1);
+    expect(item('T8').violationsByKind).toEqual({ 'the lock': 1 });
+    expect(item('T3').rounds).toBe(2);
+    // The demo PO's seven approvals and the one amendment decision: every other step was Baton's.
+    expect(inventory!.interventions).toEqual({ total: 8, byType: { [RECORD_TYPES.gateApproved]: 7, [RECORD_TYPES.amendmentDecided]: 1 } });
+    expect(inventory!.stories.map((st) => [st.story, st.accepted])).toEqual([
+      ['S-1', true],
+      ['S-2', true],
+    ]);
+    expect(inventory!.gateLatency.map((g) => [g.gate, g.decisions])).toEqual([
+      ['spec', 1],
+      ['design', 1],
+      ['test_list', 1],
+      ['acceptance', 2],
+      ['deploy', 1],
+      ['promote', 1],
+    ]);
+
     // Rechained after acceptance (S-1's approver made "Mallory", every hash recomputed): the story
     // merges' trailers name records the ledger no longer holds, so plain verify fails.
     const original = await readRecords(demo.project);

@@ -49,6 +49,10 @@ function printFeature(io: Io, name: string, f: FeatureMetrics): void {
   io.out(`  First-pass GREEN: ${percent(t.firstPassGreenRate)}   Rejected REDs: ${count(t.counts?.rejectedRed)}   Refactors: ${count(t.counts?.refactors)}`);
   const escalations = Object.entries(t.escalations).map(([decision, n]) => `${n} ${decision}`);
   io.out(`  Escalations: ${escalations.join(', ') || 'none'}`);
+  const actions = Object.entries(f.interventions.byType).map(([type, n]) => `${n} ${type}`);
+  io.out(
+    `  Interventions: ${f.interventions.total}${actions.length ? ` (${actions.join(', ')})` : ''}   Waiting for a person: ${seconds(f.waitingForPersonMs)}`,
+  );
   const roles = Object.entries(t.usageByRole).map(([role, u]) => `${role} ${tokens(u)} ${cost(u)}`);
   if (roles.length) io.out(`  Tokens and cost by role: ${roles.join('; ')}`);
   const agents = Object.entries(t.usageByAgent).map(([agent, u]) => `${agent} ${tokens(u)} ${cost(u)}`);
