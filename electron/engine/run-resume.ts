@@ -20,12 +20,16 @@ export const GATE_STATE: Readonly<Record<GateName, LifecycleStateName>> = {
   promote: 'promoteGate',
 };
 
+/** The feature-level gate a run waits at in `state` (acceptance is per story: never one gate); null in any other state. */
+export const featureGateAt = (state: string): GateName | null =>
+  (Object.keys(GATE_STATE) as GateName[]).find((g) => GATE_STATE[g] === state && g !== 'acceptance') ?? null;
+
 /** Whether the feature-level gate waited on in `state` has been approved or rejected, or an approved test amendment sends the run back to building. */
 export async function decidedGate(ledger: Ledger, feature: string, state: string): Promise<boolean> {
   const records = (await ledger.read()).records;
   if (REBUILT_FROM.has(state) && amendmentToRerun(records, feature)) return true;
   // Acceptance is decided per story: it is not "already decided" as one gate.
-  const gate = (Object.keys(GATE_STATE) as GateName[]).find((g) => GATE_STATE[g] === state && g !== 'acceptance');
+  const gate = featureGateAt(state);
   if (!gate) return false;
   const status = foldGates(records).get(gateKey({ feature, gate }))?.status;
   return status === 'approved' || status === 'rejected';

@@ -1,9 +1,8 @@
 /** What a run (or `baton status`) reports: phase, items by status, repairs, violations, escalations, ledger head. */
 import { readProject } from '../project';
 import { annotateGates } from '../gates';
-import type { GateName } from '../../shared/ledger';
 import type { ProjectView } from '../../shared/model';
-import { GATE_STATE } from './run-resume';
+import { featureGateAt } from './run-resume';
 import type { Ledger } from '../ledger';
 import type { LifecycleStateName, RunBlocked, RunSummary } from '../../shared/run';
 import { annotateEscalations } from '../gates/escalations';
@@ -65,7 +64,7 @@ export async function summarize(
  * earlier gate withdrawn): what holds it back, in the words the Inbox shows, never "approve it".
  */
 async function heldBack(view: ProjectView, records: readonly LedgerRecord[], feature: string, phase: LifecycleStateName): Promise<string | null> {
-  const gate = (Object.keys(GATE_STATE) as GateName[]).find((g) => GATE_STATE[g] === phase && g !== 'acceptance');
+  const gate = featureGateAt(phase);
   if (!gate) return null;
   const judged = (await annotateGates(view, records)).features.find((f) => f.id === feature)?.gates.find((g) => g.name === gate && g.story === null);
   const block = judged?.blockedBy;
