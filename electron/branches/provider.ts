@@ -34,6 +34,11 @@ export interface CreateOptions extends CallOptions {
    * it exits as soon as this process is gone, not only at its idle timeout. Other providers ignore it.
    */
   readonly owned?: boolean;
+  /**
+   * Background work (mutation testing): an embedded server for the branch runs at the lowest CPU
+   * priority, so the work it serves never slows the cycles beside it. Other providers ignore it.
+   */
+  readonly background?: boolean;
 }
 
 export interface RootOptions extends CallOptions {

@@ -13,7 +13,7 @@ import { makeTempProvider, type TempProvider } from '../branches/pglite/pglite.f
 import { git } from '../platform/git';
 import { detectBubblewrap } from '../process/sandbox';
 import type { ProjectSettings } from '../project/settings';
-import { runTwice } from './test-run';
+import { runTree, runTwice } from './test-run';
 
 let t: TempProvider;
 let repo: string;
@@ -99,4 +99,27 @@ describe('the second run of a pair, shaped unlike the first', () => {
     },
     120_000,
   );
+
+  it('background work (mutation testing) runs its tests at the lowest CPU priority, in the sandbox too; a verdict’s runs at their own', async () => {
+    const probe = "assert.equal(process.getBuiltinModule('node:os').getPriority(), 19);";
+    await writeFile(join(repo, 'test', 'a.test.js'), test(probe));
+    await git(repo, ['add', '-A']);
+    await git(repo, ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'probe']);
+    const tree = await git(repo, ['rev-parse', 'HEAD^{tree}']);
+    const request = {
+      provider: t.provider,
+      parentDatabase: 'main',
+      settings: settings(bwrap.ok ? 'auto' : 'off'),
+      worktree: repo,
+      site: { dir: join(runs, 'tree'), scratch: join(runs, 'scratch') },
+      locked: [],
+      hide: [],
+      tree,
+    };
+    const background = await runTree({ ...request, background: true });
+    expect(background.integrity).toEqual([]);
+    expect(background.report.cases.map((c) => c.status)).toEqual(['passed', 'passed']);
+    const verdict = await runTree(request);
+    expect(verdict.report.cases.find((c) => c.name === 'answers')?.status).toBe(os.getPriority() === 19 ? 'passed' : 'failed');
+  }, 120_000);
 });

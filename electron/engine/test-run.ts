@@ -41,8 +41,12 @@ export interface TestRunRequest {
    * once more on that tree: passing there too, it is not the Driver's code that makes them pass.
    */
   readonly recheck?: { readonly tree: string; readonly failing: readonly string[] };
-  /** False: never take a branch the provider made ahead of need (mutation runs leave those to the cycle's verdicts). */
-  readonly ready?: boolean;
+  /**
+   * Background work (mutation testing, beside the cycles): never takes a branch the provider made
+   * ahead of need (those are the cycle's next verdicts'), and its database server and test run get
+   * the lowest CPU priority, so the cycles' own work takes the cores first.
+   */
+  readonly background?: boolean;
 }
 
 export interface TestRunOutcome {
@@ -211,7 +215,7 @@ async function runShaped(
   });
   // The tree under test brings its own migrations. A failure keeps the branch: the run below reports it as a suite that did not load.
   clock.lap('tree');
-  const { name: database, value } = await throwaway(provider, request.parentDatabase, shape.site.dir, settings, signal, request.ready !== false);
+  const { name: database, value } = await throwaway(provider, request.parentDatabase, shape.site.dir, settings, signal, request.background === true);
   const { migrations, error: migrationError } = value;
   try {
     if (migrationError !== null) {
@@ -249,6 +253,7 @@ async function runShaped(
       timeoutMs: (settings.testTimeoutSeconds ?? DEFAULT_TIMEOUT_S) * 1000,
       sandbox: settings.sandbox,
       network: settings.testNetwork,
+      ...(request.background ? { background: true } : {}),
       ...(signal ? { signal } : {}),
       ...(request.onOutput ? { onOutput: request.onOutput } : {}),
     });
@@ -303,7 +308,7 @@ async function throwaway(
   cwd: string,
   settings: ProjectSettings,
   signal?: AbortSignal,
-  ready = true,
+  background = false,
 ): Promise<{ name: string; value: Migrated }> {
   const planned = planMigrations(cwd, settings);
   const migrate = async (url: string, name: string, cancel?: AbortSignal): Promise<Migrated> => {
@@ -314,13 +319,18 @@ async function throwaway(
     }
   };
   const key = await planned.then(readyKey, () => null);
-  if (ready && key !== null && keepsReady(provider)) {
+  if (!background && key !== null && keepsReady(provider)) {
     const taken = await provider.takeThrowaway({ parent, key, prefix: THROWAWAY_PREFIX, prepare: (url, name) => migrate(url, name) });
     if (taken) return taken;
   }
   const name = `${THROWAWAY_PREFIX}${randomBytes(5).toString('hex')}`;
   let value: Migrated = { migrations: null, error: null };
-  await provider.create(name, parent, { ...(signal ? { signal } : {}), owned: true, prepare: async (url) => void (value = await migrate(url, name, signal)) });
+  await provider.create(name, parent, {
+    ...(signal ? { signal } : {}),
+    owned: true,
+    ...(background ? { background } : {}),
+    prepare: async (url) => void (value = await migrate(url, name, signal)),
+  });
   return { name, value };
 }
 

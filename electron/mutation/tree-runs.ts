@@ -60,8 +60,8 @@ export async function openTreeRuns(deps: CycleDeps, job: TreeRunJob, name: strin
           dependencies: dependenciesFor(deps),
           readOnly,
           tree,
-          // The branches made ahead of need are the next verdict's: these runs never take one.
-          ready: false,
+          // Beside the cycles: never a branch made ahead of need (the next verdict's), and the lowest CPU priority.
+          background: true,
           ...(deps.signal ? { signal: deps.signal } : {}),
         }),
       );

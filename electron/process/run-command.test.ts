@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CommandError, quoteArg, runCommand, secretScrubber } from './run-command';
@@ -49,6 +49,14 @@ describe('runCommand', () => {
     const result = await runCommand(posix ? 'pwd; echo "$BATON_X"' : 'cd & echo %BATON_X%', { cwd: dir, env: { ...process.env, BATON_X: 'hello' } });
     expect(result.stdout).toContain('hello');
     expect(result.stdout).toContain(dir.split(/[\\/]/).pop());
+  });
+
+  it.runIf(posix)('background work runs at the lowest CPU priority, with every process it starts; other commands at their own', async () => {
+    // `nice` with no argument prints the niceness it runs at; the inner shell is a grandchild.
+    const niced = await runCommand(`nice; sh -c nice`, { cwd: dir, background: true });
+    expect(niced.stdout.trim().split(/\s+/)).toEqual(['19', '19']);
+    const plain = await runCommand(`nice`, { cwd: dir });
+    expect(plain.stdout.trim()).toBe(String(getPriority()));
   });
 
   it.runIf(posix)('kills the whole process tree when the timeout passes', async () => {

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { redactUrl } from '../../shared/branches';
+import { BACKGROUND_PRIORITY, lowerPriority, NICE_BINARY } from './priority';
 
 /**
  * A command that could not start, ran too long or was cancelled: `failed` or `cancelled`, with words
@@ -57,6 +58,8 @@ export interface RunCommandOptions {
   readonly silenceMs?: number;
   /** More values to scrub from its output (API keys handed to an agent), besides DATABASE_URL's password. */
   readonly secrets?: readonly string[];
+  /** Background work (mutation testing): the command and everything it starts run at the lowest CPU priority (priority.ts). */
+  readonly background?: boolean;
 }
 
 export interface CommandResult {
@@ -91,9 +94,14 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] as ['ignore' | 'pipe', 'pipe', 'pipe'],
     windowsHide: true,
   };
-  const child = options.launcher
-    ? spawn(options.launcher.file, [...options.launcher.args, '/bin/sh', '-c', command], spawnOptions)
-    : spawn(command, { ...spawnOptions, shell: true });
+  const argv = options.launcher ? [options.launcher.file, ...options.launcher.args, '/bin/sh', '-c', command] : ['/bin/sh', '-c', command];
+  const niced = options.background && NICE_BINARY !== null;
+  const child = niced
+    ? spawn(NICE_BINARY!, ['-n', String(BACKGROUND_PRIORITY), ...argv], spawnOptions)
+    : options.launcher
+      ? spawn(options.launcher.file, [...options.launcher.args, '/bin/sh', '-c', command], spawnOptions)
+      : spawn(command, { ...spawnOptions, shell: true });
+  if (options.background && !niced) lowerPriority(child.pid);
   const stdout = new TailText(options.maxOutputChars ?? DEFAULT_MAX_OUTPUT);
   const stderr = new TailText(options.maxOutputChars ?? DEFAULT_MAX_OUTPUT);
   const live = options.onOutput ? lineStream(options.onOutput, scrub) : null;

@@ -128,6 +128,8 @@ export interface ExecuteRequest {
   readonly network?: 'cut' | 'shared' | undefined;
   /** Process ids the sandbox uses up before the command starts, for a differently shaped run (sandbox.ts). Default 0. */
   readonly pidShift?: number;
+  /** Background work (mutation testing): the run's processes get the lowest CPU priority. */
+  readonly background?: boolean;
   readonly signal?: AbortSignal;
   readonly onOutput?: (text: string) => void;
 }
@@ -253,6 +255,7 @@ export async function executeRun(prepared: PreparedRun, req: ExecuteRequest): Pr
       ...(req.signal ? { signal: req.signal } : {}),
       ...(req.onOutput ? { onOutput: req.onOutput } : {}),
       reap: true,
+      ...(req.background ? { background: true } : {}),
     });
   } finally {
     clock.lap('command');

@@ -29,6 +29,8 @@ export interface BranchMeta {
   readonly generation: number;
   /** The process whose throwaway this is (CreateOptions.owned): its server exits when that process does. */
   readonly owner?: number;
+  /** Its server runs at the lowest CPU priority (CreateOptions.background). */
+  readonly background?: boolean;
 }
 
 /** Marks a branch directory whose creation is in progress in process `pid`. */

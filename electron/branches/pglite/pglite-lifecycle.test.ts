@@ -1,12 +1,13 @@
 /**
  * Branch lifecycle on the pglite provider: delete refuses parents, reset restores the parent's
  * data, list reports depth, an idle server exits by itself and comes back on demand, an owned
- * throwaway's server exits with its owner, and a
+ * throwaway's server exits with its owner, a background one's runs at the lowest CPU priority, and a
  * cancelled or failed create leaves nothing behind.
  */
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import pg from 'pg';
+import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pidAlive } from '../../platform/fs-facts';
@@ -104,6 +105,24 @@ describe('pglite branch lifecycle', () => {
     expect(await readServeInfo(home)).toBeNull();
     await client.end().catch(() => undefined);
     await t.provider.delete('tmp-owned');
+  }, 60_000);
+
+  it('a background throwaway’s server runs at the lowest CPU priority, when made and when served again; others at their own', async () => {
+    await t.provider.create('tmp-background', 'main', { owned: true, background: true, prepare: async () => undefined });
+    const home = t.layout.home('tmp-background');
+    const first = await readServeInfo(home);
+    expect(getPriority(first!.pid)).toBe(19);
+    expect((await readMeta(home))?.background).toBe(true);
+    // Served again after a stop (an idle exit): the meta says so.
+    expect(await stopServer(home)).toBe(true);
+    await t.provider.connectionUrl('tmp-background');
+    const again = await readServeInfo(home);
+    expect(again!.pid).not.toBe(first!.pid);
+    expect(getPriority(again!.pid)).toBe(19);
+    await t.provider.delete('tmp-background');
+    await t.provider.create('tmp-foreground', 'main', { owned: true, prepare: async () => undefined });
+    expect(getPriority((await readServeInfo(t.layout.home('tmp-foreground')))!.pid)).toBe(getPriority());
+    await t.provider.delete('tmp-foreground');
   }, 60_000);
 
   it('starts one server when two providers (the app and a CLI) ask for the same branch at once', async () => {

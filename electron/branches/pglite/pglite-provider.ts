@@ -57,6 +57,10 @@ export interface PgliteProviderOptions {
   readonly now?: () => Date;
 }
 
+/** How a branch's server starts: as its meta records, or as the create about to record it says. */
+type Spawn = Pick<BranchMeta, 'owner' | 'background'>;
+const serverOptions = (how: Spawn) => ({ ...(how.owner ? { ownerPid: how.owner } : {}), ...(how.background ? { background: true } : {}) });
+
 export class PgliteProvider implements BranchProvider {
   readonly kind = 'pglite' as const;
   readonly experimental = false;
@@ -142,12 +146,12 @@ export class PgliteProvider implements BranchProvider {
       );
     }
     const home = await reserve(this.layout, name, parent);
-    const owner = options.owned ? process.pid : undefined;
-    const meta = await finishCreate(home, { name, parent, createdAt: this.now().toISOString(), generation: 0, ...(owner ? { owner } : {}) }, async () => {
+    const spawn: Spawn = { ...(options.owned ? { owner: process.pid } : {}), ...(options.background ? { background: true } : {}) };
+    const meta = await finishCreate(home, { name, parent, createdAt: this.now().toISOString(), generation: 0, ...spawn }, async () => {
       await this.copyFromParent(parent, dataOf(home), report, options.signal, mayStopParent);
       throwIfCancelled(options.signal, `Creating database branch "${name}"`);
       // Served from its final place and left running: the caller usually connects next.
-      if (options.prepare) await this.prepare(home, options.prepare, report, options.signal, owner);
+      if (options.prepare) await this.prepare(home, options.prepare, report, options.signal, spawn);
       throwIfCancelled(options.signal, `Creating database branch "${name}"`);
     });
     this.pool.schedule(parent);
@@ -348,8 +352,8 @@ export class PgliteProvider implements BranchProvider {
     }
   }
 
-  private async prepare(home: string, prepare: (url: string) => Promise<void>, report: Reporter, signal?: AbortSignal, owner?: number): Promise<void> {
-    const url = await this.serve(home, report, signal, owner);
+  private async prepare(home: string, prepare: (url: string) => Promise<void>, report: Reporter, signal?: AbortSignal, spawn?: Spawn): Promise<void> {
+    const url = await this.serve(home, report, signal, spawn);
     throwIfCancelled(signal, 'Preparing the new database branch');
     report.step('prepare');
     await prepare(url);
@@ -357,9 +361,10 @@ export class PgliteProvider implements BranchProvider {
 
   /**
    * The URL of `home`'s server, started if none is alive. Call under `home`'s lock (or unpublished).
-   * `owner` (else the branch's recorded owner): the process whose going stops the server.
+   * `spawn` (else what the branch's meta records): the process whose going stops the server, and
+   * whether it serves background work (the lowest CPU priority).
    */
-  private async serve(home: string, report: Reporter, signal?: AbortSignal, owner?: number): Promise<string> {
+  private async serve(home: string, report: Reporter, signal?: AbortSignal, spawn?: Spawn): Promise<string> {
     // The probe is a connection, so it also restarts the server's idle clock: whoever asked for
     // the URL gets the full idle time to connect.
     const live = await liveServer(home);
@@ -369,8 +374,8 @@ export class PgliteProvider implements BranchProvider {
     // Before and after: a pool copy that overlapped the start in any process is never used.
     await bumpGeneration(home);
     try {
-      const ownerPid = owner ?? (await readMeta(home))?.owner;
-      const info = await startServer(home, { maxConnections: this.maxConnections, idleSeconds: this.idleSeconds, ...(ownerPid ? { ownerPid } : {}) }, signal);
+      const how = spawn ?? (await readMeta(home)) ?? {};
+      const info = await startServer(home, { maxConnections: this.maxConnections, idleSeconds: this.idleSeconds, ...serverOptions(how) }, signal);
       return localUrl(info);
     } finally {
       await bumpGeneration(home);

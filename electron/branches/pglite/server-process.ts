@@ -11,6 +11,7 @@ import { packageRoot } from '../../platform/package-root';
 import { BranchError } from '../provider';
 import { isMissing, pidAlive } from '../../platform/fs-facts';
 import { ALREADY_SERVED, CONNECTIONS_FILE, type ServeInfo } from './serve-info';
+import { lowerPriority } from '../../process/priority';
 
 export type { ServeInfo };
 
@@ -25,6 +26,8 @@ export interface ServerOptions {
   readonly idleSeconds: number;
   /** The process that owns the branch: the server exits as soon as it is gone (an orphan never waits out its idle time). */
   readonly ownerPid?: number;
+  /** Background work's server (CreateOptions.background): the lowest CPU priority. */
+  readonly background?: boolean;
 }
 
 const COMPILED = join(PACKAGE_ROOT, 'dist', 'electron', 'pglite-server.mjs');
@@ -200,6 +203,7 @@ function spawnServer(home: string, options: ServerOptions): { process: ChildProc
       exited: null as number | string | null,
     };
     child.process.unref();
+    if (options.background) lowerPriority(child.process.pid);
     child.process.once('exit', (code, sig) => (child.exited = code ?? sig ?? 'unknown'));
     return child;
   } finally {
