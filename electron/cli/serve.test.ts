@@ -123,11 +123,17 @@ describe('baton serve (the real binary)', () => {
     expect(await exited(child)).toBe(0);
   });
 
-  it('prints the URL for a person and stops on SIGINT', async (context) => {
+  it('prints the URL for a person, and with --person one URL of their own each that opens the workbench; stops on SIGINT', async (context) => {
     needsRenderer(context);
-    const child = serve('--port', '0');
-    const text = await output(child, (t) => t.includes('Ctrl+C'));
+    const child = serve('--port', '0', '--person', 'Ada', '--person', 'Bo Li');
+    const text = await output(child, (t) => t.includes('Ctrl+C') && t.includes('their own URL'));
     expect(text).toMatch(/Baton is serving \(no project yet\) at http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    const urls = [...text.matchAll(/(\S.*)'s own URL: (http:\/\/\S+)/g)].map((m) => [m[1], m[2]!]);
+    expect(urls.map(([name]) => name)).toEqual(['Ada', 'Bo Li']);
+    const owner = /at (http:\/\/\S+)/.exec(text)![1]!;
+    // Three different tokens, each opening the workbench.
+    expect(new Set([owner, ...urls.map(([, url]) => url)]).size).toBe(3);
+    for (const [, url] of urls) expect((await get(url!)).status).toBe(200);
     child.kill('SIGINT');
     expect(await exited(child)).toBe(0);
   });
@@ -143,6 +149,19 @@ describe('baton serve (the real binary)', () => {
 });
 
 describe('baton serve (in-process failures)', () => {
+  it.each([
+    [['--person', ''], 'takes a name of 1–40'],
+    [['--person', 'x'.repeat(41)], 'takes a name of 1–40'],
+    [['--person', 'Ada\u001b[2J'], 'takes a name of 1–40'],
+    [['--person', 'Owner'], 'that name is the URL'],
+    [['--person', 'Ada', '--person', 'ada'], 'is given twice'],
+  ])('--person %j is a usage error (exit 2) that says what a name may be, before listening', async (args, words) => {
+    const err: string[] = [];
+    const code = await main(['serve', ...args], { out: () => undefined, err: (t) => err.push(t) });
+    expect(code).toBe(2);
+    expect(err.join('\n')).toContain(words);
+  });
+
   it('a folder that is not a project: exit 1 before listening', async (context) => {
     needsRenderer(context);
     const err: string[] = [];

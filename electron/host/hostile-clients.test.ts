@@ -14,6 +14,7 @@ import { WebSocket } from 'ws';
 import { createHandlers, type Handlers } from '../core/handlers';
 import { Workbench } from '../core/workbench';
 import { ok } from '../../shared/result';
+import { MAX_PER_CLIENT } from './limits';
 import { EVICTED_CLOSE, IDLE_CLOSE, MAX_CONNECTIONS, MAX_IN_FLIGHT, MAX_MESSAGE_BYTES, MAX_UNSENT_BYTES, startHost, type RunningHost } from './server';
 
 const INDEX = '<!doctype html><title>hostile</title>';
@@ -48,7 +49,7 @@ function countingWorkbench(configDir: string, subscriptions: Set<object>): Workb
 async function newHost(
   name: string,
   handlers?: (workbench: Workbench) => Handlers,
-  limits: { idleTimeoutMs?: number; evictIdleMs?: number } = {},
+  limits: { idleTimeoutMs?: number; evictIdleMs?: number; people?: string[] } = {},
 ): Promise<RunningHost> {
   const subscriptions = new Set<object>();
   const workbench = countingWorkbench(join(base, name), subscriptions);
@@ -100,8 +101,12 @@ afterEach(() => {
 
 type Opened = { ws: WebSocket } | { status: number; body: string };
 
-function connect(target: RunningHost = host): Promise<Opened> {
-  const ws = new WebSocket(`ws://127.0.0.1:${target.port}/ws?token=${target.token}`, { origin: `http://127.0.0.1:${target.port}` });
+/** As many people as the host has connections, one tab each. */
+const PEOPLE = Array.from({ length: MAX_CONNECTIONS }, (_, i) => `person ${i + 1}`);
+const tokenOf = (url: string): string => new URL(url).searchParams.get('token')!;
+
+function connect(target: RunningHost = host, token = target.token): Promise<Opened> {
+  const ws = new WebSocket(`ws://127.0.0.1:${target.port}/ws?token=${token}`, { origin: `http://127.0.0.1:${target.port}` });
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve({ ws }));
     ws.once('unexpected-response', (_request, response) => {
@@ -113,8 +118,8 @@ function connect(target: RunningHost = host): Promise<Opened> {
   });
 }
 
-async function open(target: RunningHost = host): Promise<WebSocket> {
-  const opened = await connect(target);
+async function open(target: RunningHost = host, token = target.token): Promise<WebSocket> {
+  const opened = await connect(target, token);
   if (!('ws' in opened)) throw new Error(`refused with ${opened.status}`);
   return opened.ws;
 }
@@ -309,9 +314,9 @@ describe('limits on connections and requests', () => {
     }
   });
 
-  it(`refuses connection ${MAX_CONNECTIONS + 1} with 503 and a body, and accepts one again once some close`, async () => {
-    const capped = await newHost('capped');
-    const clients = await Promise.all(Array.from({ length: MAX_CONNECTIONS }, () => open(capped)));
+  it(`refuses connection ${MAX_CONNECTIONS + 1} with 503 and a body when ${MAX_CONNECTIONS} people each hold one, and accepts one again once some close`, async () => {
+    const capped = await newHost('capped', undefined, { people: PEOPLE });
+    const clients = await Promise.all(capped.people.map((person) => open(capped, tokenOf(person.url))));
     const refused = await connect(capped);
     expect(refused).toEqual({ status: 503, body: expect.stringContaining(`${MAX_CONNECTIONS} WebSocket connections`) });
     expect(warnings).toContainEqual(expect.stringContaining('503'));
@@ -347,8 +352,8 @@ describe('limits on connections and requests', () => {
   });
 
   it(`at ${MAX_CONNECTIONS} connections, lets a new one in by closing the longest-idle (4001): idle tabs cannot lock the others out`, async () => {
-    const full = await newHost('full', undefined, { evictIdleMs: 200 });
-    const clients = await Promise.all(Array.from({ length: MAX_CONNECTIONS }, () => open(full)));
+    const full = await newHost('full', undefined, { evictIdleMs: 200, people: PEOPLE });
+    const clients = await Promise.all(full.people.map((person) => open(full, tokenOf(person.url))));
     const [oldest] = clients;
     const evicted = new Promise<number>((resolve) => oldest!.once('close', (c: number) => resolve(c)));
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -362,8 +367,48 @@ describe('limits on connections and requests', () => {
     for (const ws of clients) ws.terminate();
   });
 
+  it(`one token holds at most ${MAX_PER_CLIENT} connections: its next closes its own longest-idle one, never another person's`, async () => {
+    const shared = await newHost('per-client', undefined, { people: ['Ada'] });
+    // A person's own URL opens the workbench like the owner's.
+    expect(shared.people.map((p) => p.name)).toEqual(['Ada']);
+    const page = await fetch(shared.people[0]!.url);
+    expect([page.status, page.headers.get('set-cookie')]).toEqual([200, expect.stringContaining(tokenOf(shared.people[0]!.url))]);
+    const ada = await open(shared, tokenOf(shared.people[0]!.url));
+    const mine = [];
+    for (let i = 0; i < MAX_PER_CLIENT; i++) mine.push(await open(shared));
+    const [first] = mine;
+    const evicted = new Promise<number>((resolve) => first!.once('close', (c: number) => resolve(c)));
+    // Every later one is used after the first: the first is the owner's longest idle.
+    await Promise.all(mine.slice(1).map((ws) => (ws.send(JSON.stringify({ id: 3, channel: 'app:info', request: {} })), replies(ws, 1))));
+    const ninth = await open(shared);
+    expect(await evicted).toBe(EVICTED_CLOSE);
+    expect(warnings).toContainEqual(expect.stringContaining(`reached its ${MAX_PER_CLIENT} connections; closed its own longest-idle one`));
+    expect(ada.readyState).toBe(WebSocket.OPEN);
+    expect(ninth.readyState).toBe(WebSocket.OPEN);
+    for (const ws of [ada, ninth, ...mine]) ws.terminate();
+  });
+
+  it('when full, a person holding fewer connections takes one from the biggest holder, however recently used: one token cannot lock another out', async () => {
+    const fair = await newHost('fair', undefined, { people: ['Ada', 'Bo', 'Cy', 'Di', 'Ed'] });
+    const [ada, bo, cy, di, ed] = fair.people.map((person) => tokenOf(person.url));
+    const held = new Map<string, WebSocket[]>();
+    // Ada, Bo, Cy and Di fill the host with their tabs, all in use.
+    for (const token of [ada!, bo!, cy!, di!]) held.set(token, await Promise.all(Array.from({ length: MAX_PER_CLIENT }, () => open(fair, token))));
+    const all = [...held.values()].flat();
+    await Promise.all(all.map((ws) => (ws.send(JSON.stringify({ id: 4, channel: 'app:info', request: {} })), replies(ws, 1))));
+    const codes: number[] = [];
+    for (const ws of all) ws.once('close', (c: number) => codes.push(c));
+    const edsTab = await connect(fair, ed);
+    expect(edsTab).toHaveProperty('ws');
+    expect(warnings).toContainEqual(expect.stringContaining('closed the longest-idle one of the client holding the most'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(codes).toEqual([EVICTED_CLOSE]);
+    if ('ws' in edsTab) edsTab.ws.terminate();
+    for (const ws of all) ws.terminate();
+  });
+
   it('leaves no subscription and no MaxListenersExceeded warning after 50 connect/disconnect cycles, hostile ones included', async () => {
-    const cycled = await newHost('cycled');
+    const cycled = await newHost('cycled', undefined, { people: ['Ada', 'Bo', 'Cy'] });
     const processWarnings: Error[] = [];
     const onWarning = (warning: Error) => processWarnings.push(warning);
     process.on('warning', onWarning);
@@ -377,8 +422,9 @@ describe('limits on connections and requests', () => {
         } else if (cycle % 2 === 0) await stillServes(cycled);
         else (await open(cycled)).terminate();
       }
-      // Twenty at once, too.
-      const together = await Promise.all(Array.from({ length: 20 }, () => open(cycled)));
+      // Twenty at once, too (five per token: one token holds at most MAX_PER_CLIENT).
+      const tokens = [cycled.token, ...cycled.people.map((p) => tokenOf(p.url))];
+      const together = await Promise.all(Array.from({ length: 20 }, (_, i) => open(cycled, tokens[i % tokens.length])));
       const subscriptions = subscriptionsOf.get(cycled)!;
       expect(subscriptions.size).toBeGreaterThanOrEqual(20);
       for (const ws of together) ws.close();

@@ -1,8 +1,9 @@
 /**
  * `baton serve`: the same core as the desktop app, over HTTP + WebSocket on 127.0.0.1 only.
- * Every HTTP request needs the per-run token (query or cookie); the WebSocket also checks Origin.
- * A client holding the token is still not trusted with the process: messages, connections and
- * requests in flight are bounded, and a malformed frame or URL closes or refuses that client only.
+ * Every HTTP request needs a per-run token (query or cookie): the owner's, or a person's own
+ * (`--person`); the WebSocket also checks Origin. A client holding a token is still not trusted
+ * with the process: messages, connections (per token too, connections.ts) and requests in flight
+ * are bounded, and a malformed frame or URL closes or refuses that client only.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,8 @@ import { clientFrameSchema, TOKEN_PARAM, WS_PATH, type ServerFrame } from '../..
 import { dispatch } from '../core/dispatch';
 import type { Handlers } from '../core/handlers';
 import type { Workbench } from '../core/workbench';
+import { ConnectionBook } from './connections';
+import { MAX_PER_CLIENT, OWNER } from './limits';
 import { COOKIE_NAME, hostAllowed, newToken, originAllowed, requestTarget, sameToken, tokenFromCookie } from './auth';
 import { send, serveStatic } from './static-files';
 
@@ -31,6 +34,8 @@ export interface HostOptions {
   readonly idleTimeoutMs?: number;
   /** At the connection limit, how long a connection must have been idle to be closed for a new one. Default EVICT_IDLE_MS. */
   readonly evictIdleMs?: number;
+  /** People who get a URL (a token) of their own besides the owner's: each token is one client for the connection limits (connections.ts). */
+  readonly people?: readonly string[];
 }
 
 /** Default idle timeout of a WebSocket connection: 15 minutes without a request. */
@@ -42,9 +47,12 @@ export const IDLE_CLOSE = 4000;
 export const EVICTED_CLOSE = 4001;
 
 export interface RunningHost {
+  /** The owner's URL. */
   readonly url: string;
   readonly port: number;
   readonly token: string;
+  /** Each person's own URL (HostOptions.people), in the order given. */
+  readonly people: readonly { readonly name: string; readonly url: string }[];
   close(): Promise<void>;
 }
 
@@ -89,18 +97,25 @@ const FULL = `Refused: Baton already serves ${MAX_CONNECTIONS} WebSocket connect
 
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const token = options.token ?? newToken();
+  /** Every token the host answers, with its client's name. */
+  const clients = new Map<string, string>([[token, OWNER], ...(options.people ?? []).map((name) => [newToken(), name] as [string, string])]);
+  const clientOf = (given: string | null | undefined): string | null => {
+    for (const [known, name] of clients) if (sameToken(known, given)) return name;
+    return null;
+  };
   const warn = options.warn ?? ((line: string) => console.warn(line));
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
   const idleMs = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
-  /** When each connection last sent a frame (or opened): idle ones are closed, the longest-idle makes room when full. */
-  const lastActive = new Map<WebSocket, number>();
+  /** Who holds each connection and when it last sent a frame (or opened): idle ones are closed, and who makes room when full. */
+  const book = new ConnectionBook<WebSocket>({
+    total: MAX_CONNECTIONS,
+    perClient: MAX_PER_CLIENT,
+    evictIdleMs: Math.min(options.evictIdleMs ?? EVICT_IDLE_MS, idleMs),
+  });
   const sweep = setInterval(
     () => {
-      const now = Date.now();
-      for (const [ws, at] of lastActive) {
-        if (now - at < idleMs) continue;
+      for (const ws of book.takeIdle(idleMs)) {
         warn(`baton serve: closed an idle WebSocket client with ${IDLE_CLOSE} (no request for ${Math.round(idleMs / 1000)} s)`);
-        lastActive.delete(ws);
         ws.close(IDLE_CLOSE, 'idle: the page reconnects when used');
         setTimeout(() => ws.terminate(), 1000).unref();
       }
@@ -108,14 +123,25 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     Math.max(50, Math.min(idleMs / 2, 30_000)),
   );
   sweep.unref();
-  /** Closes the longest-idle connection when it has been idle long enough; true when room was made. */
-  const evictIdlest = (): boolean => {
-    const [ws, at] = [...lastActive].sort((a, b) => a[1] - b[1])[0] ?? [];
-    if (!ws || at === undefined || Date.now() - at < Math.min(options.evictIdleMs ?? EVICT_IDLE_MS, idleMs)) return false;
-    warn(`baton serve: at ${MAX_CONNECTIONS} connections, closed the longest-idle one with ${EVICTED_CLOSE} to let a new one in`);
-    lastActive.delete(ws);
-    ws.close(EVICTED_CLOSE, 'evicted: the host is full and this connection was the longest idle; the page reconnects when used');
-    ws.terminate();
+  /** Makes room for `client`'s new connection as connections.ts says; false when it must be refused. */
+  const makeRoom = (client: string): boolean => {
+    const { evict, because, refused } = book.admit(client);
+    if (refused) {
+      warn(`baton serve: refused a WebSocket connection with 503: ${refused}`);
+      return false;
+    }
+    for (const ws of evict) {
+      warn(
+        because === 'own'
+          ? `baton serve: a client reached its ${MAX_PER_CLIENT} connections; closed its own longest-idle one with ${EVICTED_CLOSE} for its new one`
+          : because === 'fair'
+            ? `baton serve: at ${MAX_CONNECTIONS} connections, closed the longest-idle one of the client holding the most with ${EVICTED_CLOSE} to let another client in`
+            : `baton serve: at ${MAX_CONNECTIONS} connections, closed the longest-idle one with ${EVICTED_CLOSE} to let a new one in`,
+      );
+      book.remove(ws);
+      ws.close(EVICTED_CLOSE, 'evicted: room for a new connection was made; the page reconnects when used');
+      ws.terminate();
+    }
     return true;
   };
   // Only reached in noServer mode if ws itself fails; never let it become an uncaught 'error'.
@@ -133,36 +159,33 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     const target = requestTarget(request);
     if (!target) return send(response, 400, BAD_TARGET);
     const fromQuery = target.searchParams.get(TOKEN_PARAM);
-    if (!sameToken(token, fromQuery) && !sameToken(token, tokenFromCookie(request))) {
-      return send(response, 401, REFUSED);
-    }
-    if (fromQuery) {
+    const known = [fromQuery, tokenFromCookie(request)].find((given) => clientOf(given) !== null);
+    if (!known) return send(response, 401, REFUSED);
+    if (known === fromQuery) {
       // The page's own asset requests carry no query string; the cookie lets them through.
-      response.setHeader('Set-Cookie', `${COOKIE_NAME}=${token}; HttpOnly; SameSite=Strict; Path=/`);
+      response.setHeader('Set-Cookie', `${COOKIE_NAME}=${known}; HttpOnly; SameSite=Strict; Path=/`);
     }
     await serveStatic(options.staticDir, target.pathname, response);
   }
 
-  /** Why an upgrade is refused (status line and body), or null to accept it. */
-  function upgradeRefusal(request: IncomingMessage): [string, string] | null {
+  /** Why an upgrade is refused (status line and body), or the client it is accepted for. */
+  function upgradeRefusal(request: IncomingMessage): [string, string] | string {
     const target = requestTarget(request);
     if (!target) return ['400 Bad Request', BAD_TARGET];
     if (target.pathname !== WS_PATH) return ['404 Not Found', ''];
     if (!hostAllowed(request, port) || !originAllowed(request, port)) return ['403 Forbidden', ''];
-    if (!sameToken(token, target.searchParams.get(TOKEN_PARAM))) return ['401 Unauthorized', ''];
-    // One token holder's idle tabs cannot lock the others out: the longest-idle connection makes room.
-    if (sockets.clients.size >= MAX_CONNECTIONS && !evictIdlest()) {
-      warn(`baton serve: refused a WebSocket connection with 503: ${MAX_CONNECTIONS} connections are open`);
-      return ['503 Service Unavailable', FULL];
-    }
-    return null;
+    const client = clientOf(target.searchParams.get(TOKEN_PARAM));
+    if (client === null) return ['401 Unauthorized', ''];
+    // One token holder's tabs cannot lock the others out (connections.ts).
+    if (!makeRoom(client)) return ['503 Service Unavailable', FULL];
+    return client;
   }
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node hands the raw socket over without an 'error' listener: a reset during the handshake must not throw.
     socket.on('error', () => socket.destroy());
     const refusal = upgradeRefusal(request);
-    if (refusal) {
+    if (typeof refusal !== 'string') {
       const [status, body] = refusal;
       const type = body ? 'Content-Type: text/plain; charset=utf-8\r\n' : '';
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n${type}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
@@ -171,9 +194,9 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       return;
     }
     sockets.handleUpgrade(request, socket, head, (ws) => {
-      lastActive.set(ws, Date.now());
-      ws.on('message', () => lastActive.has(ws) && lastActive.set(ws, Date.now()));
-      ws.on('close', () => lastActive.delete(ws));
+      book.add(ws, refusal);
+      ws.on('message', () => book.touch(ws));
+      ws.on('close', () => book.remove(ws));
       serveSocket(ws, options.workbench, options.handlers, warn);
     });
   });
@@ -188,6 +211,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     url: `http://127.0.0.1:${port}/?${TOKEN_PARAM}=${token}`,
     port,
     token,
+    people: [...clients].filter(([, name]) => name !== OWNER).map(([known, name]) => ({ name, url: `http://127.0.0.1:${port}/?${TOKEN_PARAM}=${known}` })),
     close: () =>
       new Promise<void>((resolve) => {
         clearInterval(sweep);

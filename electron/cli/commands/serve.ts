@@ -2,7 +2,8 @@
 import { existsSync } from 'node:fs';
 import { rendererDir } from '../../core/host-defaults';
 import { hostSessions } from '../core';
-import { flag, JSON_OPTION, text, type Command } from '../command';
+import { flag, JSON_OPTION, list, text, type Command } from '../command';
+import { MAX_PER_CLIENT, OWNER } from '../../host/limits';
 import { EXIT, UsageError } from '../exit-codes';
 import { printError, printJson } from '../io';
 
@@ -10,15 +11,16 @@ const RENDERER_DIR = rendererDir();
 
 export const serveCommand: Command = {
   name: 'serve',
-  synopsis: 'serve [dir|bundle] [--port N] [--idle-timeout SECONDS] [--json]',
+  synopsis: 'serve [dir|bundle] [--port N] [--idle-timeout SECONDS] [--person NAME]... [--json]',
   summary: 'The workbench in your browser on 127.0.0.1 (token-protected URL)',
-  options: { ...JSON_OPTION, port: { type: 'string' }, 'idle-timeout': { type: 'string' } },
+  options: { ...JSON_OPTION, port: { type: 'string' }, 'idle-timeout': { type: 'string' }, person: { type: 'string', multiple: true } },
   async run(positionals, values, io) {
     const [dir, ...extra] = positionals;
     if (extra.length) throw new UsageError(`serve takes at most one folder: baton ${this.synopsis}`);
     const json = flag(values, 'json');
     const port = parsePort(text(values, 'port'));
     const idle = parseIdle(text(values, 'idle-timeout'));
+    const people = parsePeople(list(values, 'person'));
     if (!existsSync(`${RENDERER_DIR}/index.html`)) {
       const message = `the renderer is not built (${RENDERER_DIR} is missing). Run \`npm run build\` in the Baton folder, then try again.`;
       printError(io, { code: 'not-built', message }, json);
@@ -39,7 +41,7 @@ export const serveCommand: Command = {
     }
     let host;
     try {
-      host = await startHost({ workbench, handlers: session.handlers, staticDir: RENDERER_DIR, port, ...(idle ? { idleTimeoutMs: idle } : {}) });
+      host = await startHost({ workbench, handlers: session.handlers, staticDir: RENDERER_DIR, port, people, ...(idle ? { idleTimeoutMs: idle } : {}) });
     } catch (cause) {
       await session.close();
       const code = (cause as NodeJS.ErrnoException).code;
@@ -58,10 +60,12 @@ export const serveCommand: Command = {
     });
     const project = workbench.project;
     const shown = project ? (project.bundle ?? project.root) : null;
-    if (json) printJson(io, { url: host.url, port: host.port, project: shown });
+    if (json) printJson(io, { url: host.url, port: host.port, project: shown, people: host.people });
     else {
       io.out(`Baton is serving ${shown ?? '(no project yet)'} at ${host.url}`);
+      for (const person of host.people) io.out(`  ${person.name}'s own URL: ${person.url}`);
       io.out('Open that URL in a browser on this machine. Press Ctrl+C to stop.');
+      if (host.people.length) io.out(`Give each person their own URL: each holds at most ${MAX_PER_CLIENT} connections, and nobody's tabs lock another out.`);
     }
     await stopped;
     await host.close();
@@ -76,6 +80,20 @@ function parseIdle(raw: string | undefined): number | null {
   const seconds = /^\d{1,7}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(seconds) || seconds < 1) throw new UsageError(`--idle-timeout takes whole seconds, at least 1 (default 900); got "${raw}".`);
   return seconds * 1000;
+}
+
+/** `--person NAME`: a URL of that person's own; names are 1–40 letters, digits, spaces, `.`, `_` or `-`, distinct, never "owner". */
+export function parsePeople(names: readonly string[]): string[] {
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (!/^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,39}$/u.test(name))
+      throw new UsageError(`--person takes a name of 1–40 letters, digits, spaces, ".", "_" or "-", starting with a letter or digit; got "${name}".`);
+    const key = name.toLowerCase();
+    if (key === OWNER) throw new UsageError(`--person cannot be "${name}": that name is the URL \`baton serve\` prints for you. Pick another.`);
+    if (seen.has(key)) throw new UsageError(`--person "${name}" is given twice: each person gets one URL.`);
+    seen.add(key);
+  }
+  return [...names];
 }
 
 function parsePort(raw: string | undefined): number {
