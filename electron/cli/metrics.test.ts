@@ -3,11 +3,12 @@
  * table shows the figures counted here, `--json` carries the same numbers, `--csv` one row per item
  * (an item that never ran has empty cells, not zeros), and an unknown feature is refused by name.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor, Subject } from '../../shared/ledger';
 import type { FeatureMetrics } from '../../shared/metrics';
+import type { Smell } from '../../shared/metrics/smells';
 import { RECORD_TYPES, type RecordData, type RecordType } from '../../shared/records';
 import { sampleData } from '../../shared/records.fixture';
 import { makeBatonProject, PERSON, type TestProject } from '../gates/gate-project.fixture';
@@ -17,9 +18,29 @@ const CONSORT = path.resolve(import.meta.dirname, '../../e2e/fixtures/consort-sh
 
 let project: TestProject;
 let restoreDirs: () => void;
+/** The spec approval's seq: its evidence was open 12 s, under the default 30 s of a rubber stamp. */
+let specSeq: number;
 
 const T1: Subject = { feature: 'F-1', story: 'S-1', item: 'T1', cycle: 'F-1/T1' };
 const BATON: Actor = { kind: 'orchestrator', id: 'baton' };
+const SETTINGS = {
+  version: 1,
+  name: 'shop',
+  defaultBranch: 'main',
+  branchProvider: 'pglite',
+  testCommand: null,
+  reportFormat: 'junit',
+  reportPath: null,
+  testGlobs: [],
+  runnerConfigFiles: [],
+  sourceGlobs: [],
+  migrations: null,
+  protectedPaths: [],
+  writeScopes: {},
+  agents: {},
+  repairBudget: 3,
+  masking: null,
+};
 const usage = { host: 'claude-code', model: 'sonnet', inputTokens: 1200, outputTokens: 300, costUsd: 0.02 };
 
 /** Appends a record to the project's real ledger (which still holds its data to the type's schema); `at` is the ledger's own clock, so only `data` figures are chosen here. */
@@ -35,7 +56,8 @@ beforeAll(async () => {
   await append(RECORD_TYPES.cycleGreen, { attempt: 2, verdict: 'green', turnMs: 4000, testRunMs: 2500, agent: usage });
   await append(RECORD_TYPES.itemStatus, { item: 'T1', status: 'green' });
   await append(RECORD_TYPES.cycleFinished, { status: 'done' });
-  await append(RECORD_TYPES.gateApproved, { gate: 'spec', approver: PERSON, waitedMs: 90_000, viewedMs: 12_000 }, { feature: 'F-1', gate: 'spec' });
+  specSeq = (await append(RECORD_TYPES.gateApproved, { gate: 'spec', approver: PERSON, waitedMs: 90_000, viewedMs: 12_000 }, { feature: 'F-1', gate: 'spec' }))
+    .seq;
 });
 
 afterAll(async () => {
@@ -97,6 +119,41 @@ describe('baton metrics', () => {
     const { features } = JSON.parse((await baton('metrics', CONSORT, '--json')).out) as { features: FeatureMetrics[] };
     expect(features.length).toBeGreaterThan(0);
     for (const item of features.flatMap((f) => f.items)) expect(item).toMatchObject({ cycleTimeMs: null, agentMs: null, counts: null });
+  });
+
+  it('--smells lists one smell a line with its records; --json gains them; the exit code stays 0', async () => {
+    const shown = await baton('metrics', project.root, '--smells');
+    expect(shown.code).toBe(0);
+    const lines = shown.out.split('\n');
+    expect(lines.slice(lines.indexOf('Smells:') + 1).filter((l) => l.trim())).toEqual([
+      `  rubber-stamp  F-1/spec gate  The spec gate was approved by ${PERSON} with its evidence open for 12.0 s (under 30 s): make sure what it approved was read.  (records #${specSeq})`,
+    ]);
+    const { code, out } = await baton('metrics', project.root, '--json', '--smells');
+    expect(code).toBe(0);
+    const { smells } = JSON.parse(out) as { smells: Smell[] };
+    expect(smells).toEqual([
+      { kind: 'rubber-stamp', subject: { feature: 'F-1', gate: 'spec' }, says: expect.stringContaining('12.0 s') as string, records: [specSeq] },
+    ]);
+    expect(JSON.parse((await baton('metrics', project.root, '--json')).out)).not.toHaveProperty('smells');
+    expect((await baton('metrics', project.root, '--smells', '--csv')).code).toBe(2);
+  });
+
+  it('takes its thresholds from project.json ("No smells." under laxer ones), and refuses a bad one by its key; without --smells the figures still show', async () => {
+    // The fixture has no project.json (the defaults hold, as above): a minimal one, removed again after.
+    const file = path.join(project.root, '.baton', 'project.json');
+    const write = (smells: unknown) => writeFile(file, JSON.stringify({ ...SETTINGS, smells }));
+    try {
+      await write({ rubberStampSeconds: 10 });
+      const lax = await baton('metrics', project.root, '--smells');
+      expect([lax.code, lax.out.trim().split('\n').at(-1)]).toEqual([0, 'No smells.']);
+      await write({ rubberStampSeconds: 10, stallFactor: 0.5 });
+      const bad = await baton('metrics', project.root, '--smells');
+      expect(bad.code).toBe(1);
+      expect(bad.err).toContain('has invalid settings: smells.stallFactor: must be more than 1');
+      expect((await baton('metrics', project.root)).code).toBe(0);
+    } finally {
+      await rm(file);
+    }
   });
 
   // Last: it alters the ledger.

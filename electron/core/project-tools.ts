@@ -44,6 +44,7 @@ export { CI_KINDS, DEFAULT_POSTGRES_URL_ENV };
 export type { CiKind };
 export { DEMO_APPROVER } from '../engine/prepare-demo';
 export { inspectProject, type InspectReport } from './inspect-project';
+export { smellThresholds } from './smell-settings';
 
 const NO_PROJECT = 'No project is open. Open a project folder first.';
 

@@ -163,6 +163,20 @@ describe('detectDefaults: the rest of project.json', () => {
     expect(projectSettingsSchema.parse({ ...good, parallel: 2 })).toMatchObject({ parallel: 2 });
     for (const parallel of [0, 1.5, '2', 33]) expect(projectSettingsSchema.safeParse({ ...good, parallel }).success).toBe(false);
     expect(projectSettingsSchema.safeParse({ ...good, migrations: { tool: 'flyway', path: 'db' } }).success).toBe(false);
+    // `smells`: the smell report's thresholds, each optional; a factor of 1 or less would call every turn a stall.
+    expect(projectSettingsSchema.parse({ ...good, smells: { stallFactor: 4, gateWaitHours: 0.5 } })).toMatchObject({
+      smells: { stallFactor: 4, gateWaitHours: 0.5 },
+    });
+    expect(projectSettingsSchema.safeParse({ ...good, smells: {} }).success).toBe(true);
+    for (const smells of [
+      { stallFactor: 1 },
+      { rubberStampSeconds: -1 },
+      { gateWaitHours: 0 },
+      { repeatedViolations: 1.5 },
+      { repeatedViolations: 0 },
+      { stalFactor: 3 },
+    ])
+      expect(projectSettingsSchema.safeParse({ ...good, smells }).success, JSON.stringify(smells)).toBe(false);
     // Unknown keys survive, so a newer Baton's settings are not lost by an older one.
     expect(projectSettingsSchema.parse({ ...good, later: true })).toMatchObject({ later: true });
   });

@@ -149,6 +149,20 @@ export const projectSettingsSchema = z
         maxMutants: z.number().int().min(1).max(500).optional(),
       })
       .optional(),
+    /**
+     * The smell report's thresholds (shared/metrics/smells.ts, `baton metrics --smells`); each absent
+     * one has its default (SMELL_DEFAULTS): a turn `stallFactor` (3) times its step's median, evidence
+     * open under `rubberStampSeconds` (30), a gate waiting over `gateWaitHours` (24), a role with
+     * `repeatedViolations` (2) or more violations.
+     */
+    smells: z
+      .strictObject({
+        stallFactor: z.number().gt(1, 'must be more than 1 (how many times the median a turn may take)').max(1000).optional(),
+        rubberStampSeconds: z.number().min(0, 'must be 0 or more seconds').max(86_400).optional(),
+        gateWaitHours: z.number().gt(0, 'must be more than 0 hours').max(8760).optional(),
+        repeatedViolations: z.number().int('must be a whole number').min(1, 'must be 1 or more').max(1000).optional(),
+      })
+      .optional(),
     /** Database branches; every field is optional and has a default (see branchSettings()). */
     branches: branchSettingsSchema.optional(),
     /** Who may decide each gate: emails and `@role`s (shared/approvers.ts). A gate not named: anyone. */

@@ -17,6 +17,10 @@ export type Step = (typeof STEPS)[number];
  */
 const STEP_ROLE: Readonly<Record<Step, string>> = { red: 'navigator', green: 'driver', refactor: 'driver', review: 'navigator' };
 
+/** The role whose turn a record is: an agent actor (`driver:scripted`) names it, else the step's. */
+export const roleOf = (record: LedgerRecord, step: Step): string =>
+  record.actor.kind === 'agent' ? (record.actor.id.split(':')[0] ?? STEP_ROLE[step]) : STEP_ROLE[step];
+
 type AgentUsage = NonNullable<StepFields['agent']>;
 
 export interface Turn {
@@ -33,7 +37,7 @@ export interface Turn {
 export function turnOf(record: LedgerRecord): Turn | null {
   const base = (step: Step, data: { turnMs: number; agent?: AgentUsage | undefined }, testRunMs: number | null): Turn => ({
     step,
-    role: record.actor.kind === 'agent' ? (record.actor.id.split(':')[0] ?? STEP_ROLE[step]) : STEP_ROLE[step],
+    role: roleOf(record, step),
     cycle: record.subject.cycle ?? null,
     turnMs: data.turnMs,
     testRunMs,

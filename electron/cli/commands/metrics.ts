@@ -1,11 +1,15 @@
 /**
- * `baton metrics <dir> [--feature F] [--json|--csv]`: the outcome metrics of each feature, folded
- * from the ledger by shared/metrics.ts (the one definition): a table per feature, the whole
+ * `baton metrics <dir> [--feature F] [--smells] [--json|--csv]`: the outcome metrics of each feature,
+ * folded from the ledger by shared/metrics.ts (the one definition): a table per feature, the whole
  * structure as JSON, or one CSV row per item. A figure the ledger does not hold shows as `—`
- * (JSON null, an empty CSV cell), never as a zero.
+ * (JSON null, an empty CSV cell), never as a zero. `--smells` adds the smell report
+ * (shared/metrics/smells.ts) with the project's thresholds: information, so the exit code stays.
  */
 import { projectMetrics, type FeatureMetrics, type ItemMetrics, type Totals, type Usage } from '../../../shared/metrics';
+import { projectSmells, type Smell } from '../../../shared/metrics/smells';
+import type { Subject } from '../../../shared/ledger';
 import { flag, onePath, text, type Command } from '../command';
+import { projectTools } from '../core';
 import { EXIT, UsageError } from '../exit-codes';
 import { printJson, type Io } from '../io';
 import { failed, withProject } from '../open-project';
@@ -63,6 +67,12 @@ function printFeature(io: Io, name: string, f: FeatureMetrics): void {
   } else io.out('  Gates: none decided yet.');
   io.out('');
 }
+
+/** `F-1/S-1/T3`, `F-1/S-1/acceptance gate`: the parts of the subject the records name. */
+const subjectText = (s: Subject): string => [s.feature, s.story, s.item, s.gate === undefined ? undefined : `${s.gate} gate`].filter(Boolean).join('/');
+
+/** One line a smell: its kind, its subject, the sentence, the records that show it. */
+const smellLine = (s: Smell): string => `  ${s.kind}  ${subjectText(s.subject)}  ${s.says}  (records ${s.records.map((n) => `#${n}`).join(', ')})`;
 
 const CSV_HEADER = [
   'feature',
@@ -125,13 +135,20 @@ const csvRow = (feature: string, i: ItemMetrics): string =>
 
 export const metricsCommand: Command = {
   name: 'metrics',
-  synopsis: 'metrics <dir|bundle> [--feature F] [--json|--csv]',
-  summary: 'Outcome metrics from the ledger: cycle time, agent and test time, repairs, violations, tokens and cost, gate latency',
-  options: { json: { type: 'boolean', default: false }, csv: { type: 'boolean', default: false }, feature: { type: 'string' } },
+  synopsis: 'metrics <dir|bundle> [--feature F] [--smells] [--json|--csv]',
+  summary: 'Outcome metrics from the ledger: cycle time, agent and test time, repairs, violations, tokens and cost, gate latency; --smells: the smell report',
+  options: {
+    json: { type: 'boolean', default: false },
+    csv: { type: 'boolean', default: false },
+    smells: { type: 'boolean', default: false },
+    feature: { type: 'string' },
+  },
   async run(positionals, values, io) {
     const json = flag(values, 'json');
     const csv = flag(values, 'csv');
+    const smelly = flag(values, 'smells');
     if (json && csv) throw new UsageError(`metrics prints one format: give --json or --csv, not both: baton ${this.synopsis}`);
+    if (smelly && csv) throw new UsageError(`the smell report is no CSV: give --smells alone or with --json: baton ${this.synopsis}`);
     const feature = text(values, 'feature');
     const root = onePath(positionals, this.synopsis);
     return withProject(root, json, io, async (session, view) => {
@@ -145,17 +162,25 @@ export const metricsCommand: Command = {
       const page = await wholeLedger(session);
       if (!page.ok) return failed(io, page.error, json);
       const metrics = projectMetrics(page.value.records, features);
+      let smells: Smell[] | null = null;
+      if (smelly) {
+        // Read only when asked for: a bad `smells` setting must not stop the figures without it.
+        const thresholds = await (await projectTools()).smellThresholds(view);
+        if (!thresholds.ok) return failed(io, thresholds.error, json);
+        smells = projectSmells(page.value.records, features, thresholds.value);
+      }
       // A Consort project keeps its cycles in files of its own, not in a Baton ledger: every cycle figure is not recorded.
       const foreign =
         view.layout !== 'baton'
           ? `${view.name} is a ${view.layout} project: metrics come from a Baton ledger, so its cycle figures are not recorded (—).`
           : null;
-      if (json) printJson(io, { layout: view.layout, ...metrics });
+      if (json) printJson(io, { layout: view.layout, ...metrics, ...(smells ? { smells } : {}) });
       else if (csv) io.out([CSV_HEADER.join(','), ...metrics.features.flatMap((f) => f.items.map((i) => csvRow(f.feature, i)))].join('\n'));
       else {
         if (foreign) io.out(`${foreign}\n`);
         if (features.length === 0) io.out(`No feature in ${root}: metrics appear once a feature runs.`);
         metrics.features.forEach((f, i) => printFeature(io, features[i]?.name ?? '', f));
+        if (smells) io.out(smells.length ? ['Smells:', ...smells.map(smellLine)].join('\n') : 'No smells.');
       }
       if (foreign && (json || csv)) io.err(`baton: ${foreign}`);
       // As `baton log`: figures folded from a chain that does not verify are shown, and the exit code says so.
