@@ -28,6 +28,8 @@ test('approve a spec from the inbox: disabled until its evidence is opened, then
   await expect(count).toHaveText(/^\d+$/);
   const before = Number(await count.textContent());
   expect(before).toBeGreaterThan(0);
+  // The window's title says Baton needs you, with the same count (seen from the taskbar or tab strip).
+  await expect(page).toHaveTitle(new RegExp(`^\\(${before}\\) .+ — Baton$`));
 
   const approve = page.getByTestId('approve');
   for (const name of SPEC_ARTIFACTS) await expect(artifact(page, name)).toBeVisible();
@@ -65,6 +67,7 @@ test('approve a spec from the inbox: disabled until its evidence is opened, then
   await expect(page.getByRole('list', { name: /Ready to decide/ }).getByTestId('inbox-item-F-1-design')).toBeVisible();
   await expect(count).toHaveText(String(await ready.count()));
   expect(await ready.count()).toBe(before);
+  await expect(page).toHaveTitle(new RegExp(`^\\(${before}\\) `));
   // The next decision opened, and the button names who approves.
   await expect(page.locator('[data-testid^="inbox-item-"][aria-current="true"]')).toHaveCount(1);
   await expect(page.getByTestId('approve')).toHaveText(`Approve as ${GIT_IDENTITY}`);
@@ -80,6 +83,8 @@ test('approve a spec from the inbox: disabled until its evidence is opened, then
 
 test('reject needs a reason; Escape closes the dialog and returns focus; the gate is sent back until a new version', async ({ servedPage: page, project }) => {
   await openInbox(page, 'F-2-spec');
+  await expect(page.getByTestId('inbox-count')).toHaveText(/^[1-9]\d*$/);
+  const waiting = Number(await page.getByTestId('inbox-count').textContent());
   const reject = page.getByTestId('reject');
   await reject.click();
   const dialog = page.getByTestId('reject-dialog');
@@ -108,6 +113,9 @@ test('reject needs a reason; Escape closes the dialog and returns focus; the gat
   await expect(sentBack).toContainText('rejected');
   await expect(sentBack).toContainText('Say which cards are accepted.');
   await expect(sentBack).toContainText(/sent back by .+; waiting for a new version/);
+  // One decision fewer waits: the badge and the window's title follow.
+  await expect(page.getByTestId('inbox-count')).toHaveText(String(waiting - 1));
+  await expect(page).toHaveTitle(waiting - 1 > 0 ? new RegExp(`^\\(${waiting - 1}\\) .+ — Baton$`) : /^[^(].* — Baton$/);
   await expect(page.getByRole('list', { name: /Ready to decide/ }).getByTestId('inbox-item-F-2-spec')).toHaveCount(0);
   await expect(sentBack).not.toHaveAttribute('aria-current', 'true');
   await expect(page.getByRole('list', { name: /Ready to decide/ }).locator('[aria-current="true"]')).toHaveCount(1);

@@ -18,6 +18,7 @@ import type { Screen } from '../store/ui-slice';
 import { LeftRail } from './left-rail';
 import { NoticeBanner } from './notice-banner';
 import { TopBar } from './top-bar';
+import { useWindowTitle } from './window-title';
 
 const VIEWS: Record<Screen, ComponentType> = {
   board: BoardView,
@@ -39,6 +40,7 @@ export function Workbench() {
   const actionError = useStore((s) => s.actionError);
   const setActionError = useStore((s) => s.setActionError);
   const View = VIEWS[screen];
+  useWindowTitle();
 
   return (
     <div className="workbench">
