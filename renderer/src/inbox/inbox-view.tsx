@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { RUN_DEPLOYS } from '../../../shared/gate-words';
 import { readOnlyReason } from '../../../shared/read-only';
+import { NotifyToggle } from '../notify/notify-toggle';
 import { Icon } from '../components/icon';
 import { Badge, FALLBACK, GATE_LOOK, GateStatusBadge, TestStatusBadge } from '../components/status-badge';
 import { friendlyTime, humanize } from '../lib/format';
@@ -229,9 +230,12 @@ export function InboxView() {
             </p>
           </>
         ) : (
-          <h2 id="inbox-list-title" className="pane-title" data-testid="inbox-title">
-            Decisions waiting <span className="muted">({entries.length})</span>
-          </h2>
+          <>
+            <h2 id="inbox-list-title" className="pane-title" data-testid="inbox-title">
+              Decisions waiting <span className="muted">({entries.length})</span>
+            </h2>
+            <NotifyToggle />
+          </>
         )}
         <Section id="inbox-blocks-title" title="Blocked runs" entries={blocks} active={active} />
         <Section id="inbox-escalations-title" title={readOnly ? 'Escalations (read-only)' : 'Escalations'} entries={escalations} active={active} />

@@ -19,6 +19,7 @@ import { LeftRail } from './left-rail';
 import { NoticeBanner } from './notice-banner';
 import { TopBar } from './top-bar';
 import { useWindowTitle } from './window-title';
+import { useNotifications } from '../notify/use-notifications';
 
 const VIEWS: Record<Screen, ComponentType> = {
   board: BoardView,
@@ -41,6 +42,7 @@ export function Workbench() {
   const setActionError = useStore((s) => s.setActionError);
   const View = VIEWS[screen];
   useWindowTitle();
+  useNotifications();
 
   return (
     <div className="workbench">
