@@ -138,7 +138,7 @@ function fragile(records: readonly LedgerRecord[]): Smell[] {
 
 function repeatedViolations(records: readonly LedgerRecord[], feature: string, atLeast: number): Smell[] {
   const violations = recordsOf(records, RECORD_TYPES.cycleViolation);
-  const byRole = groupBy(violations, (v) => roleOf(v, (STEPS as readonly string[]).includes(v.data.step) ? (v.data.step as Step) : 'green'));
+  const byRole = groupBy(violations, (v) => roleOf(v, STEPS.find((step) => step === v.data.step) ?? 'green'));
   return [...byRole]
     .filter(([, mine]) => mine.length >= atLeast)
     .map(([role, mine]) => {
