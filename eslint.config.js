@@ -9,7 +9,11 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 const noNode = { group: ['node:*'], message: 'This runtime has no Node.js: keep Node code in electron/.' };
 const noElectron = { name: 'electron', message: "Only electron/app/ and electron/preload/ may import 'electron'." };
 const nodePaths = nodeBuiltins.map((name) => ({ name, message: 'This runtime has no Node.js: keep Node code in electron/.' }));
-const noFixture = { group: ['**/*.fixture', '*.fixture'], message: 'A *.fixture.ts file is a test helper: only tests and benchmarks import it.' };
+const noFixture = { group: ['**/*.fixture', '*.fixture'], message: 'A *.fixture.ts file is a test helper: only tests and benchmarks (bench/) import it.' };
+const noBench = {
+  group: ['**/bench/**', 'bench/**'],
+  message: 'bench/ holds the benchmarks: production code imports nothing from it (only `baton bench`, through electron/core/project-tools.ts).',
+};
 /** The adapters (ARCHITECTURE.md), the layers below them, and the folders that wire or host them. */
 const ADAPTERS = ['project', 'ledger', 'branches', 'runner', 'agents'];
 const LOWER = ['process', 'platform'];
@@ -164,27 +168,42 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noRenderer, thinHost('cli', ['host'])] }] },
   },
   {
-    // Test helpers are named *.fixture.ts and serve tests and benchmarks only: production code never
-    // imports one. (The typescript-eslint rule, so the boundary rules above keep their own options.)
+    // The benchmarks (bench/, `npm run bench:*`): Node code next to production, never part of it. They
+    // may import fixtures (*.fixture.ts) and any production module; production never imports them.
+    files: ['bench/**/*.ts'],
+    languageOptions: { globals: globals.node },
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noRenderer] }] },
+  },
+  {
+    // Test helpers are named *.fixture.ts and serve tests and benchmarks (bench/) only: production code
+    // never imports one, nor anything in bench/. (The typescript-eslint rule, so the boundary rules above
+    // keep their own options.)
     files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
-    ignores: ['**/*.test.ts', '**/*.fixture.ts', '**/bench-*.ts'],
+    ignores: ['**/*.test.ts', '**/*.fixture.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noFixture] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noFixture, noBench] }],
     },
+  },
+  {
+    // The one exception to noBench: `baton bench branches` runs the branch benchmark (bench/branches/)
+    // through this core function, so the CLI, a thin host, still imports only core.
+    files: ['electron/core/project-tools.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noFixture] }] },
   },
   // Adapters meet only through ports: a value import from one adapter into another is refused; a type
   // (`import type`, the port an adapter implements or takes) is allowed. core and engine wire them.
   // process/ and platform/ sit below every adapter and import none. Each block repeats the fixture
-  // pattern above: a later block's options replace an earlier one's for the same rule.
+  // and bench patterns above: a later block's options replace an earlier one's for the same rule.
   ...[...ADAPTERS, ...LOWER].map((self) => ({
     files: [`electron/${self}/**/*.ts`],
-    ignores: ['**/*.test.ts', '**/*.fixture.ts', '**/bench-*.ts'],
+    ignores: ['**/*.test.ts', '**/*.fixture.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
             noFixture,
+            noBench,
             {
               group: [...ADAPTERS.filter((a) => a !== self), ...WIRING].flatMap(folderImports),
               allowTypeImports: true,
@@ -200,7 +219,7 @@ export default tseslint.config(
   {
     // Source files stay small enough to read in one sitting. The demo's scenario is data (the
     // source text of every scripted turn), not logic, and is exempt.
-    files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}', 'bench/**/*.ts'],
     ignores: ['**/*.test.ts', '**/*.fixture.ts', 'electron/demo/scenario-source.ts'],
     rules: { 'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }] },
   },

@@ -96,6 +96,25 @@ describe('lint enforces the folder rules', () => {
       "import { removeDir } from '../project/temp-project.fixture';\nexport const x = removeDir;\n",
       '@typescript-eslint/no-restricted-imports',
     ],
+    [
+      'production code imports nothing from bench/',
+      'electron/engine/zz-probe.ts',
+      "import { benchCycle } from '../../bench/cycle';\nexport const x = benchCycle;\n",
+      '@typescript-eslint/no-restricted-imports',
+    ],
+    [
+      'an adapter imports nothing from bench/ either',
+      'electron/branches/pglite/zz-probe.ts',
+      "import { median } from '../../../bench/branches/stats';\nexport const x = median;\n",
+      '@typescript-eslint/no-restricted-imports',
+    ],
+    [
+      'a bench-named file in electron/ is production code: no fixture',
+      'electron/engine/bench-zz.ts',
+      "import { removeDir } from '../project/temp-project.fixture';\nexport const x = removeDir;\n",
+      '@typescript-eslint/no-restricted-imports',
+    ],
+    ['a benchmark imports no electron', 'bench/zz-probe.ts', "import { app } from 'electron';\nexport const x = app;\n", 'no-restricted-imports'],
   ])('%s', async (_rule, file, code, rule) => {
     expect(await rulesFiring(file, code)).toContain(rule);
   });
@@ -158,9 +177,17 @@ describe('lint enforces the folder rules', () => {
     expect(await rulesFiring('electron/app/ipc.ts', "import { ipcMain } from 'electron';\nexport const x = ipcMain;\n")).toEqual([]);
   });
 
-  it('tests and benchmarks may use fixtures', async () => {
+  it('tests and benchmarks (bench/) may use fixtures', async () => {
     const code = "import { removeDir } from '../project/temp-project.fixture';\nexport const x = removeDir;\n";
     expect(await rulesFiring('electron/core/zz-probe.test.ts', code)).toEqual([]);
-    expect(await rulesFiring('electron/core/bench-zz.ts', code)).toEqual([]);
+    const bench =
+      "import { removeDir } from '../electron/project/temp-project.fixture';\nimport { runFeature } from '../electron/engine/run-feature';\nexport const x = [removeDir, runFeature];\n";
+    expect(await rulesFiring('bench/zz-probe.ts', bench)).toEqual([]);
+  });
+
+  it('the one exception: `baton bench branches` runs bench/branches/ through electron/core/project-tools.ts', async () => {
+    const code = "import { benchBranches } from '../../bench/branches/branches';\nexport const x = benchBranches;\n";
+    expect(await rulesFiring('electron/core/project-tools.ts', code)).toEqual([]);
+    expect(await rulesFiring('electron/core/zz-probe.ts', code)).toContain('@typescript-eslint/no-restricted-imports');
   });
 });

@@ -12,7 +12,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 
 register();
-const { benchBranches } = await import('../electron/branches/bench-branches.ts');
+const { benchBranches } = await import('../bench/branches/branches.ts');
 const { formatBench } = await import('../electron/cli/commands/bench.ts');
 
 const { values, positionals } = parseArgs({

@@ -1,5 +1,5 @@
 // npm run bench:cycle [-- --items N] [-- --parallel P]: the orchestrator's own overhead per cycle (see
-// electron/engine/bench-cycle.ts), or with --parallel, N items in independent stories built with
+// bench/cycle.ts), or with --parallel, N items in independent stories built with
 // `parallel: 1` and then `parallel: P`, and the speed-up. Prints one JSON document.
 import { register } from 'tsx/esm/api';
 
@@ -16,5 +16,5 @@ const option = (name, fallback) => {
 };
 const items = option('--items', 5);
 const parallel = option('--parallel', null);
-const { benchCycle, benchParallel } = await import('../electron/engine/bench-cycle.ts');
+const { benchCycle, benchParallel } = await import('../bench/cycle.ts');
 console.log(JSON.stringify(parallel === null ? await benchCycle(items) : await benchParallel(items, parallel), null, 2));

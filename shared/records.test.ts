@@ -52,7 +52,7 @@ describe('the record catalogue', () => {
 });
 
 describe('one spelling of each record type', () => {
-  const sources = execFileSync('git', ['ls-files', 'electron', 'shared', 'renderer', 'scripts', 'bin'], { encoding: 'utf8' })
+  const sources = execFileSync('git', ['ls-files', 'electron', 'shared', 'renderer', 'bench', 'scripts', 'bin'], { encoding: 'utf8' })
     .split('\n')
     .filter((f) => /\.(ts|tsx|mjs|js)$/.test(f) && !/\.(test|fixture)\.tsx?$/.test(f) && f !== 'shared/records.ts' && f !== 'shared/record-types.ts');
   const code = (file: string) =>

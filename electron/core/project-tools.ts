@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { LedgerRecord } from '../../shared/ledger';
 import { err, ok, type Result } from '../../shared/result';
 import { writableProject } from '../../shared/read-only';
-import { benchBranches as runBranchBench, type BenchOptions, type BenchResult } from '../branches/bench-branches';
+import { benchBranches as runBranchBench, type BenchOptions, type BenchResult } from '../../bench/branches/branches';
 import { DEFAULT_POSTGRES_URL_ENV } from '../branches/providers';
 import { featureStatus as readFeatureStatus, type FeatureStatus } from '../engine/status';
 import { prepareDemo as copyDemo, type PreparedDemo } from '../engine/prepare-demo';

@@ -8,12 +8,12 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { RECORD_TYPES, recordsOf, type StepFields } from '../../shared/records';
-import { Ledger } from '../ledger';
-import { removeDir } from '../project/temp-project.fixture';
-import { runFeature } from './run-feature';
-import { calcSource, makeCycleProject, testFile } from './cycle-project.fixture';
-import { makeLanesProject } from './lanes-project.fixture';
+import { RECORD_TYPES, recordsOf, type StepFields } from '../shared/records';
+import { Ledger } from '../electron/ledger';
+import { removeDir } from '../electron/project/temp-project.fixture';
+import { runFeature } from '../electron/engine/run-feature';
+import { calcSource, makeCycleProject, testFile } from '../electron/engine/cycle-project.fixture';
+import { makeLanesProject } from '../electron/engine/lanes-project.fixture';
 
 /** The goal for the orchestrator's own overhead per cycle, p50 (issue 17). */
 const GOAL_MS = 150;

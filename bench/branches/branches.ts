@@ -3,19 +3,19 @@
  * of rows, cold creates (no warm pool: a full copy) interleaved with plain template copies of the
  * same parent (postgres), warm creates (claimed from the pool), and point-read latency on the
  * parent against the end of a chain of `depth` forks, read alternately many times. Optionally under
- * a reproducible load (bench-branches-load.ts). Figures, never a pass/fail (STYLE.md 17); the
+ * a reproducible load (bench/branches/load.ts). Figures, never a pass/fail (STYLE.md 17); the
  * goals are printed next to them. Everything it makes is removed at the end, also on failure.
  */
 import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
 import pg from 'pg';
-import { startLoad, type LoadReport, type LoadSpec } from './bench-branches-load';
-import { blockRatio, bootstrapRatio, median, percentiles, round, type Percentiles, type RatioEstimate } from './bench-branches-stats';
-import { target, type Target } from './bench-branches-target';
-import type { BranchProvider } from './provider';
+import { startLoad, type LoadReport, type LoadSpec } from './load';
+import { blockRatio, bootstrapRatio, median, percentiles, round, type Percentiles, type RatioEstimate } from './stats';
+import { target, type Target } from './target';
+import type { BranchProvider } from '../../electron/branches/provider';
 
-export { percentile, type Percentiles } from './bench-branches-stats';
-export type { LoadKind, LoadReport, LoadSpec } from './bench-branches-load';
+export { percentile, type Percentiles } from './stats';
+export type { LoadKind, LoadReport, LoadSpec } from './load';
 
 export interface BenchOptions {
   readonly provider: 'pglite' | 'postgres';
@@ -235,7 +235,7 @@ async function load(client: pg.Client, rows: number, log: (line: string) => void
 /**
  * Point-read latencies on each branch, one read at a time alternating between the two (which goes
  * first alternates too), so whatever else the machine does lands on both alike: the samples, in
- * time order, for a ratio of medians with its noise (bench-branches-stats.ts).
+ * time order, for a ratio of medians with its noise (bench/branches/stats.ts).
  */
 async function readRatio(provider: BranchProvider, base: string, deep: string, rows: number, reads: number): Promise<{ base: number[]; deep: number[] }> {
   const ids = Array.from({ length: reads }, (_, i) => 1 + ((i * 7919 + 13) % rows));

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { BranchProvider } from './provider';
+import type { BranchProvider } from '../../electron/branches/provider';
 
 export interface TargetOptions {
   readonly provider: 'pglite' | 'postgres';
@@ -30,7 +30,7 @@ export interface Target {
 
 export async function target(options: TargetOptions): Promise<Target> {
   if (options.provider === 'postgres') {
-    const { PostgresProvider } = await import('./postgres/postgres-provider');
+    const { PostgresProvider } = await import('../../electron/branches/postgres/postgres-provider');
     const adminUrl = options.url!;
     return {
       make: async (poolSize) => new PostgresProvider({ adminUrl, poolSize }),
@@ -40,7 +40,7 @@ export async function target(options: TargetOptions): Promise<Target> {
       cleanup: async () => undefined,
     };
   }
-  const { PgliteProvider } = await import('./pglite/pglite-provider');
+  const { PgliteProvider } = await import('../../electron/branches/pglite/pglite-provider');
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'baton-bench-')));
   return {
     make: async (poolSize) => new PgliteProvider({ dataDir, poolSize }),
