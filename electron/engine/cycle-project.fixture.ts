@@ -27,7 +27,7 @@ export interface CycleProject {
 export async function makeCycleProject(
   items: string[],
   scenario: Scenario,
-  options: { repairBudget?: number; extra?: FileTree; agents?: Record<string, unknown>; mutation?: boolean } = {},
+  options: { repairBudget?: number; extra?: FileTree; agents?: Record<string, unknown>; mutation?: boolean; settings?: Record<string, unknown> } = {},
 ): Promise<CycleProject> {
   const base = await makeTempDir('baton-cycle-');
   const root = join(base, 'app');
@@ -57,6 +57,7 @@ export async function makeCycleProject(
       scenario: '.baton/scenario.json',
       // Mutation testing runs only where a test is about it (electron/mutation/): it adds test runs to every GREEN.
       ...(options.mutation ? {} : { mutation: { enabled: false } }),
+      ...options.settings,
     },
     '.baton/scenario.json': scenario,
     [`${feature}/feature.json`]: { id: 'F-1', name: 'Calculator', description: 'Adds numbers.' },

@@ -40,6 +40,7 @@ import { dropStoryExperiment, mergeStoryExperiments, storyExperiments } from './
 import { frozenGuard, type FrozenGuard } from './frozen-guard';
 import { verifyMergedFeature } from './verify-feature';
 import { mutationQueue } from '../mutation/queue';
+import { postWebhook, runStopped, webhookUrl } from '../notify/webhook';
 import { gatherLaneDependencies } from './dependencies';
 import { baselineStore, laneSite, parallelOf, runLanes, storyOrder, type RunLanes } from './build-lanes';
 
@@ -70,7 +71,19 @@ export async function loadSettings(root: string): Promise<ProjectSettings> {
   return read.value.settings;
 }
 
+/**
+ * Runs the feature until it stops, then tells the project's webhook where it stopped (a failure to
+ * reach it is a note, never the run's failure).
+ */
 export async function runFeature(options: RunOptions): Promise<RunSummary> {
+  const summary = await runUntilStop(options);
+  const target = webhookUrl((await loadSettings(options.root)).notify?.webhook);
+  const problem = target === null ? null : 'error' in target ? target.error : await postWebhook(target.url, runStopped(summary));
+  if (problem) options.onEvent?.({ kind: 'run.note', message: `Not notified: ${problem}.` });
+  return summary;
+}
+
+async function runUntilStop(options: RunOptions): Promise<RunSummary> {
   const root = options.root;
   const emit = options.onEvent ?? (() => undefined);
   const settings = await loadSettings(root);

@@ -149,6 +149,8 @@ export const projectSettingsSchema = z
         maxMutants: z.number().int().min(1).max(500).optional(),
       })
       .optional(),
+    /** `webhook`: a URL, or `env:NAME` to read it from the environment, POSTed when a run stops (electron/notify/webhook.ts). */
+    notify: z.strictObject({ webhook: z.string().min(1).max(2000).optional() }).optional(),
     /**
      * The smell report's thresholds (shared/metrics/smells.ts, `baton metrics --smells`); each absent
      * one has its default (SMELL_DEFAULTS): a turn `stallFactor` (3) times its step's median, evidence
