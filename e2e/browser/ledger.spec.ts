@@ -51,6 +51,13 @@ test.describe('a ledger with an approval', () => {
     await expect(record).toHaveAttribute('aria-current', 'true');
     // The open record is in the URL: a reload or a copied link opens it.
     await expect(page).toHaveURL(/#\/evidence\/1$/);
+    // The arrows open the next and the previous record (a shortcut the `?` overlay lists).
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByTestId('ledger-record-2')).toHaveAttribute('aria-current', 'true');
+    await expect(page.getByTestId('ledger-record-2')).toBeFocused();
+    await page.keyboard.press('ArrowUp');
+    await expect(record).toHaveAttribute('aria-current', 'true');
+    await expect(record).toBeFocused();
 
     const detail = page.getByTestId('record-detail');
     const fields = detail.getByTestId('record-fields');

@@ -2,13 +2,13 @@
  * The selected item in a side drawer: its fields, its feature and story, its locked test (with a way
  * to propose an amendment of it), and tabs for its AC, its cycles and its ledger records.
  */
-import { useState } from 'react';
 import { cycleCovers, type Feature, type TestItem } from '../../../shared/model';
 import { Tabs } from '../components/tabs';
 import { ItemCycles } from './item-cycles';
 import { GivenWhenThen } from '../components/gwt';
 import { StoryStatusBadge, TestStatusBadge } from '../components/status-badge';
 import { findItem } from '../lib/board-model';
+import type { DrawerTab } from '../lib/commands';
 import { ItemEvidence } from './item-evidence';
 import { LockedTestSection } from './amendment-propose';
 import { useStore } from '../store/store';
@@ -26,7 +26,8 @@ function locateAc(feature: Feature, item: TestItem) {
 
 export function ItemDrawer() {
   const features = useStore((s) => s.project?.features);
-  const [tab, setTab] = useState('ac');
+  const tab = useStore((s) => s.drawerTab);
+  const setTab = useStore((s) => s.setDrawerTab);
   const selected = useStore((s) => s.selected);
   const select = useStore((s) => s.select);
   const close = () => select(null);
@@ -97,7 +98,7 @@ export function ItemDrawer() {
         <Tabs
           label={`${item.id} details`}
           selected={tab}
-          onSelect={setTab}
+          onSelect={(id) => setTab(id as DrawerTab)}
           tabs={[
             {
               id: 'ac',

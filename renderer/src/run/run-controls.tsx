@@ -6,6 +6,7 @@ import { useEffect } from 'react';
 import type { RunElsewhere } from '../../../shared/model';
 import { Icon } from '../components/icon';
 import { friendlyTime } from '../lib/format';
+import { hostModKey } from '../lib/shortcuts';
 import { startRun, stopRun } from '../store/run-actions';
 import { useStore } from '../store/store';
 import { CONDITION, conditionOf, stateWord } from './run-words';
@@ -87,8 +88,8 @@ export function RunControls() {
         data-testid="run-panel-toggle"
         aria-expanded={panelOpen}
         aria-controls="run-panel"
-        aria-keyshortcuts="Control+J"
-        title="Show or hide the live run (Ctrl+J)"
+        aria-keyshortcuts="Control+J Meta+J"
+        title={`Show or hide the live run (${hostModKey()}+J)`}
         onClick={() => setPanelOpen(!panelOpen)}
       >
         Live run

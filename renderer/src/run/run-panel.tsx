@@ -10,6 +10,7 @@ import { LIFECYCLE_STATE_NAMES } from '../../../shared/run';
 import { ErrorBanner } from '../components/error-banner';
 import { Icon } from '../components/icon';
 import { Badge } from '../components/status-badge';
+import { hostModKey } from '../lib/shortcuts';
 import { useStore } from '../store/store';
 import { buildingRows, followedItem } from './building-model';
 import { BuildingNow } from './building-now';
@@ -130,7 +131,13 @@ export function RunPanel() {
         {run.feature && <span className="mono muted">{run.feature}</span>}
 
         <span className="spacer" />
-        <button type="button" className="button button-quiet" aria-label="Close the live run panel" title="Close (Ctrl+J)" onClick={() => setOpen(false)}>
+        <button
+          type="button"
+          className="button button-quiet"
+          aria-label="Close the live run panel"
+          title={`Close (${hostModKey()}+J)`}
+          onClick={() => setOpen(false)}
+        >
           ✕
         </button>
       </header>

@@ -1,5 +1,6 @@
 /** What the person is looking at: the screen, the board's filters, the open card, the open gate. */
 import { NO_FILTERS, type BoardFilters, type ItemRef } from '../lib/board-model';
+import type { DrawerTab } from '../lib/commands';
 import type { FeatureDraft } from '../lib/feature-draft';
 import type { GateRef } from '../lib/gate-ref';
 import type { InboxRef } from '../lib/inbox-model';
@@ -32,6 +33,11 @@ export interface UiSlice {
   readonly notice: string | null;
   /** The feature the Specs screen selects (the one just created), or null. */
   readonly specsFocus: string | null;
+  /** The item drawer's tab (the palette's "Open evidence of T3" opens it on Evidence). */
+  readonly drawerTab: DrawerTab;
+  /** The command palette (Ctrl/Cmd+K) and the shortcuts overlay (`?`): open or not. */
+  readonly paletteOpen: boolean;
+  readonly shortcutsOpen: boolean;
   setScreen(screen: Screen): void;
   setEvidenceRecord(seq: number | null): void;
   setDiffTarget(ref: GateRef | null): void;
@@ -44,6 +50,9 @@ export interface UiSlice {
   setFeatureDraft(draft: FeatureDraft | null): void;
   setNotice(notice: string | null): void;
   setSpecsFocus(feature: string | null): void;
+  setDrawerTab(tab: DrawerTab): void;
+  setPaletteOpen(open: boolean): void;
+  setShortcutsOpen(open: boolean): void;
 }
 
 export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
@@ -59,6 +68,9 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
   featureDraft: null,
   notice: null,
   specsFocus: null,
+  drawerTab: 'ac',
+  paletteOpen: false,
+  shortcutsOpen: false,
   setScreen: (screen) => set({ screen }),
   setEvidenceRecord: (evidenceRecord) => set({ evidenceRecord }),
   setDiffTarget: (diffTarget) => set({ diffTarget }),
@@ -77,4 +89,7 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
   setFeatureDraft: (featureDraft) => set({ featureDraft }),
   setNotice: (notice) => set({ notice }),
   setSpecsFocus: (specsFocus) => set({ specsFocus }),
+  setDrawerTab: (drawerTab) => set({ drawerTab }),
+  setPaletteOpen: (paletteOpen) => set({ paletteOpen }),
+  setShortcutsOpen: (shortcutsOpen) => set({ shortcutsOpen }),
 });

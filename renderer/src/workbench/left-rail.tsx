@@ -4,20 +4,7 @@ import { Icon } from '../components/icon';
 import { countPending } from '../lib/inbox-model';
 import { hrefFor } from '../store/hash-route';
 import { useStore } from '../store/store';
-import type { Screen } from '../store/ui-slice';
-
-type RailScreen = Exclude<Screen, 'diff'>;
-
-const LINKS: readonly { screen: RailScreen; label: string }[] = [
-  { screen: 'board', label: 'Board' },
-  { screen: 'specs', label: 'Specs' },
-  { screen: 'inbox', label: 'Inbox' },
-  { screen: 'gates', label: 'Gates' },
-  { screen: 'branches', label: 'Branches' },
-  { screen: 'evidence', label: 'Evidence' },
-  { screen: 'problems', label: 'Problems' },
-  { screen: 'settings', label: 'Settings' },
-];
+import { RAIL_SCREENS as LINKS } from '../lib/commands';
 
 function ProblemsBadge() {
   const count = useStore((s) => s.project?.problems.length ?? 0);

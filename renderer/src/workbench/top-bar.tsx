@@ -3,6 +3,7 @@ import { ProviderState } from '../branches/provider-state';
 import { Icon } from '../components/icon';
 import { NewFeatureButton } from '../intake/new-feature-button';
 import { layoutLabel } from '../lib/format';
+import { hostModKey } from '../lib/shortcuts';
 import { RunControls } from '../run/run-controls';
 import { reloadProject } from '../store/actions';
 import { useStore } from '../store/store';
@@ -15,6 +16,8 @@ export function TopBar() {
   const bundle = useStore((s) => s.project?.bundle ?? null);
   const reloading = useStore((s) => s.reloading);
   const setShowOpen = useStore((s) => s.setShowOpen);
+  const setPaletteOpen = useStore((s) => s.setPaletteOpen);
+  const mod = hostModKey();
 
   return (
     <header className="top-bar">
@@ -41,6 +44,16 @@ export function TopBar() {
         </span>
       )}
       <span className="spacer" />
+      <button
+        type="button"
+        className="button button-quiet"
+        data-testid="palette-open"
+        aria-keyshortcuts="Control+K Meta+K"
+        title={`Go to any screen, feature, item or decision, or run an action (${mod}+K); ? lists every shortcut`}
+        onClick={() => setPaletteOpen(true)}
+      >
+        Commands <kbd>{mod}+K</kbd>
+      </button>
       <NewFeatureButton testId="new-feature" />
       <RunControls />
       <ProviderState />

@@ -15,9 +15,12 @@ import { SettingsView } from '../settings/settings-view';
 import { SpecsView } from '../specs/specs-view';
 import { useStore } from '../store/store';
 import type { Screen } from '../store/ui-slice';
+import { CommandPaletteHost } from './command-palette-host';
 import { LeftRail } from './left-rail';
 import { NoticeBanner } from './notice-banner';
+import { ShortcutsOverlay } from './shortcuts-overlay';
 import { TopBar } from './top-bar';
+import { useGlobalShortcuts } from './use-global-shortcuts';
 import { useWindowTitle } from './window-title';
 import { useNotifications } from '../notify/use-notifications';
 
@@ -42,6 +45,7 @@ export function Workbench() {
   const setActionError = useStore((s) => s.setActionError);
   const View = VIEWS[screen];
   useWindowTitle();
+  useGlobalShortcuts();
   useNotifications();
 
   return (
@@ -62,6 +66,8 @@ export function Workbench() {
       </div>
       <IdentityDialog />
       <NewFeatureDialog />
+      <CommandPaletteHost />
+      <ShortcutsOverlay />
     </div>
   );
 }
