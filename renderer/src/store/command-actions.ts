@@ -25,8 +25,8 @@ export function runCommand(action: CommandAction): void {
       return;
     case 'item':
       go('board');
-      state.setDrawerTab(action.tab);
       state.select(action.ref);
+      state.setDrawerTab(action.tab);
       return;
     case 'inbox':
       state.selectInbox(action.ref);

@@ -83,7 +83,8 @@ export const createUiSlice: SliceCreator<UiSlice> = (set) => ({
       if ('feature' in patch && patch.feature !== state.filters.feature) next.story = null;
       return { filters: next };
     }),
-  select: (selected) => set({ selected }),
+  // Each item opens on its AC tab, as before the palette could open one on another tab (command-actions.ts sets it after).
+  select: (selected) => set({ selected, drawerTab: 'ac' }),
   selectInbox: (inboxSelected) => set({ inboxSelected }),
   setNewFeatureOpen: (newFeatureOpen) => set({ newFeatureOpen }),
   setFeatureDraft: (featureDraft) => set({ featureDraft }),
