@@ -18,6 +18,8 @@ export const WHY = {
   computed: 'reads a property whose name is computed at run time',
   commandLine: 'reads the command line',
   processIds: 'reads its process ids',
+  // Mutation testing runs at the lowest CPU priority (process/priority.ts): code that reads it could fail only there and kill every mutant.
+  priority: 'reads its CPU priority',
   hostOrUser: 'reads the host or user it runs as',
   network: 'reads the network interfaces',
   terminal: 'asks whether it runs in a terminal',
@@ -212,7 +214,7 @@ export function memberWhy(of: Builtin, path: readonly string[], key: string): st
       return path.length === 0 && isRunnerGlobal(key) ? WHY.runnerGlobal : null;
     case 'os':
       if (path.length) return null;
-      return key === 'networkInterfaces' ? WHY.network : key === 'hostname' || key === 'userInfo' ? WHY.hostOrUser : null;
+      return key === 'networkInterfaces' ? WHY.network : key === 'hostname' || key === 'userInfo' ? WHY.hostOrUser : key === 'getPriority' ? WHY.priority : null;
     case 'meta':
       return key === 'vitest' ? WHY.runnerGlobal : key === 'main' ? WHY.mainModule : null;
     case 'cjsModule':

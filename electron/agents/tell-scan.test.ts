@@ -12,6 +12,9 @@ describe('scanTells: code that tells a test run from production, followed throug
     ["import os from 'node:os';\nif (Object.keys(os.networkInterfaces()).length === 1) return 42;", WHY.network],
     ["import { networkInterfaces } from 'os';\nconst one = Object.keys(networkInterfaces()).length === 1;", WHY.network],
     ["const os = await import('node:os');\nos.hostname();", WHY.hostOrUser],
+    // Mutation testing's lowered priority: code that throws only there would kill every mutant.
+    ["import os from 'node:os';\nif (os.getPriority() > 10) throw new Error('x');", WHY.priority],
+    ["import { getPriority } from 'node:os';\nconst low = getPriority() === 19;", WHY.priority],
     // Runner variables, by any spelling of their name.
     ["if (process.env['NODE_' + 'TEST_CONTEXT']) return 42;", WHY.runnerVariable],
     ["const k = ['NODE', 'TEST', 'CONTEXT'].join('_');\nif (process.env[k]) return 42;", WHY.runnerVariable],
