@@ -214,7 +214,13 @@ export function memberWhy(of: Builtin, path: readonly string[], key: string): st
       return path.length === 0 && isRunnerGlobal(key) ? WHY.runnerGlobal : null;
     case 'os':
       if (path.length) return null;
-      return key === 'networkInterfaces' ? WHY.network : key === 'hostname' || key === 'userInfo' ? WHY.hostOrUser : key === 'getPriority' ? WHY.priority : null;
+      return key === 'networkInterfaces'
+        ? WHY.network
+        : key === 'hostname' || key === 'userInfo'
+          ? WHY.hostOrUser
+          : key === 'getPriority'
+            ? WHY.priority
+            : null;
     case 'meta':
       return key === 'vitest' ? WHY.runnerGlobal : key === 'main' ? WHY.mainModule : null;
     case 'cjsModule':

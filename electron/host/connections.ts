@@ -78,11 +78,6 @@ export class ConnectionBook<C> {
     return idle;
   }
 
-  /** Who holds each connection, for a message: the client's name. */
-  clientOf(conn: C): string | null {
-    return this.held.get(conn)?.client ?? null;
-  }
-
   private of(client: string): C[] {
     return [...this.held].filter(([, h]) => h.client === client).map(([conn]) => conn);
   }

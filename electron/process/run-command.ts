@@ -94,13 +94,13 @@ export async function runCommand(command: string, options: RunCommandOptions): P
     stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] as ['ignore' | 'pipe', 'pipe', 'pipe'],
     windowsHide: true,
   };
-  const argv = options.launcher ? [options.launcher.file, ...options.launcher.args, '/bin/sh', '-c', command] : ['/bin/sh', '-c', command];
+  // Under a launcher or `nice`, the shell is named; else Node's own (cmd.exe on Windows).
   const niced = options.background && NICE_BINARY !== null;
-  const child = niced
-    ? spawn(NICE_BINARY!, ['-n', String(BACKGROUND_PRIORITY), ...argv], spawnOptions)
-    : options.launcher
-      ? spawn(options.launcher.file, [...options.launcher.args, '/bin/sh', '-c', command], spawnOptions)
-      : spawn(command, { ...spawnOptions, shell: true });
+  const argv = [
+    ...(niced ? [NICE_BINARY!, '-n', String(BACKGROUND_PRIORITY)] : []),
+    ...(options.launcher ? [options.launcher.file, ...options.launcher.args] : []),
+  ];
+  const child = argv.length ? spawn(argv[0]!, [...argv.slice(1), '/bin/sh', '-c', command], spawnOptions) : spawn(command, { ...spawnOptions, shell: true });
   if (options.background && !niced) lowerPriority(child.pid);
   const stdout = new TailText(options.maxOutputChars ?? DEFAULT_MAX_OUTPUT);
   const stderr = new TailText(options.maxOutputChars ?? DEFAULT_MAX_OUTPUT);
