@@ -2,7 +2,7 @@
 // The `baton` command: the bundle `npm run build` writes, or the TypeScript through tsx when a
 // source is newer than it (bin/cli-entry.mjs says which).
 import { fileURLToPath } from 'node:url';
-import { cliEntry } from './cli-entry.mjs';
+import { cliEntry, exitWhenLingering } from './cli-entry.mjs';
 
 // A reader that stops early (`baton log | head`) closes the pipe: that is the reader's choice, not an error.
 for (const stream of [process.stdout, process.stderr]) {
@@ -19,3 +19,4 @@ else {
   ({ main } = await import('../electron/cli/main.ts'));
 }
 process.exitCode = await main(process.argv.slice(2));
+exitWhenLingering();

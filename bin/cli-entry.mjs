@@ -21,3 +21,16 @@ export function cliEntry(root, env = process.env) {
   // A packaged install has no sources: the bundle is all there is.
   return Array.isArray(sources) && sources.every((file) => (mtime(join(root, file)) ?? 0) <= built) ? 'bundle' : 'source';
 }
+
+/**
+ * A command's work is done (and said) when its main returns. Anything still holding the event loop
+ * `ms` later (a stray child's pipe, a socket) is named on `err`, and the process exits anyway with
+ * its exit code: a script waiting on `baton run` after Ctrl+C must not wait forever.
+ */
+export function exitWhenLingering(ms = 10_000, err = (text) => process.stderr.write(text)) {
+  setTimeout(() => {
+    const left = process.getActiveResourcesInfo().filter((what) => what !== 'Timeout');
+    err(`baton: warning: still holding ${left.join(', ') || 'nothing named'} ${ms / 1000} s after finishing; exiting.\n`);
+    process.exit();
+  }, ms).unref();
+}

@@ -70,6 +70,31 @@ describe('which code baton runs', () => {
   });
 });
 
+describe('a command that finished', () => {
+  it('exits with its code even when something still holds the event loop, naming it', async () => {
+    const script = `
+      const { exitWhenLingering } = await import(${JSON.stringify(join(REPO_ROOT, 'bin', 'cli-entry.mjs'))});
+      (await import('node:net')).createServer().listen(0, '127.0.0.1');
+      process.exitCode = 3;
+      exitWhenLingering(300);
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/^baton: warning: still holding TCPServerWrap.* 0\.3 s after finishing; exiting\.$/m);
+  });
+
+  it('exits at once when nothing holds it', async () => {
+    const script = `const { exitWhenLingering } = await import(${JSON.stringify(join(REPO_ROOT, 'bin', 'cli-entry.mjs'))}); exitWhenLingering(60_000);`;
+    const started = Date.now();
+    const { stderr } = await run(process.execPath, ['--input-type=module', '-e', script]);
+    expect(stderr).toBe('');
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+});
+
 describe.skipIf(!BUILT)('the bundle (dist/cli, from npm run build)', () => {
   if (!BUILT) console.warn('compiled-cli.test: dist/cli/main.mjs is not built (run `npm run build`); skipping the bundle checks');
 

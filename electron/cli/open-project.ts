@@ -37,10 +37,28 @@ export async function withProject(
     if (writable && !writable.ok) return failed(io, writable.error, json);
     return await fn(session, project);
   } finally {
-    // A failure to close must not hide the command's own outcome (or its own error): it is one more line.
-    await session
-      .close()
-      .catch((cause: unknown) => io.err(`baton: warning: closing the project failed: ${cause instanceof Error ? cause.message : String(cause)}`));
+    await closeSession(session, io);
+  }
+}
+
+/** How long a command waits for its project to close after its work is done. */
+export const CLOSE_WAIT_MS = 30_000;
+
+/**
+ * Closes a command's session once its work is done. A failure, or a close still going after
+ * `waitMs`, must not hide the command's own outcome (or keep the command from exiting): it is one
+ * more line on stderr, and the command returns.
+ */
+export async function closeSession(session: HostSession, io: Io, waitMs = CLOSE_WAIT_MS): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), waitMs)));
+  try {
+    const closed = await Promise.race([session.close().then(() => 'closed' as const), late]);
+    if (closed === 'late') io.err(`baton: warning: closing the project took over ${waitMs / 1000} s; the command ends without waiting for it.`);
+  } catch (cause) {
+    io.err(`baton: warning: closing the project failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -12,6 +12,7 @@ import { RECORD_TYPES } from '../../../shared/record-types';
 import { flag, JSON_OPTION, type Command } from '../command';
 import { EXIT, UsageError } from '../exit-codes';
 import { printJson, type Io } from '../io';
+import { closeSession } from '../open-project';
 import { endedWith, printSummary, runToEnd, testListOf, eventPrinter } from './run';
 
 const DESIGN_GATES: readonly string[] = ['spec', 'design', 'test_list'];
@@ -85,7 +86,7 @@ async function shipDemo(io: Io, json: boolean, events: boolean, demo: { root: st
     }
     return endedWith(io, json, ended.value, 'demo-failed');
   } finally {
-    await session.close();
+    await closeSession(session, io);
   }
 }
 
@@ -124,7 +125,7 @@ async function runDemo(
     if (!ended.ok) throw new Error(ended.error.message);
     return endedWith(io, json, ended.value, 'demo-failed');
   } finally {
-    await session.close();
+    await closeSession(session, io);
   }
 }
 

@@ -6,6 +6,7 @@ import { flag, JSON_OPTION, list, text, type Command } from '../command';
 import { MAX_PER_CLIENT, OWNER } from '../../host/limits';
 import { EXIT, UsageError } from '../exit-codes';
 import { printError, printJson } from '../io';
+import { closeSession } from '../open-project';
 
 const RENDERER_DIR = rendererDir();
 
@@ -34,7 +35,7 @@ export const serveCommand: Command = {
     if (dir) {
       const opened = await session.call('project:open', { path: dir });
       if (!opened.ok) {
-        await session.close();
+        await closeSession(session, io);
         printError(io, opened.error, json);
         return EXIT.problems;
       }
@@ -43,7 +44,7 @@ export const serveCommand: Command = {
     try {
       host = await startHost({ workbench, handlers: session.handlers, staticDir: RENDERER_DIR, port, people, ...(idle ? { idleTimeoutMs: idle } : {}) });
     } catch (cause) {
-      await session.close();
+      await closeSession(session, io);
       const code = (cause as NodeJS.ErrnoException).code;
       const message =
         code === 'EADDRINUSE'
@@ -69,7 +70,7 @@ export const serveCommand: Command = {
     }
     await stopped;
     await host.close();
-    await session.close();
+    await closeSession(session, io);
     return EXIT.ok;
   },
 };
