@@ -40,7 +40,7 @@ import { dropStoryExperiment, mergeStoryExperiments, storyExperiments } from './
 import { frozenGuard, type FrozenGuard } from './frozen-guard';
 import { verifyMergedFeature } from './verify-feature';
 import { mutationQueue } from '../mutation/queue';
-import { postWebhook, runStopped, webhookUrl } from '../notify/webhook';
+import { postWebhook, runFailed, runStopped, webhookUrl, type WebhookMessage } from '../notify/webhook';
 import { gatherLaneDependencies } from './dependencies';
 import { baselineStore, laneSite, parallelOf, runLanes, storyOrder, type RunLanes } from './build-lanes';
 
@@ -72,18 +72,31 @@ export async function loadSettings(root: string): Promise<ProjectSettings> {
 }
 
 /**
- * Runs the feature until it stops, then tells the project's webhook where it stopped (a failure to
- * reach it is a note, never the run's failure).
+ * Runs the feature until it stops, then tells the project's webhook where it stopped — or that it
+ * stopped on an error once it held the run lock (a refusal before that is the caller's to say, and
+ * a stop someone asked for is no news). A failure to reach the webhook is a note, never the run's failure.
  */
 export async function runFeature(options: RunOptions): Promise<RunSummary> {
-  const summary = await runUntilStop(options);
-  const target = webhookUrl((await loadSettings(options.root)).notify?.webhook);
-  const problem = target === null ? null : 'error' in target ? target.error : await postWebhook(target.url, runStopped(summary));
-  if (problem) options.onEvent?.({ kind: 'run.note', message: `Not notified: ${problem}.` });
+  let started: string | null = null;
+  let summary: RunSummary;
+  try {
+    summary = await runUntilStop(options, (feature) => (started = feature));
+  } catch (error) {
+    if (started !== null && !options.signal?.aborted) await notify(options, runFailed(options.root, started));
+    throw error;
+  }
+  await notify(options, runStopped(summary));
   return summary;
 }
 
-async function runUntilStop(options: RunOptions): Promise<RunSummary> {
+async function notify(options: RunOptions, message: WebhookMessage): Promise<void> {
+  const settings = await loadSettings(options.root).catch(() => null);
+  const target = webhookUrl(settings?.notify?.webhook);
+  const problem = target === null ? null : 'error' in target ? target.error : await postWebhook(target.url, message);
+  if (problem) options.onEvent?.({ kind: 'run.note', message: `Not notified: ${problem}.` });
+}
+
+async function runUntilStop(options: RunOptions, locked: (feature: string) => void): Promise<RunSummary> {
   const root = options.root;
   const emit = options.onEvent ?? (() => undefined);
   const settings = await loadSettings(root);
@@ -97,6 +110,7 @@ async function runUntilStop(options: RunOptions): Promise<RunSummary> {
         : `No feature in ${root}/.baton/features: write a feature spec first.`,
     );
   const releaseRunLock = await takeRunLock(root, (message) => emit({ kind: 'run.note', message }));
+  locked(feature.id);
   const ledger = Ledger.forArtifactRoot(join(root, '.baton'));
   const store = StateStore.forProject(root, feature.id);
   const runId = new Date().toISOString();

@@ -68,6 +68,27 @@ describe('the webhook', () => {
     }
   }, 180_000);
 
+  it("is told when a run that started stops on an error, without the error's words", async () => {
+    received.length = 0;
+    const project = await makeCycleProject(['T1'], { turns: [redTurn('T1'), greenTurn('T1')] }, { settings: { notify: { webhook: `${base}/s3cret-topic` } } });
+    cleanup.push(`${project.root}/..`);
+    // A Postgres server that is not there: the run holds its lock, then cannot open its branches.
+    const postgresUrl = 'postgresql://baton:pa55word@127.0.0.1:9/none';
+    const failure = await runFeature({ root: project.root, until: 'acceptance', provider: 'postgres', postgresUrl, gatePollMs: 50 }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect(received).toEqual([
+      {
+        path: '/s3cret-topic',
+        type: 'application/json',
+        body: expect.objectContaining({ title: 'Baton: the run of F-1 stopped on an error', phase: 'failed', feature: 'F-1' }),
+      },
+    ]);
+    expect(JSON.stringify(received)).not.toMatch(/pa55word|127\.0\.0\.1:9/);
+  }, 180_000);
+
   it('a webhook that fails or is missing is said, naming only its host', async () => {
     status = 500;
     const message = runStopped({

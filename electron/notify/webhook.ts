@@ -48,6 +48,26 @@ export function runStopped(summary: RunSummary): WebhookMessage {
   };
 }
 
+/**
+ * The message for a run that started and then ended on an error. The error's own words stay out: a
+ * message may quote a connection string, and a person reads the rest in the workbench.
+ */
+export function runFailed(root: string, feature: string): WebhookMessage {
+  const project = basename(root);
+  const title = `Baton: the run of ${feature} stopped on an error`;
+  return {
+    source: 'baton',
+    title,
+    text: `${title} (${project}): see \`baton status\` or the workbench for what went wrong`,
+    project,
+    feature,
+    phase: 'failed',
+    stoppedAt: 'an error',
+    escalations: 0,
+    blocked: false,
+  };
+}
+
 /** The webhook's URL from the setting: itself, or `env:NAME`'s value; null when unset. */
 export function webhookUrl(setting: string | undefined, env: NodeJS.ProcessEnv = process.env): { url: string } | { error: string } | null {
   if (!setting) return null;
