@@ -2,7 +2,7 @@
  * The keyboard-first workbench on the Consort fixture: Ctrl+K opens the command palette, which
  * reaches every screen, an item's drawer (and its Evidence tab) and a gate in the Inbox, and
  * Escape closes it with the focus back where it was; `?` lists the shortcuts, and each one listed
- * for the screens this project has is pressed here.
+ * for the screens this project has (Board, drawer tabs, Inbox, live run edge) is pressed here.
  */
 import type { Page } from '@playwright/test';
 import { readFixtureItems, STATUSES } from './support/fixture-data';
@@ -142,6 +142,23 @@ test('? lists the shortcuts, and each works', async ({ servedPage: page }) => {
   await page.keyboard.press('Escape');
   await expect(drawer).toHaveCount(0);
   await expect(cardOf(page, feature, id)).toBeFocused();
+
+  // The Inbox: arrows move through the list in its order, opening each entry as they reach it.
+  await page.getByTestId('nav-inbox').click();
+  const entries = page.locator('button.inbox-item');
+  const count = await entries.count();
+  expect(count).toBeGreaterThanOrEqual(2);
+  await entries.first().focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(entries.nth(1)).toBeFocused();
+  await expect(entries.nth(1)).toHaveAttribute('aria-current', 'true');
+  await expect(entries.first()).not.toHaveAttribute('aria-current', 'true');
+  await page.keyboard.press('End');
+  await expect(entries.nth(count - 1)).toBeFocused();
+  await expect(entries.nth(count - 1)).toHaveAttribute('aria-current', 'true');
+  await page.keyboard.press('Home');
+  await expect(entries.first()).toBeFocused();
+  await expect(entries.first()).toHaveAttribute('aria-current', 'true');
   // Evidence's arrows, Branches' tree keys and Ctrl+Enter need a Baton project with a ledger,
   // branches or a form to send: ledger.spec.ts, branches.spec.ts and new-feature.spec.ts press them.
 });

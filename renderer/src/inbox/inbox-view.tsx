@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { RUN_DEPLOYS } from '../../../shared/gate-words';
 import { readOnlyReason } from '../../../shared/read-only';
 import { NotifyToggle } from '../notify/notify-toggle';
+import { moveIndex } from '../board/card-window';
 import { Icon } from '../components/icon';
 import { Badge, FALLBACK, GATE_LOOK, GateStatusBadge, TestStatusBadge } from '../components/status-badge';
 import { friendlyTime, humanize } from '../lib/format';
@@ -207,6 +208,15 @@ export function InboxView() {
     );
   }
 
+  // ↑/↓ (Page Up/Down, Home, End) move through the list in the order it shows, opening each entry as it is reached; Enter and Tab work as on any button.
+  const onListKey = (event: React.KeyboardEvent<HTMLElement>) => {
+    const items = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('button.inbox-item')];
+    const to = moveIndex(event.key, items.indexOf(event.target as HTMLButtonElement), items.length, 8);
+    if (to === null || !items.includes(event.target as HTMLButtonElement)) return;
+    event.preventDefault();
+    items[to]!.focus();
+    items[to]!.click();
+  };
   const onDecided = (ref: InboxRef) => {
     selectInbox(nextAfter(entries, ref));
     setDecided(true);
@@ -219,7 +229,7 @@ export function InboxView() {
 
   return (
     <div className="inbox-view">
-      <nav className="inbox-list" aria-labelledby="inbox-list-title">
+      <nav className="inbox-list" aria-labelledby="inbox-list-title" onKeyDown={onListKey}>
         {readOnly ? (
           <>
             <h2 id="inbox-list-title" className="pane-title" data-testid="inbox-title">

@@ -56,6 +56,13 @@ export const SHORTCUTS: readonly ShortcutGroup[] = [
     ],
   },
   {
+    where: 'Inbox',
+    shortcuts: [
+      { keys: ['↑', '↓'], does: 'Move through the list, opening each entry (also Page Up/Down, Home, End)' }, // inbox/inbox-view.tsx
+      { keys: ['Enter'], does: 'Open the focused entry' },
+    ],
+  },
+  {
     where: 'Tabs (the item drawer)',
     shortcuts: [{ keys: ['←', '→'], does: 'Move between tabs (also Home, End)' }], // components/tabs.tsx
   },
