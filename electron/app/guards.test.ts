@@ -158,23 +158,35 @@ describe('guardSession', () => {
       setDevicePermissionHandler: (handler) => void (handlers.setDevicePermissionHandler = handler),
       setDisplayMediaRequestHandler: (handler) => void (handlers.setDisplayMediaRequestHandler = handler),
     };
-    guardSession(session);
+    guardSession(session, isTrustedUrl);
     return handlers as Record<keyof GuardedSession, (...args: unknown[]) => unknown>;
   }
-  const PERMISSIONS = ['media', 'geolocation', 'notifications', 'openExternal', 'display-capture', 'clipboard-read', 'fileSystem', 'hid', 'unknown'];
+  const PERMISSIONS = ['media', 'geolocation', 'openExternal', 'display-capture', 'clipboard-read', 'fileSystem', 'hid', 'unknown'];
+  const PAGE = { requestingUrl: `${RENDERER}#/inbox`, isMainFrame: true };
 
-  it('answers every permission request with false', () => {
+  it('answers every permission request with false, but notifications for the renderer page itself', () => {
     const { setPermissionRequestHandler: request } = guardedSession();
-    for (const permission of PERMISSIONS) {
+    const answer = (permission: string, details: object): unknown => {
       const callback = vi.fn();
-      request({}, permission, callback, { requestingUrl: RENDERER });
-      expect(callback).toHaveBeenCalledExactlyOnceWith(false);
-    }
+      request({}, permission, callback, details);
+      expect(callback).toHaveBeenCalledOnce();
+      return callback.mock.calls[0]![0];
+    };
+    for (const permission of PERMISSIONS) expect(answer(permission, PAGE), permission).toBe(false);
+    expect(answer('notifications', PAGE)).toBe(true);
+    // Not from a subframe, another page, another scheme, or an asker that says nothing.
+    expect(answer('notifications', { ...PAGE, isMainFrame: false })).toBe(false);
+    expect(answer('notifications', { ...PAGE, requestingUrl: 'https://example.com/' })).toBe(false);
+    expect(answer('notifications', { ...PAGE, requestingUrl: 'file:///etc/passwd' })).toBe(false);
+    expect(answer('notifications', {})).toBe(false);
   });
 
-  it('answers every permission check and device check with false', () => {
+  it('answers every permission check with false, but notifications for the renderer page, and every device check with false', () => {
     const { setPermissionCheckHandler: check, setDevicePermissionHandler: device } = guardedSession();
-    for (const permission of PERMISSIONS) expect(check({}, permission, RENDERER, {})).toBe(false);
+    for (const permission of PERMISSIONS) expect(check({}, permission, 'file://', PAGE)).toBe(false);
+    expect(check({}, 'notifications', 'file://', PAGE)).toBe(true);
+    expect(check({}, 'notifications', 'file://', { ...PAGE, isMainFrame: false })).toBe(false);
+    expect(check(null, 'notifications', 'https://x', { requestingUrl: 'https://x/', isMainFrame: true })).toBe(false);
     expect(check(null, 'media', 'https://x', {})).toBe(false);
     for (const deviceType of ['hid', 'serial', 'usb']) expect(device({ deviceType, origin: 'file://', device: {} })).toBe(false);
   });
@@ -264,7 +276,7 @@ describe('the shell wires the guards (main.ts and ipc.ts need the Electron binar
 
   it('main.ts guards every web contents and the default session, and ipc.ts guards every channel', () => {
     expect(source('./main.ts')).toMatch(/app\.on\('web-contents-created', \(_event, contents\) => guardContents\(contents, \{ isTrustedUrl,/);
-    expect(source('./main.ts')).toContain('guardSession(session.defaultSession)');
+    expect(source('./main.ts')).toContain('guardSession(session.defaultSession, isTrustedUrl)');
     expect(source('./main.ts')).not.toMatch(/setWindowOpenHandler|setPermission|contents\.on\(/);
     expect(source('./ipc.ts')).toMatch(/guardedIpcHandler\(isTrustedUrl,/);
   });

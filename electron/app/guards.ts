@@ -120,10 +120,16 @@ export function guardContents(contents: GuardedContents, options: ContentsGuardO
   contents.on('will-attach-webview', (event) => event.preventDefault());
 }
 
+/** What Electron tells a permission handler about who asks (PermissionRequest, PermissionCheckHandlerHandlerDetails). */
+export interface PermissionAsker {
+  readonly requestingUrl?: string;
+  readonly isMainFrame?: boolean;
+}
+
 /** The members of Electron's Session the guards use. */
 export interface GuardedSession {
-  setPermissionRequestHandler(handler: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void): void;
-  setPermissionCheckHandler(handler: (contents: unknown, permission: string) => boolean): void;
+  setPermissionRequestHandler(handler: (contents: unknown, permission: string, callback: (granted: boolean) => void, details: PermissionAsker) => void): void;
+  setPermissionCheckHandler(handler: (contents: unknown, permission: string, requestingOrigin: string, details: PermissionAsker) => boolean): void;
   setDevicePermissionHandler(handler: (details: unknown) => boolean): void;
   /**
    * Electron's typings give the callback `Streams` only; its implementation (DisplayMediaDeviceChosen)
@@ -132,10 +138,18 @@ export interface GuardedSession {
   setDisplayMediaRequestHandler(handler: (request: unknown, callback: (streams: never) => void) => void): void;
 }
 
-/** Denies every permission request and check, every device, and every screen capture. */
-export function guardSession(session: GuardedSession): void {
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+/**
+ * The one permission Baton's own page may have: desktop notifications when Baton needs you (issue 35),
+ * which the person turns on in the Inbox. Only the renderer's page in its top-level frame gets it.
+ */
+const GRANTED = new Set(['notifications']);
+
+/** Denies every permission request and check but notifications for the renderer's own page, every device, and every screen capture. */
+export function guardSession(session: GuardedSession, isTrustedUrl: (url: unknown) => boolean): void {
+  const allowed = (permission: string, asker: PermissionAsker | undefined): boolean =>
+    GRANTED.has(permission) && asker?.isMainFrame === true && isTrustedUrl(asker.requestingUrl);
+  session.setPermissionRequestHandler((_contents, permission, callback, details) => callback(allowed(permission, details)));
+  session.setPermissionCheckHandler((_contents, permission, _origin, details) => allowed(permission, details));
   session.setDevicePermissionHandler(() => false);
   session.setDisplayMediaRequestHandler((_request, callback) => callback(null as never));
 }

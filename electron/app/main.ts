@@ -22,7 +22,7 @@ app.on('web-contents-created', (_event, contents) => guardContents(contents, { i
 
 async function start(): Promise<void> {
   await app.whenReady();
-  guardSession(session.defaultSession);
+  guardSession(session.defaultSession, isTrustedUrl);
 
   let window: BrowserWindow | null = null;
   const core = hostSession({
