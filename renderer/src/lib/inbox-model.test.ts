@@ -189,6 +189,16 @@ describe('inboxEntries and countPending', () => {
     ]);
   });
 
+  it('works a view out once: the same view gives the same list, a new view its own', () => {
+    const first = inboxEntries(project);
+    expect(inboxEntries(project)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    const next = { ...project, features: [] };
+    expect(inboxEntries(next)).not.toBe(first);
+    expect(inboxEntries(next)).toEqual([]);
+    expect(inboxEntries(null)).toEqual([]);
+  });
+
   it('lists a blocked run first, counts it, and finds it again after a decision elsewhere', () => {
     const runBlock = {
       record: { seq: 9, hash: 'h9', at: '2025-03-05T00:00:00Z' },

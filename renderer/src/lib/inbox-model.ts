@@ -196,16 +196,25 @@ export function blockEntries(view: ProjectView | null): BlockEntry[] {
  * then the gates that can be decided, then those that must wait, and last the approved amendments
  * waiting for their re-run (for information).
  */
-export function inboxEntries(view: ProjectView | null): InboxEntry[] {
+export function inboxEntries(view: ProjectView | null): readonly InboxEntry[] {
+  if (view === null) return [];
+  // A view is never changed, only replaced: the rail's badge, the title, the notifications, the
+  // palette and the Inbox itself read one list per project update, worked out once.
+  const known = entriesOf.get(view);
+  if (known) return known;
   const amendments = amendmentEntries(view);
-  return [
+  const entries = Object.freeze([
     ...blockEntries(view),
     ...escalationEntries(view),
     ...amendments.filter((e) => e.group === 'pending'),
     ...gateEntries(view),
     ...amendments.filter((e) => e.group === 'rerun'),
-  ];
+  ]);
+  entriesOf.set(view, entries);
+  return entries;
 }
+
+const entriesOf = new WeakMap<ProjectView, readonly InboxEntry[]>();
 
 /**
  * Whether an entry is a decision a person can make now (a gate waiting on something else or sent
