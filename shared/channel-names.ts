@@ -5,6 +5,7 @@
  */
 export const CHANNEL_NAMES = [
   'app:info',
+  'app:badge',
   'project:open',
   'project:current',
   'project:reload',

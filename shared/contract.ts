@@ -103,6 +103,8 @@ export interface BranchProgressEvent {
 export const channels = {
   /** Which host answers and its version. */
   'app:info': { request: empty, response: returns<AppInfo>() },
+  /** The "needs you" count on the app's icon (the desktop app's dock or taskbar badge; 0 clears it). Other hosts have none: `shown` false. */
+  'app:badge': { request: z.object({ count: z.number().int().min(0).max(9999) }).strict(), response: returns<{ readonly shown: boolean }>() },
   /** Open a project folder (or a Consort artifact root) and make it current. */
   'project:open': { request: z.object({ path: pathSchema }).strict(), response: returns<ProjectView>() },
   /** The current project, or null when none is open. */

@@ -31,6 +31,8 @@ async function start(): Promise<void> {
     configDir: process.env.BATON_CONFIG_DIR ?? app.getPath('userData'),
     // Live across processes: a decision from the CLI or an edit on disk shows without Reload.
     watch: true,
+    // The Inbox's count on the dock or taskbar icon (macOS, Linux launchers that read it; Windows has no count badge).
+    setBadge: (count) => app.setBadgeCount(count),
     pickFolder: async () => {
       const options = { title: 'Open a project folder', properties: ['openDirectory' as const] };
       const picked = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);

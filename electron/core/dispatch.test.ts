@@ -102,6 +102,16 @@ describe('dispatch: handlers', () => {
     expect(await dispatch(handlers, 'app:info', {})).toEqual({ ok: true, value: { version: '9.9.9', host: 'browser' } });
   });
 
+  it('app:badge: the desktop host puts the count on its icon; a host without one says it is not shown; a bad count is refused', async () => {
+    expect(await dispatch(handlers, 'app:badge', { count: 3 })).toEqual({ ok: true, value: { shown: false } });
+    const counts: number[] = [];
+    const desktop = createHandlers(new Workbench({ host: 'electron', version: '9.9.9', configDir: '/nowhere', setBadge: (count) => counts.push(count) > 0 }));
+    expect(await dispatch(desktop, 'app:badge', { count: 3 })).toEqual({ ok: true, value: { shown: true } });
+    expect(await dispatch(desktop, 'app:badge', { count: 0 })).toEqual({ ok: true, value: { shown: true } });
+    for (const count of [-1, 1.5, 10_000, '2']) expect(errorOf(await dispatch(desktop, 'app:badge', { count })).code).toBe('invalid-request');
+    expect(counts).toEqual([3, 0]);
+  });
+
   it('turns an async throw into an internal error Result', async () => {
     const throwing: Handlers = { ...handlers, 'project:reload': async () => Promise.reject(new Error('disk on fire')) };
     const error = errorOf(await dispatch(throwing, 'project:reload', {}));

@@ -11,6 +11,7 @@ export type Handlers = {
 export function createHandlers(workbench: Workbench): Handlers {
   return {
     'app:info': async () => ok({ version: workbench.options.version, host: hostKind(workbench) }),
+    'app:badge': async ({ count }) => ok({ shown: workbench.options.setBadge?.(count) ?? false }),
     'project:open': (request) => workbench.open(request.path),
     'project:current': async () => ok(workbench.project),
     'project:reload': () => workbench.reload(),

@@ -23,6 +23,7 @@ import { restoreGate } from '../gates/restore';
 import { BranchSession, sessionKey, type BranchHostOptions, type OpenBranchService } from './branches-session';
 import type { Adopted } from '../branches/service-adopt';
 import { defaultDataDir, projectDataDir } from '../platform/data-dir';
+import type { DesktopHooks } from './desktop-hooks';
 import { defaultIdentity } from './identity';
 import { blobView, ledgerPage } from './ledger-view';
 import { loadProject, type LoadedProject } from './load-project';
@@ -30,12 +31,10 @@ import { loadRecent, rememberRecent } from './recent-projects';
 import { persistedRunState, RunSession, type RunEnd, type RunFeatureFn, type RunHostOptions, type RunRequest } from './run-session';
 import { verifyProject } from './verify-project';
 
-export interface WorkbenchOptions {
+export interface WorkbenchOptions extends DesktopHooks {
   readonly host: 'electron' | 'browser' | 'cli';
   readonly version: string;
   readonly configDir: string;
-  /** Asks the person for a folder; only the desktop host has one. */
-  readonly pickFolder?: () => Promise<string | null>;
   readonly now?: () => Date;
   /** Opens the project's branch service; default: the real one (electron/branches/service.ts), loaded on first use. */
   readonly openBranchService?: OpenBranchService;

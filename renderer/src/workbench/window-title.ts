@@ -2,9 +2,11 @@
  * The window's title says when Baton needs you: the decisions waiting in the Inbox (gates ready to
  * decide, escalations), counted as the Inbox's badge counts them, lead the title — "(2) shop —
  * Baton" — so a person in another window or tab sees it in the taskbar or the tab strip. A
- * read-only project counts nothing: nothing can be decided there.
+ * read-only project counts nothing: nothing can be decided there. The desktop app also puts the
+ * count on its icon (`app:badge`: the dock or taskbar badge); the browser host has no icon of its own.
  */
 import { useEffect, useMemo } from 'react';
+import { api } from '../../client';
 import { countPending } from '../lib/inbox-model';
 import { useStore } from '../store/store';
 
@@ -18,7 +20,11 @@ export function useWindowTitle(): void {
   const project = useStore((s) => s.project);
   const waiting = useMemo(() => countPending(project), [project]);
   const title = windowTitle(project?.name || null, waiting);
+  const desktop = useStore((s) => s.appInfo?.host === 'electron');
   useEffect(() => {
     document.title = title;
   }, [title]);
+  useEffect(() => {
+    if (desktop) void api.invoke('app:badge', { count: Math.min(waiting, 9999) });
+  }, [desktop, waiting]);
 }
