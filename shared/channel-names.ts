@@ -25,6 +25,7 @@ export const CHANNEL_NAMES = [
   'ledger:list',
   'ledger:blob',
   'ledger:verify',
+  'metrics:get',
   'branches:status',
   'branches:list',
   'branches:create',
@@ -39,6 +40,9 @@ export const CHANNEL_NAMES = [
   'agents:settings',
   'agents:save',
   'agents:check',
+  'settings:project',
+  'settings:check',
+  'settings:save',
 ] as const;
 export type Channel = (typeof CHANNEL_NAMES)[number];
 

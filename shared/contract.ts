@@ -13,6 +13,8 @@ import type { RunFeedEvent, RunStateView } from './run';
 import { CHANNEL_NAMES, EVENT_NAMES, type Channel, type EventName } from './channel-names';
 import { AGENT_ROLES, agentConfigSchema, type AgentCheck, type AgentSettingsView } from './agents';
 import { textProblem, type TextKind } from './text-input';
+import type { MetricsScreen } from './metrics/screen';
+import { settingsChangesSchema, type ProjectSettingsView, type SettingsIssue } from './project-settings';
 
 export { BRIDGE_KEY, isChannel, isEventName, type Channel, type EventName } from './channel-names';
 
@@ -208,6 +210,8 @@ export const channels = {
     request: z.object({ ownTrust: z.boolean().optional() }).strict(),
     response: returns<VerifyReport>(),
   },
+  /** The Metrics screen: `baton metrics --json`'s figures of every feature (or `feature`'s), the smell report, and the records behind each figure. */
+  'metrics:get': { request: z.object({ feature: id.optional() }).strict(), response: returns<MetricsScreen>() },
   /** Which database provider the project uses and whether it is running; never starts it. */
   'branches:status': { request: empty, response: returns<BranchStatusView>() },
   /** The Branch tree: tiers, feature and experiment pairs, orphans. */
@@ -245,6 +249,12 @@ export const channels = {
   'agents:save': { request: z.object({ role: z.enum(AGENT_ROLES), config: agentConfigSchema }).strict(), response: returns<AgentSettingsView>() },
   /** The preflight of an agent setting: is the program there, is it logged in. Saves nothing. */
   'agents:check': { request: z.object({ role: z.enum(AGENT_ROLES), config: agentConfigSchema }).strict(), response: returns<AgentCheck>() },
+  /** The project.json keys a Product Owner tunes (gate policy, budgets, deploy, thresholds), the webhook masked. */
+  'settings:project': { request: empty, response: returns<ProjectSettingsView>() },
+  /** What project.json's schema would refuse in these changes (key by key); writes nothing. */
+  'settings:check': { request: settingsChangesSchema, response: returns<{ readonly issues: readonly SettingsIssue[] }>() },
+  /** Save the changes to project.json, atomically, when the whole file still validates; refused on a read-only project. */
+  'settings:save': { request: settingsChangesSchema, response: returns<ProjectSettingsView>() },
 } as const satisfies Record<Channel, { request: z.ZodType; response: unknown }>;
 
 // The allow-list in channel-names.ts and this table must name the same channels.

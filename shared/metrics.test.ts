@@ -5,28 +5,16 @@
  * in a second round, T3 never ran (every figure null, none a zero).
  */
 import { describe, expect, it } from 'vitest';
-import type { Actor, LedgerRecord, Subject } from './ledger';
+import type { Actor, LedgerRecord } from './ledger';
 import { featureMetrics, projectMetrics, type FeatureOutline } from './metrics';
-import { RECORD_TYPES, type RecordData, type RecordType } from './records';
-import { sampleData } from './records.fixture';
+import { RECORD_TYPES } from './records';
+import { recordMaker } from './records.fixture';
 
 const T0 = Date.parse('2026-12-01T09:00:00.000Z');
 const ADA: Actor = { kind: 'person', id: 'Ada Lovelace <ada@example.com>' };
 const DRIVER: Actor = { kind: 'agent', id: 'driver:scripted' };
 
-let seq = 0;
-/** A record `s` seconds after T0 about `subject` (feature F-1 unless it says otherwise). */
-const record = <T extends RecordType>(type: T, s: number, subject: Subject, fields: Partial<RecordData<T>> = {}, actor?: Actor): LedgerRecord => ({
-  seq: ++seq,
-  at: new Date(T0 + s * 1000).toISOString(),
-  type,
-  actor: actor ?? { kind: 'orchestrator', id: 'baton' },
-  subject: { feature: 'F-1', ...subject },
-  data: sampleData(type, fields) as Readonly<Record<string, unknown>>,
-  blobs: [],
-  prev: '0'.repeat(64),
-  hash: String(seq).padStart(64, '0'),
-});
+const record = recordMaker();
 
 const T1 = { story: 'S-1', item: 'T1', cycle: 'F-1/T1' };
 const T2 = { story: 'S-1', item: 'T2', cycle: 'F-1/T2' };

@@ -3,6 +3,7 @@
  * names only the fields it is about (`sampleData('cycle.green', { verdict: 'failing' })`) and the
  * rest are filled in, so the record passes its schema as the ledger's own writers' records do.
  */
+import type { Actor, LedgerRecord, Subject } from './ledger';
 import { isRecordType, RECORD_TYPES, type RecordData, type RecordType } from './records';
 
 const SHA = 'a'.repeat(64);
@@ -150,3 +151,36 @@ export const withSample = (type: string, data: Readonly<Record<string, unknown>>
 
 /** Well-formed data of `type`, with `fields` over the sample's. */
 export const sampleData = <T extends RecordType>(type: T, fields: Partial<RecordData<T>> = {}): RecordData<T> => ({ ...SAMPLE_DATA[type], ...fields });
+
+/** When the hand-made ledgers of the metrics, smells and dossier tests start. */
+export const LEDGER_T0 = Date.parse('2026-12-01T09:00:00.000Z');
+
+/**
+ * A maker of hand-made records numbered from 1 in the order made: `record(type, s, subject, fields,
+ * actor)` is `s` seconds after LEDGER_T0 (null: as many seconds as its seq), about `subject` in
+ * feature F-1 unless it names another, by the orchestrator unless `actor` says who, its data the
+ * sample's with `fields` over it. Hashes are placeholders: these ledgers are folded, never verified.
+ */
+export function recordMaker(): <T extends RecordType>(
+  type: T,
+  s: number | null,
+  subject: Subject,
+  fields?: Partial<RecordData<T>>,
+  actor?: Actor,
+) => LedgerRecord {
+  let seq = 0;
+  return (type, s, subject, fields = {}, actor) => {
+    seq += 1;
+    return {
+      seq,
+      at: new Date(LEDGER_T0 + (s ?? seq) * 1000).toISOString(),
+      type,
+      actor: actor ?? { kind: 'orchestrator', id: 'baton' },
+      subject: { feature: 'F-1', ...subject },
+      data: sampleData(type, fields) as Readonly<Record<string, unknown>>,
+      blobs: [],
+      prev: '0'.repeat(64),
+      hash: String(seq).padStart(64, '0'),
+    };
+  };
+}

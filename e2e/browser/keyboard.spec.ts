@@ -11,7 +11,7 @@ import { expect, fixtureFolder, serving } from './support/served';
 
 const test = serving(fixtureFolder());
 
-const SCREENS = ['Board', 'Specs', 'Inbox', 'Gates', 'Branches', 'Evidence', 'Problems', 'Settings'];
+const SCREENS = ['Board', 'Specs', 'Inbox', 'Gates', 'Branches', 'Evidence', 'Metrics', 'Problems', 'Settings'];
 
 async function palette(page: Page, query: string) {
   await page.keyboard.press('Control+k');

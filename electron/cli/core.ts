@@ -8,3 +8,4 @@ export const inspection = () => import('../core/inspect-project');
 export const hostSessions = () => import('../core/host-session');
 export const verification = () => import('../core/verify-project');
 export const greenReruns = () => import('../core/rerun-green');
+export const dossiers = () => import('../core/dossier-file');

@@ -163,6 +163,7 @@ describe('npx baton demo --from-request --ship --json', () => {
     // scripted agent reports no usage, so tokens and cost are unknown, never zero.
     const metrics = JSON.parse((await exec(process.execPath, [BIN, 'metrics', demo.project, '--json'])).stdout) as {
       features: {
+        feature: string;
         totals: {
           items: number;
           done: number;
@@ -198,6 +199,17 @@ describe('npx baton demo --from-request --ship --json', () => {
       ['deploy', 1],
       ['promote', 1],
     ]);
+
+    // The demo's story dossier (issue 35): one offline page with every story, item and decision of the ledger.
+    const page = join(dirname(demo.project), 'dossier.html');
+    await exec(process.execPath, [BIN, 'dossier', demo.project, '--out', page]);
+    const html = await readFile(page, 'utf8');
+    expect(html).not.toMatch(/<script|<link|\ssrc=/);
+    for (const st of inventory!.stories) expect(html).toContain(`id="${inventory!.feature}-${st.story}"`);
+    for (const i of inventory!.items) expect(html).toContain(`id="${inventory!.feature}-${i.item}"`);
+    const decisions = (await readRecords(demo.project)).filter((r) => r.actor.kind === 'person' && r.subject.feature === inventory!.feature);
+    expect(decisions.length).toBeGreaterThanOrEqual(8);
+    for (const d of decisions) expect(html).toContain(`<li id="record-${d.seq}">`);
 
     // Rechained after acceptance (S-1's approver made "Mallory", every hash recomputed): the story
     // merges' trailers name records the ledger no longer holds, so plain verify fails.

@@ -19,6 +19,7 @@ import { initCommand } from './commands/init';
 import { inspectCommand } from './commands/inspect';
 import { logCommand } from './commands/log';
 import { metricsCommand } from './commands/metrics';
+import { dossierCommand } from './commands/dossier';
 import { serveCommand } from './commands/serve';
 import { verifyCommand } from './commands/verify';
 import { EXIT, UsageError, type ExitCode } from './exit-codes';
@@ -46,6 +47,7 @@ const COMMANDS: readonly Command[] = [
   restoreCommand,
   logCommand,
   metricsCommand,
+  dossierCommand,
   verifyCommand,
   exportCommand,
   signCommand,

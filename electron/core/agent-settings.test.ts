@@ -6,14 +6,10 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Result } from '../../shared/result';
 import { batonFeature } from '../gates/gate-project.fixture';
 import { makeTempDir, writeTree } from '../project/temp-project.fixture';
-import { dispatch } from './dispatch';
-import { createHandlers } from './handlers';
-import { Workbench } from './workbench';
+import { CONSORT, openForSettings } from './settings-dispatch.fixture';
 
-const CONSORT = resolve(import.meta.dirname, '../../e2e/fixtures/consort-shop');
 let base: string;
 
 beforeAll(async () => {
@@ -21,12 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(base, { recursive: true, force: true }));
 
-async function open(path: string) {
-  const handlers = createHandlers(new Workbench({ host: 'browser', version: '9.9.9', configDir: join(base, 'config') }));
-  const opened = await dispatch(handlers, 'project:open', { path });
-  expect(opened.ok, JSON.stringify(opened)).toBe(true);
-  return (channel: string, request: unknown) => dispatch(handlers, channel, request) as Promise<Result<Record<string, unknown>>>;
-}
+const open = (path: string) => openForSettings(base, path);
 
 describe('agents:settings, agents:save, agents:check', () => {
   it('reads, validates and saves one role, keeping the rest of project.json', async () => {

@@ -3,6 +3,8 @@ import type { Channel, RequestOf, ResponseOf } from '../../shared/contract';
 import { ok, type Result } from '../../shared/result';
 import type { Workbench } from './workbench';
 import { agentSettings, checkAgent, saveAgent } from './agent-settings';
+import { metricsScreenOf } from './metrics-screen';
+import { checkProjectSettings, projectSettings, saveProjectSettings } from './project-settings';
 
 export type Handlers = {
   [C in Channel]: (request: RequestOf<C>) => Promise<Result<ResponseOf<C>>>;
@@ -31,6 +33,7 @@ export function createHandlers(workbench: Workbench): Handlers {
     'ledger:list': (request) => workbench.ledgerPage(request.offset, request.limit),
     'ledger:blob': (request) => workbench.blob(request.sha256, request.offset, request.limit),
     'ledger:verify': (request) => workbench.verify(request),
+    'metrics:get': (request) => metricsScreenOf(workbench, request.feature),
     'branches:status': () => workbench.branchStatus(),
     'branches:list': () => workbench.listBranches(),
     'branches:create': (request) => workbench.createBranch(request),
@@ -45,6 +48,9 @@ export function createHandlers(workbench: Workbench): Handlers {
     'agents:settings': () => agentSettings(workbench.project, workbench.options.configDir),
     'agents:save': (request) => saveAgent(workbench.project, request.role, request.config, workbench.options.configDir),
     'agents:check': (request) => checkAgent(request.role, request.config),
+    'settings:project': () => projectSettings(workbench.project),
+    'settings:check': (request) => checkProjectSettings(workbench.project, request.changes),
+    'settings:save': (request) => saveProjectSettings(workbench.project, request.changes),
   };
 }
 

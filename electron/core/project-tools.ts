@@ -30,6 +30,7 @@ import { visible } from '../../shared/text-input';
 import { initProject as writeProjectSettings, type InitOutcome } from '../project/init';
 import { CI_KINDS, type CiKind } from '../project/ci-template';
 import { loadProject } from './load-project';
+import { dossierInfo, dossierPage } from './dossier-file';
 import type { Feature } from '../../shared/model';
 import { evidenceSummary } from '../gates/proof';
 import { scenarioFromLedger } from '../engine/record-scenario';
@@ -69,6 +70,10 @@ export async function exportProject(workbench: Workbench, options: { out: string
     out: options.out,
     attestations: options.attestations,
     ...(options.sign ? { signConfigDir: workbench.options.configDir } : {}),
+    // The dossier reads Baton's ledger: a Consort project's bundle has no cycles to show.
+    ...(view.layout === 'baton'
+      ? { dossier: (records: readonly LedgerRecord[], head: string | null) => dossierPage(view.name, records, view.features, dossierInfo(records, head)) }
+      : {}),
   });
 }
 

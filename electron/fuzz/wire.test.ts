@@ -39,6 +39,8 @@ const VALID: Partial<Record<Channel, unknown>> = {
   'run:start': { feature: 'F-1', until: 'done' },
   'agents:save': { role: 'driver', config: { adapter: 'command', command: ['my-agent', '--fast'], timeoutSeconds: 60, env: { MODE: 'x' } } },
   'agents:check': { role: 'navigator', config: { adapter: 'claude', model: 'opus', args: ['--verbose'] } },
+  'settings:check': { changes: { repairBudget: 4, gates: { acceptance: ['@po'] }, smells: { stallFactor: 2.5 } } },
+  'settings:save': { changes: { parallel: 2, deploy: { start: 'node server.js', verify: 'npm run smoke' }, notify: null } },
 };
 
 const log = new FuzzLog('wire');

@@ -8,6 +8,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import type { LedgerRecord } from '../../shared/ledger';
 import type { Layout } from '../../shared/model';
 import { err, ok, type Result } from '../../shared/result';
 import { greenAttestationsWithSeq } from './attestations';
@@ -30,7 +31,15 @@ export interface ExportOptions {
   readonly out: string;
   readonly attestations?: boolean;
   readonly signConfigDir?: string;
+  /**
+   * The story dossier's page (core/dossier-file.ts) of the very records packed, written as
+   * `<artifactDir>/dossier.html` so a reviewer can read the bundle without Baton; absent: none.
+   */
+  readonly dossier?: (records: readonly LedgerRecord[], head: string | null) => string;
 }
+
+/** The dossier's page in a bundle, under its artifact folder (so a reader that knows nothing of it still opens the bundle). */
+export const DOSSIER_FILE = 'dossier.html';
 
 export interface ExportSummary {
   readonly file: string;
@@ -42,7 +51,7 @@ export interface ExportSummary {
 }
 
 /** Top-level folders of an artifact root that are not evidence (or are packed separately). */
-const SKIPPED_TOP = new Set(['state', 'ledger', '.git', 'node_modules']);
+const SKIPPED_TOP = new Set(['state', 'ledger', '.git', 'node_modules', DOSSIER_FILE]);
 
 interface PackedFile {
   readonly path: string;
@@ -118,6 +127,7 @@ export const exportBundle = async (opts: ExportOptions): Promise<Result<ExportSu
         const content = await readOptional(path.join(ledgerDir, name));
         if (content !== null) files.push({ path: `${artifactDir}/ledger/${name}`, content });
       }
+      if (opts.dossier) files.push({ path: `${artifactDir}/${DOSSIER_FILE}`, content: Buffer.from(opts.dossier(report.recordList, head)) });
       if (opts.attestations) {
         for (const { seq, statement } of greenAttestationsWithSeq(report.recordList)) {
           statements.push({ path: `${ATTESTATIONS_DIR}/${seq}.intoto.json`, content: Buffer.from(`${JSON.stringify(statement, null, 2)}\n`) });

@@ -150,7 +150,16 @@ export const projectSettingsSchema = z
       })
       .optional(),
     /** `webhook`: a URL, or `env:NAME` to read it from the environment, POSTed when a run stops (electron/notify/webhook.ts). */
-    notify: z.strictObject({ webhook: z.string().min(1).max(2000).optional() }).optional(),
+    notify: z
+      .strictObject({
+        // The message never quotes the value: the URL is a secret.
+        webhook: z
+          .string()
+          .max(2000, 'is longer than 2000 characters')
+          .regex(/^(env:[A-Za-z_][A-Za-z0-9_]*|https?:\/\/[^\s/?#]+\S*)$/i, 'must be an http(s) URL, or env:NAME to read it from the environment')
+          .optional(),
+      })
+      .optional(),
     /**
      * The smell report's thresholds (shared/metrics/smells.ts, `baton metrics --smells`); each absent
      * one has its default (SMELL_DEFAULTS): a turn `stallFactor` (3) times its step's median, evidence

@@ -7,28 +7,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Actor, LedgerRecord, Subject } from '../ledger';
 import { RECORD_TYPES, type RecordData, type RecordType } from '../records';
-import { sampleData } from '../records.fixture';
+import { recordMaker } from '../records.fixture';
 import { featureSmells, projectSmells, SMELL_DEFAULTS, SMELL_KINDS, type Smell, type SmellThresholds } from './smells';
 
-const T0 = Date.parse('2026-12-01T09:00:00.000Z');
 const ADA: Actor = { kind: 'person', id: 'Ada Lovelace <ada@example.com>' };
 const DRIVER: Actor = { kind: 'agent', id: 'driver:scripted' };
 const NAVIGATOR: Actor = { kind: 'agent', id: 'navigator:scripted' };
 const HOUR = 3_600_000;
 
-let seq = 0;
-/** A record about `subject` (feature F-1 unless it says otherwise), `seq` in the order made. */
-const record = <T extends RecordType>(type: T, subject: Subject, fields: Partial<RecordData<T>> = {}, actor?: Actor): LedgerRecord => ({
-  seq: ++seq,
-  at: new Date(T0 + seq * 1000).toISOString(),
-  type,
-  actor: actor ?? { kind: 'orchestrator', id: 'baton' },
-  subject: { feature: 'F-1', ...subject },
-  data: sampleData(type, fields) as Readonly<Record<string, unknown>>,
-  blobs: [],
-  prev: '0'.repeat(64),
-  hash: String(seq).padStart(64, '0'),
-});
+const make = recordMaker();
+/** A record about `subject` (feature F-1 unless it says otherwise), `seq` in the order made and as many seconds after T0. */
+const record = <T extends RecordType>(type: T, subject: Subject, fields: Partial<RecordData<T>> = {}, actor?: Actor): LedgerRecord =>
+  make(type, null, subject, fields, actor);
 
 const item = (id: string, round = 1): Subject => ({ story: 'S-1', item: id, cycle: round === 1 ? `F-1/${id}` : `F-1/${id}#${round}` });
 /** A GREEN turn of `id` that took `s` seconds of agent time and `t` of tests. */

@@ -30,6 +30,14 @@ export interface EscalationSeed {
   readonly runnerSandbox?: string;
   /** Code that tells a test run apart, named by the last GREEN's violation (file, line, why, text). */
   readonly tells?: ReadonlyArray<{ readonly file: string; readonly line: number; readonly why: string; readonly text: string }>;
+  /** A real agent's host, model and usage on each turn (absent: the scripted agent, which reports none). */
+  readonly agent?: {
+    readonly host: string;
+    readonly model: string | null;
+    readonly inputTokens: number;
+    readonly outputTokens: number;
+    readonly costUsd: number;
+  };
 }
 
 /** A ledger record as `events.jsonl` holds it (the fields a spec checks). */
@@ -67,7 +75,7 @@ function recordsOf(seed: EscalationSeed): unknown[] {
   const round = seed.round ?? 1;
   const subject = { feature: seed.feature, story: 'S-1', item: seed.item, cycle: `${seed.feature}/${seed.item}${round > 1 ? `#${round}` : ''}` };
   const repairs = seed.repairs ?? 3;
-  const turn = { violations: 0, kept: [], outOfScope: [], turnMs: 0, agentExitCode: 0, tells: [] };
+  const turn = { violations: 0, kept: [], outOfScope: [], turnMs: 0, agentExitCode: 0, tells: [], ...(seed.agent ? { agent: seed.agent } : {}) };
   // What the screens count is what the cycle recorded (shared/cycle-counts.ts): a seed that names its
   // counts gets the records behind them — the Navigator's tests refused as no RED, the earlier failing
   // GREEN attempts (each a repair), the turns that changed locked files. Without them a seed records
@@ -117,6 +125,7 @@ function recordsOf(seed: EscalationSeed): unknown[] {
         turnMs: 0,
         agentExitCode: 0,
         tells: [],
+        ...(seed.agent ? { agent: seed.agent } : {}),
         verdict: 'failing',
         failure: seed.failure,
         escalate: null,

@@ -14,7 +14,7 @@ import { EXIT, UsageError } from '../exit-codes';
 import { printJson, type Io } from '../io';
 import { failed, withProject } from '../open-project';
 import { table } from '../table';
-import { wholeLedger } from '../whole-ledger';
+import { featuresAndLedger } from '../whole-ledger';
 
 const NONE = '—';
 
@@ -152,22 +152,16 @@ export const metricsCommand: Command = {
     const feature = text(values, 'feature');
     const root = onePath(positionals, this.synopsis);
     return withProject(root, json, io, async (session, view) => {
-      const features = feature === undefined ? view.features : view.features.filter((f) => f.id === feature);
-      if (feature !== undefined && features.length === 0)
-        return failed(
-          io,
-          { code: 'not-found', message: `No feature "${feature}" in ${root}. Features: ${view.features.map((f) => f.id).join(', ') || 'none'}.` },
-          json,
-        );
-      const page = await wholeLedger(session);
-      if (!page.ok) return failed(io, page.error, json);
-      const metrics = projectMetrics(page.value.records, features);
+      const read = await featuresAndLedger(session, view, feature, root);
+      if (!read.ok) return failed(io, read.error, json);
+      const { features, ledger } = read.value;
+      const metrics = projectMetrics(ledger.records, features);
       let smells: Smell[] | null = null;
       if (smelly) {
         // Read only when asked for: a bad `smells` setting must not stop the figures without it.
         const thresholds = await (await projectTools()).smellThresholds(view);
         if (!thresholds.ok) return failed(io, thresholds.error, json);
-        smells = projectSmells(page.value.records, features, thresholds.value);
+        smells = projectSmells(ledger.records, features, thresholds.value);
       }
       // A Consort project keeps its cycles in files of its own, not in a Baton ledger: every cycle figure is not recorded.
       const foreign =
@@ -184,7 +178,7 @@ export const metricsCommand: Command = {
       }
       if (foreign && (json || csv)) io.err(`baton: ${foreign}`);
       // As `baton log`: figures folded from a chain that does not verify are shown, and the exit code says so.
-      const { chain } = page.value;
+      const { chain } = ledger;
       if (!chain.ok)
         io.err(
           `baton: the ledger's chain is broken at record #${chain.brokenAt}: these figures may rest on altered records. Run \`baton verify\` for details.`,

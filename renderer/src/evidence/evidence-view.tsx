@@ -1,8 +1,9 @@
 /** Evidence: the ledger's verification banner, its records as a timeline, and the open record. */
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { ErrorBanner } from '../components/error-banner';
 import { hrefFor, hrefForRecord, replaceHash } from '../store/hash-route';
 import { useStore } from '../store/store';
+import { DossierView } from './dossier-view';
 import { LedgerBanner } from './ledger-banner';
 import { RecordDetail } from './record-detail';
 import { RecordList } from './record-list';
@@ -25,6 +26,15 @@ export function EvidenceView() {
     setSelected(null);
     replaceHash(hrefFor('evidence'));
   }, [setSelected]);
+  // Records (the ledger as it is) or the story dossier; a link to a record (`#/evidence/<seq>`) shows it under Records.
+  const [view, setView] = useState<'records' | 'dossier'>('records');
+  useEffect(() => {
+    if (selected !== null) setView('records');
+  }, [selected]);
+  const showDossier = () => {
+    close();
+    setView('dossier');
+  };
   const record = selected === null ? null : (ledger.records.find((r) => r.seq === selected) ?? null);
   const remaining = ledger.total - ledger.records.length;
   const { loadMore, loadingMore, records } = ledger;
@@ -36,8 +46,39 @@ export function EvidenceView() {
   return (
     <div className="evidence-view">
       <LedgerBanner report={ledger.report} error={ledger.reportError} verifying={ledger.verifying} foreign={foreign} onVerify={ledger.refresh} />
+      {!foreign && ledger.records.length > 0 && (
+        <div
+          className="tab-list evidence-tabs"
+          role="tablist"
+          aria-label="Evidence view"
+          onKeyDown={(event) => {
+            // Two tabs: either arrow moves to the other one.
+            if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+            event.preventDefault();
+            if (view === 'records') showDossier();
+            else setView('records');
+          }}
+        >
+          {(['records', 'dossier'] as const).map((tab) => (
+            <button
+              key={tab}
+              type="button"
+              role="tab"
+              className="tab"
+              aria-selected={view === tab}
+              tabIndex={view === tab ? 0 : -1}
+              data-testid={`evidence-tab-${tab}`}
+              onClick={tab === 'dossier' ? showDossier : () => setView('records')}
+            >
+              {tab === 'dossier' ? 'Dossier' : 'Records'}
+            </button>
+          ))}
+        </div>
+      )}
       {ledger.listError && <ErrorBanner error={ledger.listError} title="The ledger could not be read" actionLabel="Try again" onAction={ledger.refresh} />}
-      {ledger.loading ? (
+      {view === 'dossier' && !foreign && ledger.records.length > 0 ? (
+        <DossierView />
+      ) : ledger.loading ? (
         <p className="muted">Reading the ledger…</p>
       ) : ledger.records.length === 0 ? (
         !ledger.listError && (

@@ -16,6 +16,7 @@ export const RAIL_SCREENS = [
   { screen: 'gates', label: 'Gates' },
   { screen: 'branches', label: 'Branches' },
   { screen: 'evidence', label: 'Evidence' },
+  { screen: 'metrics', label: 'Metrics' },
   { screen: 'problems', label: 'Problems' },
   { screen: 'settings', label: 'Settings' },
 ] as const;

@@ -6,7 +6,7 @@ import type { GateRef } from '../lib/gate-ref';
 import type { InboxRef } from '../lib/inbox-model';
 import type { SliceCreator } from './store';
 
-export const SCREENS = ['board', 'specs', 'inbox', 'gates', 'branches', 'evidence', 'problems', 'settings', 'diff'] as const;
+export const SCREENS = ['board', 'specs', 'inbox', 'gates', 'branches', 'evidence', 'metrics', 'problems', 'settings', 'diff'] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export type DiffMode = 'unified' | 'split';

@@ -3,10 +3,9 @@
  * decide, escalations), counted as the Inbox's badge counts them, lead the title — "(2) shop —
  * Baton" — so a person in another window or tab sees it in the taskbar or the tab strip. A
  * read-only project counts nothing: nothing can be decided there. The desktop app also puts the
- * count on its icon (`app:badge`: the dock or taskbar badge); the browser host has no icon of its own.
+ * count on its icon (use-app-badge.ts).
  */
 import { useEffect, useMemo } from 'react';
-import { api } from '../../client';
 import { countPending } from '../lib/inbox-model';
 import { useStore } from '../store/store';
 
@@ -20,11 +19,7 @@ export function useWindowTitle(): void {
   const project = useStore((s) => s.project);
   const waiting = useMemo(() => countPending(project), [project]);
   const title = windowTitle(project?.name || null, waiting);
-  const desktop = useStore((s) => s.appInfo?.host === 'electron');
   useEffect(() => {
     document.title = title;
   }, [title]);
-  useEffect(() => {
-    if (desktop) void api.invoke('app:badge', { count: Math.min(waiting, 9999) });
-  }, [desktop, waiting]);
 }

@@ -7,6 +7,7 @@ import { IdentityDialog } from '../components/identity-dialog';
 import { DiffView } from '../diff/diff-view';
 import { EvidenceView } from '../evidence/evidence-view';
 import { InboxView } from '../inbox/inbox-view';
+import { MetricsView } from '../metrics/metrics-view';
 import { GatesView } from '../gates/gates-view';
 import { NewFeatureDialog } from '../intake/new-feature-dialog';
 import { ProblemsView } from '../problems/problems-view';
@@ -21,6 +22,7 @@ import { NoticeBanner } from './notice-banner';
 import { ShortcutsOverlay } from './shortcuts-overlay';
 import { TopBar } from './top-bar';
 import { useGlobalShortcuts } from './use-global-shortcuts';
+import { useAppBadge } from './use-app-badge';
 import { useWindowTitle } from './window-title';
 import { useNotifications } from '../notify/use-notifications';
 
@@ -31,6 +33,7 @@ const VIEWS: Record<Screen, ComponentType> = {
   gates: GatesView,
   branches: BranchesView,
   evidence: EvidenceView,
+  metrics: MetricsView,
   problems: ProblemsView,
   settings: SettingsView,
   diff: DiffView,
@@ -45,6 +48,7 @@ export function Workbench() {
   const setActionError = useStore((s) => s.setActionError);
   const View = VIEWS[screen];
   useWindowTitle();
+  useAppBadge();
   useGlobalShortcuts();
   useNotifications();
 
