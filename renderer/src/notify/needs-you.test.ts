@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { EscalationView, Feature, Gate, ProjectView } from '../../../shared/model';
 import { inboxEntries } from '../lib/inbox-model';
-import { decidableKeys, newlyDecidable } from './needs-you';
+import type { RunStateView, RunSummary } from '../../../shared/run';
+import { IDLE_RUN } from '../../../shared/run-view';
+import { decidableKeys, newlyDecidable, runEnded } from './needs-you';
 
 const gate = (name: string, blockedBy: Gate['blockedBy'] = null, story: string | null = null): Gate => ({
   name,
@@ -76,5 +78,26 @@ describe('newlyDecidable', () => {
         ['The test list gate is ready to decide', 'Gift cards: open it in the Inbox.'],
       ]),
     );
+  });
+});
+
+describe('runEnded', () => {
+  const running: RunStateView = { ...IDLE_RUN, running: true, outcome: 'running', feature: 'F-1' };
+  const summary = (phase: RunSummary['phase']) => ({ feature: 'F-1', phase, stoppedAt: `stopped: ${phase}` }) as RunSummary;
+  const ended = (outcome: RunStateView['outcome'], extra: Partial<RunStateView> = {}): RunStateView => ({ ...running, running: false, outcome, ...extra });
+
+  it('says a followed run that finished the feature, or failed', () => {
+    expect(runEnded(running, ended('finished', { summary: summary('done') }))).toEqual({ title: 'F-1 is done', body: 'stopped: done' });
+    expect(runEnded(running, ended('failed', { message: 'the branch server did not start' }))).toEqual({
+      title: 'The run of F-1 failed',
+      body: 'the branch server did not start',
+    });
+  });
+
+  it('leaves to the Inbox a run that stopped at a gate, escalated or blocked, and says nothing of one a person stopped or one still going', () => {
+    expect(runEnded(running, ended('finished', { summary: summary('acceptance') }))).toBeNull();
+    for (const outcome of ['escalated', 'blocked', 'stopped'] as const) expect(runEnded(running, ended(outcome))).toBeNull();
+    expect(runEnded(running, running)).toBeNull();
+    expect(runEnded(ended('failed'), ended('failed'))).toBeNull();
   });
 });

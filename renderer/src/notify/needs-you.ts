@@ -4,6 +4,7 @@
  * escalated, a run blocked, an amendment to decide. Pure: the hook (use-notifications.ts) keeps the
  * keys it saw and shows what this returns.
  */
+import type { RunStateView } from '../../../shared/run';
 import { entryKey, isDecidable, type InboxEntry } from '../lib/inbox-model';
 
 export interface NeedsYou {
@@ -35,4 +36,17 @@ function words(entry: InboxEntry): { title: string; body: string } {
     default:
       return { title: 'A test amendment to decide', body: `${entry.featureName}: the Navigator proposes changing a locked test.` };
   }
+}
+
+/**
+ * A run this window was following that has just ended with news no Inbox entry carries: the feature
+ * is done, or the run failed. A run that stopped at a gate, escalated or blocked is said by that
+ * entry; one stopped by a person is no news to them. Null otherwise.
+ */
+export function runEnded(before: Pick<RunStateView, 'running'>, now: RunStateView): { title: string; body: string } | null {
+  if (!before.running || now.running) return null;
+  const feature = now.summary?.feature ?? now.feature ?? 'the feature';
+  if (now.outcome === 'failed') return { title: `The run of ${feature} failed`, body: now.message ?? 'Open the live run panel for what went wrong.' };
+  if (now.outcome === 'finished' && now.summary?.phase === 'done') return { title: `${feature} is done`, body: now.summary.stoppedAt };
+  return null;
 }

@@ -11,7 +11,7 @@ import { useEffect, useRef } from 'react';
 import { inboxEntries } from '../lib/inbox-model';
 import { hrefFor } from '../store/hash-route';
 import { useStore } from '../store/store';
-import { decidableKeys, newlyDecidable } from './needs-you';
+import { decidableKeys, newlyDecidable, runEnded } from './needs-you';
 
 const PREFERENCE = 'baton.notifications';
 
@@ -47,4 +47,22 @@ export function useNotifications(): void {
       };
     }
   }, [project, selectInbox]);
+
+  // A run this window follows that ends done or failed: the board (or the live run panel) says the rest.
+  const run = useStore((s) => s.run);
+  const setRunPanelOpen = useStore((s) => s.setRunPanelOpen);
+  const previous = useRef(run);
+  useEffect(() => {
+    const before = previous.current;
+    previous.current = run;
+    const ended = runEnded(before, run);
+    if (!ended || !project || permission() !== 'granted' || !turnedOn() || looking()) return;
+    const shown = new Notification(ended.title, { body: ended.body, tag: `${project.root}#run` });
+    shown.onclick = () => {
+      window.focus();
+      window.location.hash = hrefFor('board');
+      if (run.outcome === 'failed') setRunPanelOpen(true);
+      shown.close();
+    };
+  }, [run, project, setRunPanelOpen]);
 }
