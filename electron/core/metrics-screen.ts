@@ -21,5 +21,13 @@ export async function metricsScreenOf(workbench: Workbench, feature?: string): P
   // A bad `smells` setting must not hide the figures: the screen says what is wrong with it instead.
   const thresholds = await smellThresholds(view);
   const { records, chain } = page.value;
-  return ok(metricsScreen(records, features, thresholds.ok ? thresholds.value : thresholds.error.message, { layout: view.layout, chainOk: chain.ok }));
+  return ok(
+    metricsScreen(
+      records,
+      features,
+      thresholds.ok ? thresholds.value : thresholds.error.message,
+      { layout: view.layout, chainOk: chain.ok },
+      workbench.options.now?.() ?? new Date(),
+    ),
+  );
 }

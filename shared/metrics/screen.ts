@@ -101,13 +101,14 @@ export function metricsScreen(
   features: readonly FeatureOutline[],
   thresholds: SmellThresholds | string,
   chain: { readonly layout: string; readonly chainOk: boolean },
+  now?: Date,
 ): MetricsScreen {
   const metrics = projectMetrics(records, features);
   return {
     layout: chain.layout,
     ...metrics,
     links: features.map((f, i) => featureLinks(records, f, metrics.features[i]!)),
-    smells: typeof thresholds === 'string' ? [] : projectSmells(records, features, thresholds),
+    smells: typeof thresholds === 'string' ? [] : projectSmells(records, features, thresholds, now),
     smellsProblem: typeof thresholds === 'string' ? thresholds : null,
     chainOk: chain.chainOk,
   };

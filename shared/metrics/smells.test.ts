@@ -161,6 +161,46 @@ describe('gates', () => {
     );
     expect(only(records, 'long-wait', { ...SMELL_DEFAULTS, gateWaitHours: 30 })).toEqual([]);
   });
+
+  it('long-wait: given the gates and the time now, a gate a person could decide that has waited over gateWaitHours so far', () => {
+    const now = new Date('2026-12-03T12:00:00.000Z');
+    const since = (hours: number): string => new Date(now.getTime() - hours * HOUR).toISOString();
+    const gate = (name: string, hours: number, extra: object = {}) => ({
+      name,
+      story: null,
+      status: 'open',
+      pendingSince: since(hours),
+      blockedBy: null,
+      ...extra,
+    });
+    const sentBack = record(RECORD_TYPES.gateRejected, { gate: 'acceptance', story: 'S-2' }, { gate: 'acceptance', waitedMs: HOUR }, ADA);
+    const gates = [
+      gate('design', 30),
+      gate('acceptance', 25, { story: 'S-2' }),
+      gate('spec', 23),
+      gate('test_list', 40, { blockedBy: { kind: 'earlier-gate' } }),
+      gate('deploy', 40, { status: 'approved' }),
+      gate('promote', 40, { pendingSince: null }),
+    ];
+    const smells = featureSmells([sentBack], 'F-1', SMELL_DEFAULTS, { gates, now }).filter((s) => s.kind === 'long-wait');
+    expect(smells).toEqual([
+      {
+        kind: 'long-wait',
+        subject: { feature: 'F-1', gate: 'design' },
+        says: 'The design gate has waited 30.0 h for a decision so far (over 24 h), and the work behind it stands still: decide it, or name more approvers.',
+        records: [],
+      },
+      {
+        kind: 'long-wait',
+        subject: { feature: 'F-1', gate: 'acceptance', story: 'S-2' },
+        says: 'The acceptance gate of S-2 has waited 25.0 h for a decision so far (over 24 h), and the work behind it stands still: decide it, or name more approvers.',
+        records: [sentBack.seq],
+      },
+    ]);
+    // Without the time now the report is the ledger's alone, as before.
+    expect(featureSmells([sentBack], 'F-1').filter((s) => s.kind === 'long-wait')).toEqual([]);
+    expect(projectSmells([sentBack], [{ id: 'F-1', gates }], SMELL_DEFAULTS, now).filter((s) => s.kind === 'long-wait')).toHaveLength(2);
+  });
 });
 
 describe('the report', () => {

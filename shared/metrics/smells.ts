@@ -13,7 +13,9 @@
  * - repair-loop: a cycle that escalated after at least one repair round with its last GREEN attempt
  *   still failing (or breaking the lock), not because a run asked for a person (a flaky suite, no agent).
  * - rubber-stamp: a `gate.approved` whose decider had the evidence open under `rubberStampSeconds`.
- * - long-wait: a gate decision that waited more than `gateWaitHours` (its `waitedMs`).
+ * - long-wait: a gate decision that waited more than `gateWaitHours` (its `waitedMs`); and, given
+ *   the project's gates and the time now, a gate a person could decide that has waited more than
+ *   that so far (since its `pendingSince`), naming the ledger's records about that gate, if any.
  */
 import type { LedgerRecord, Subject } from '../ledger';
 import { RECORD_TYPES, recordsOf, type TypedRecord } from '../records';
@@ -201,14 +203,48 @@ function gateSmells(records: readonly LedgerRecord[], thresholds: SmellThreshold
   return [...stamps, ...waits];
 }
 
+/** What the smells read of a gate still open (shared/model.ts Gate). */
+export interface OpenGate {
+  readonly name: string;
+  readonly story: string | null;
+  readonly status: string;
+  readonly pendingSince: string | null;
+  /** Null when a person can decide it now. */
+  readonly blockedBy: unknown;
+}
+
+/** Gates a person could decide now that have waited longer than `hours` by `now`. */
+function waitingNow(records: readonly LedgerRecord[], feature: string, gates: readonly OpenGate[], now: number, hours: number): Smell[] {
+  return gates
+    .filter((g) => g.status === 'open' && g.blockedBy === null && g.pendingSince !== null && now - Date.parse(g.pendingSince) > hours * 3_600_000)
+    .map((g) => {
+      const about = records.filter((r) => r.subject.gate === g.name && (r.subject.story ?? null) === g.story);
+      const name = g.story ? `The ${g.name} gate of ${g.story}` : `The ${g.name} gate`;
+      return {
+        kind: 'long-wait' as const,
+        subject: { feature, gate: g.name, ...(g.story ? { story: g.story } : {}) },
+        says: `${name} has waited ${duration(now - Date.parse(g.pendingSince!))} for a decision so far (over ${hours} h), and the work behind it stands still: decide it, or name more approvers.`,
+        records: seqs(about),
+      };
+    });
+}
+
 const bySeq = (a: Smell, b: Smell): number =>
   SMELL_KINDS.indexOf(a.kind) - SMELL_KINDS.indexOf(b.kind) || (a.records[0] ?? 0) - (b.records[0] ?? 0) || a.says.localeCompare(b.says);
 
 /** Drops the keys a spread left undefined, so a smell's subject is what the records name. */
 const clean = (subject: Subject): Subject => Object.fromEntries(Object.entries(subject).filter(([, v]) => v !== undefined));
 
-/** The smells of one feature, from the whole ledger (records of other features are left out). */
-export function featureSmells(records: readonly LedgerRecord[], feature: string, thresholds: SmellThresholds = SMELL_DEFAULTS): Smell[] {
+/**
+ * The smells of one feature, from the whole ledger (records of other features are left out); with
+ * `open` (its gates and the time now), also the gates waiting for a decision too long so far.
+ */
+export function featureSmells(
+  records: readonly LedgerRecord[],
+  feature: string,
+  thresholds: SmellThresholds = SMELL_DEFAULTS,
+  open?: { readonly gates: readonly OpenGate[]; readonly now: Date },
+): Smell[] {
   // In seq order whatever order they came in: "later", "first" and "last" are the ledger's.
   const mine = records.filter((r) => r.subject.feature === feature).sort((a, b) => a.seq - b.seq);
   return [
@@ -217,14 +253,16 @@ export function featureSmells(records: readonly LedgerRecord[], feature: string,
     ...repeatedViolations(mine, feature, thresholds.repeatedViolations),
     ...repairLoops(mine),
     ...gateSmells(mine, thresholds),
+    ...(open ? waitingNow(mine, feature, open.gates, open.now.getTime(), thresholds.gateWaitHours) : []),
   ]
     .map((s) => ({ ...s, subject: clean(s.subject) }))
     .sort(bySeq);
 }
 
-/** Every feature's smells, feature by feature. */
+/** Every feature's smells, feature by feature; given `now`, with the gates that have waited too long so far. */
 export const projectSmells = (
   records: readonly LedgerRecord[],
-  features: readonly { readonly id: string }[],
+  features: readonly { readonly id: string; readonly gates?: readonly OpenGate[] }[],
   thresholds: SmellThresholds = SMELL_DEFAULTS,
-): Smell[] => features.flatMap((f) => featureSmells(records, f.id, thresholds));
+  now?: Date,
+): Smell[] => features.flatMap((f) => featureSmells(records, f.id, thresholds, now && f.gates ? { gates: f.gates, now } : undefined));

@@ -161,7 +161,7 @@ export const metricsCommand: Command = {
         // Read only when asked for: a bad `smells` setting must not stop the figures without it.
         const thresholds = await (await projectTools()).smellThresholds(view);
         if (!thresholds.ok) return failed(io, thresholds.error, json);
-        smells = projectSmells(ledger.records, features, thresholds.value);
+        smells = projectSmells(ledger.records, features, thresholds.value, new Date());
       }
       // A Consort project keeps its cycles in files of its own, not in a Baton ledger: every cycle figure is not recorded.
       const foreign =
