@@ -204,6 +204,7 @@ async function runUntilStop(options: RunOptions, locked: (feature: string) => vo
     const ship = shipSteps({ root, settings, feature: feature.id, ledger, branches, dataDir, hide, signal }, emit);
     const build = { lanes, siteFor: laneSite(dataDir), start: baseline.start };
     const phase = await driveLifecycle(deps, store, items, build, settings, ledger, options, frozen, { ...ship, accepted, drop });
+    await store.flush(); // the summary reads the lifecycle's last snapshot (why a step failed)
     return await summarize(root, feature.id, phase, ledger, frozen.blocked);
   } finally {
     await mutation.settle();

@@ -6,6 +6,8 @@
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeBatonProject, type TestProject } from '../gates/gate-project.fixture';
+import { LIFECYCLE_VERSION, lifecycleMachine } from '../orchestrator/lifecycle-machine';
+import { StateStore } from './state-store';
 import { summarize } from './summary';
 
 let project: TestProject | undefined;
@@ -28,5 +30,21 @@ describe('the summary at a gate', () => {
     );
     // The spec gate, decided, is not what the run waits at: the summary speaks of the phase's own gate only.
     expect((await summarize(p.root, 'F-1', 'specGate', p.ledger)).stoppedAt).toBe('waiting at the spec gate: approve it in the Inbox or with `baton approve`');
+  });
+});
+
+describe('the summary of a step that failed', () => {
+  it('says the step and its error, never "every escalation is decided", when nothing is left to decide', async () => {
+    const p = (project = await makeBatonProject());
+    const store = StateStore.forProject(p.root, 'F-1');
+    const save = (context: object) =>
+      store.write('lifecycle', { machine: lifecycleMachine.id, version: LIFECYCLE_VERSION, snapshot: { value: 'escalated', status: 'done', context } });
+    await save({ feature: 'F-1', feedback: null, failedStep: 'promote', reason: 'The promote step failed: the tier database refused 002_reorder_level.sql.' });
+    expect((await summarize(p.root, 'F-1', 'escalated', p.ledger)).stoppedAt).toBe(
+      'escalated: The promote step failed: the tier database refused 002_reorder_level.sql. Fix what it names, then run again: the run resumes at that step',
+    );
+    // Escalated items that were all decided (no failed step): what to do next, as before.
+    await save({ feature: 'F-1', feedback: null, failedStep: null, reason: '1 item escalated: see the inbox.' });
+    expect((await summarize(p.root, 'F-1', 'escalated', p.ledger)).stoppedAt).toBe('escalated: every escalation is decided; run again to go on');
   });
 });

@@ -12,6 +12,9 @@ import type { LedgerRecord } from '../../shared/ledger';
 import { recordOf, RECORD_TYPES } from '../../shared/records';
 import { DESIGN_ROLE_NAME, noAgentFor, type DesignRole } from '../../shared/design-artifacts';
 import { standingFailure, verificationFailure } from '../gates/feature-verified';
+import { LIFECYCLE_VERSION, lifecycleMachine } from '../orchestrator/lifecycle-machine';
+import { readSnapshot } from './persisted-machine';
+import { StateStore } from './state-store';
 
 export async function summarize(
   root: string,
@@ -36,7 +39,10 @@ export async function summarize(
       : phase === 'escalated'
         ? escalations.length
           ? `escalated: ${escalations.map((e) => `${e.item} (${e.reason})`).join('; ')}. Decide in the Inbox or with \`baton resolve ${root} --feature ${featureId} --item ${escalations[0]!.item} --decision retry|skip|abandon\`, then run again`
-          : (mergedSuiteFailure(records, featureId) ?? designEscalation(records, featureId) ?? 'escalated: every escalation is decided; run again to go on')
+          : (mergedSuiteFailure(records, featureId) ??
+            designEscalation(records, featureId) ??
+            (await failedStep(root, featureId)) ??
+            'escalated: every escalation is decided; run again to go on')
         : (phase === 'acceptance' || phase === 'deployGate') && amendment
           ? `waiting at the ${phase === 'acceptance' ? 'acceptance' : 'deploy'} gate, which cannot be approved yet: ${amendment}`
           : phase.endsWith('Gate') || phase === 'acceptance'
@@ -96,4 +102,16 @@ function designEscalation(records: readonly LedgerRecord[], feature: string): st
   const { role, gate, attempts, problems, declined } = escalated.data;
   if (declined) return `escalated: ${noAgentFor(DESIGN_ROLE_NAME[role as DesignRole] ?? role, gate, declined)}`;
   return `escalated: the ${role} artifact for the ${gate} gate was refused ${attempts} times (${problems.join(' ')}). Write the files by hand or run again to give the role two more attempts`;
+}
+
+/**
+ * A lifecycle step that threw (a gate's follow-up such as the merge, the deploy or the promotion, or a
+ * work step) escalates the feature with no item to decide: its own words, from the persisted
+ * snapshot, so the summary never says "every escalation is decided" over an error. Null otherwise.
+ */
+async function failedStep(root: string, featureId: string): Promise<string | null> {
+  const saved = await readSnapshot(StateStore.forProject(root, featureId), 'lifecycle', lifecycleMachine, LIFECYCLE_VERSION).catch(() => null);
+  const context = saved?.context as { failedStep?: string | null; reason?: string | null } | undefined;
+  if (!context?.failedStep || !context.reason) return null;
+  return `escalated: ${context.reason.replace(/\.?$/, '')}. Fix what it names, then run again: the run resumes at that step`;
 }
