@@ -43,6 +43,16 @@ describe('the summary of a step that failed', () => {
     expect((await summarize(p.root, 'F-1', 'escalated', p.ledger)).stoppedAt).toBe(
       'escalated: The promote step failed: the tier database refused 002_reorder_level.sql. Fix what it names, then run again: the run resumes at that step',
     );
+    // The summary reaches the UI and the webhook: a password in the error's words is not in it.
+    await save({
+      feature: 'F-1',
+      feedback: null,
+      failedStep: 'promote',
+      reason: 'The promote step failed: cannot reach postgresql://admin:s3cretpw@db:5432/tier (password=s3cretpw).',
+    });
+    const said = (await summarize(p.root, 'F-1', 'escalated', p.ledger)).stoppedAt;
+    expect(said).toMatch(/^escalated: The promote step failed: cannot reach postgresql:\/\/admin:\*\*\*@db:5432\/tier/);
+    expect(said).not.toContain('s3cretpw');
     // Escalated items that were all decided (no failed step): what to do next, as before.
     await save({ feature: 'F-1', feedback: null, failedStep: null, reason: '1 item escalated: see the inbox.' });
     expect((await summarize(p.root, 'F-1', 'escalated', p.ledger)).stoppedAt).toBe('escalated: every escalation is decided; run again to go on');

@@ -15,6 +15,7 @@ import { standingFailure, verificationFailure } from '../gates/feature-verified'
 import { LIFECYCLE_VERSION, lifecycleMachine } from '../orchestrator/lifecycle-machine';
 import { readSnapshot } from './persisted-machine';
 import { StateStore } from './state-store';
+import { redactText } from '../core/branches-errors';
 
 export async function summarize(
   root: string,
@@ -107,11 +108,12 @@ function designEscalation(records: readonly LedgerRecord[], feature: string): st
 /**
  * A lifecycle step that threw (a gate's follow-up such as the merge, the deploy or the promotion, or a
  * work step) escalates the feature with no item to decide: its own words, from the persisted
- * snapshot, so the summary never says "every escalation is decided" over an error. Null otherwise.
+ * snapshot (every URL's password and `password=` value redacted: the summary reaches the UI and the
+ * webhook), so the summary never says "every escalation is decided" over an error. Null otherwise.
  */
 async function failedStep(root: string, featureId: string): Promise<string | null> {
   const saved = await readSnapshot(StateStore.forProject(root, featureId), 'lifecycle', lifecycleMachine, LIFECYCLE_VERSION).catch(() => null);
   const context = saved?.context as { failedStep?: string | null; reason?: string | null } | undefined;
   if (!context?.failedStep || !context.reason) return null;
-  return `escalated: ${context.reason.replace(/\.?$/, '')}. Fix what it names, then run again: the run resumes at that step`;
+  return `escalated: ${redactText(context.reason).replace(/\.?$/, '')}. Fix what it names, then run again: the run resumes at that step`;
 }
