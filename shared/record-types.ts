@@ -49,6 +49,8 @@ export const RECORD_TYPES = {
    * that already tested that very tree. A failure stops the run before the deploy and the deploy gate.
    */
   featureVerified: 'feature.verified',
+  /** `baton eval` (issue 36): one evaluation run's result, its held-out verdict included, in the run's own ledger. */
+  evalRun: 'eval.run',
   deployRan: 'deploy.ran',
   /**
    * A promotion's intent, written before it moves anything (issue 32): the tier, both commits, the

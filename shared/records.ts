@@ -224,6 +224,12 @@ export const RECORD_DATA = {
     worktree: text,
     testRunMs: z.number(),
   }),
+  [RECORD_TYPES.evalRun]: z.looseObject({
+    ...{ task: text, workflow: text, agent: text, rep: z.number().int().min(1), seed: z.number().int(), delivered: z.boolean(), outcome: text },
+    heldout: z.looseObject({ total: z.number().int(), passed: z.number().int(), failed: list(text), ms: z.number(), error: z.string().nullable() }),
+    ...{ wallMs: z.number(), agentMs: z.number(), tokens: z.number().nullable(), costUsd: z.number().nullable(), mutationScore: z.number().nullable() },
+    ...{ interventions: z.number().int(), repairs: z.number().int(), violations: z.number().int(), linesOfCode: z.number().int() },
+  }),
   [RECORD_TYPES.deployRan]: z.looseObject({ feature: text, commit: text, target: text, healthy: z.boolean(), verifyPassed: z.boolean(), exitCode: z.number() }),
   [RECORD_TYPES.promoteDone]: z.looseObject({
     feature: text,

@@ -2,6 +2,7 @@
  * The branch benchmark's statistics (issue 17): percentiles, and ratios with a noise estimate, so
  * a figure says how far it can be trusted. Plain functions, no I/O.
  */
+import { mulberry32 } from '../../shared/seeded-random';
 
 export interface Percentiles {
   readonly p50Ms: number;
@@ -99,17 +100,5 @@ function estimate(ratio: number, lo: number, hi: number, split: [number, number]
 }
 
 const safeRatio = (top: number, bottom: number): number => (bottom > 0 ? top / bottom : 0);
-
-/** A small seeded PRNG (mulberry32). */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const round = (value: number, digits: number): number => Number(value.toFixed(digits));

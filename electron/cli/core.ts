@@ -9,3 +9,4 @@ export const hostSessions = () => import('../core/host-session');
 export const verification = () => import('../core/verify-project');
 export const greenReruns = () => import('../core/rerun-green');
 export const dossiers = () => import('../core/dossier-file');
+export const evaluations = () => import('../eval/cli-support');

@@ -20,6 +20,7 @@ import { inspectCommand } from './commands/inspect';
 import { logCommand } from './commands/log';
 import { metricsCommand } from './commands/metrics';
 import { dossierCommand } from './commands/dossier';
+import { evalCommand } from './commands/eval';
 import { serveCommand } from './commands/serve';
 import { verifyCommand } from './commands/verify';
 import { EXIT, UsageError, type ExitCode } from './exit-codes';
@@ -48,6 +49,7 @@ const COMMANDS: readonly Command[] = [
   logCommand,
   metricsCommand,
   dossierCommand,
+  evalCommand,
   verifyCommand,
   exportCommand,
   signCommand,

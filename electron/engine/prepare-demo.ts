@@ -31,7 +31,7 @@ export interface PreparedDemo {
  * The demo app's own copy of what it needs (`pg` and what `pg` needs), never a link to Baton's
  * installed dependencies: an agent's write there must not reach code Baton itself runs.
  */
-async function copyDependencies(from: string, to: string, roots: readonly string[]): Promise<void> {
+export async function copyDependencies(from: string, to: string, roots: readonly string[]): Promise<void> {
   const seen = new Set<string>();
   const queue = [...roots];
   while (queue.length) {
@@ -132,25 +132,40 @@ export async function prepareDemo(parent: string = tmpdir(), variant: DemoVarian
     const real = await realpath(root);
     return { root: real, dataDir: projectDataDir(real, defaultDataDir(process.env, process.platform, real)), feature: DEMO_FEATURE };
   }
+  const feature = await approveDesignGates(root, {
+    approver: DEMO_APPROVER,
+    comment: 'Approved by the demo so the run can build; a real project waits for a person here.',
+    signer: variant.signer ?? null,
+  });
+  const real = await realpath(root);
+  return { root: real, dataDir: projectDataDir(real, defaultDataDir(process.env, process.platform, real)), feature };
+}
+
+/** The gates a project that ships its approved design has approved before the build. */
+export const DESIGN_GATES: readonly GateName[] = ['spec', 'design', 'test_list'];
+
+/**
+ * Approves the spec, design and test_list gates of a project's first feature as `approver`, bound
+ * to the artifacts' hashes as they are now: a project that ships its approved design (the demo, an
+ * evaluation task) builds straight away. Returns the feature's id.
+ */
+export async function approveDesignGates(
+  root: string,
+  options: { readonly approver: string; readonly comment: string; readonly signer?: SigningKey | null },
+): Promise<string> {
   const read = await readProject(root);
-  if (!read.ok) throw new Error(`The demo project does not read: ${read.error.message}`);
-  const feature = read.value.features[0]!.id;
-  const ledger = Ledger.forArtifactRoot(join(root, '.baton')).signedBy(variant.signer ?? null);
-  for (const gate of ['spec', 'design', 'test_list'] as GateName[]) {
+  if (!read.ok) throw new Error(`The project at ${root} does not read: ${read.error.message}`);
+  const feature = read.value.features[0]?.id;
+  if (!feature) throw new Error(`The project at ${root} has no feature in .baton/features to approve.`);
+  const ledger = Ledger.forArtifactRoot(join(root, '.baton')).signedBy(options.signer ?? null);
+  for (const gate of DESIGN_GATES) {
     const view = await readProject(root);
     if (!view.ok) throw new Error(view.error.message);
     const evidence = await gateEvidence(view.value, ledger, { feature, gate });
-    if (!evidence.ok) throw new Error(`The demo's ${gate} gate: ${evidence.error.message}`);
+    if (!evidence.ok) throw new Error(`The ${gate} gate of ${feature}: ${evidence.error.message}`);
     const expect = Object.fromEntries(evidence.value.artifacts.filter((a) => a.sha256).map((a) => [a.name, a.sha256!]));
-    const approved = await approveGate(view.value, ledger, {
-      feature,
-      gate,
-      approver: DEMO_APPROVER,
-      expect,
-      comment: 'Approved by the demo so the run can build; a real project waits for a person here.',
-    });
-    if (!approved.ok) throw new Error(`The demo could not approve its ${gate} gate: ${approved.error.message}`);
+    const approved = await approveGate(view.value, ledger, { feature, gate, approver: options.approver, expect, comment: options.comment });
+    if (!approved.ok) throw new Error(`Could not approve the ${gate} gate of ${feature}: ${approved.error.message}`);
   }
-  const real = await realpath(root);
-  return { root: real, dataDir: projectDataDir(real, defaultDataDir(process.env, process.platform, real)), feature };
+  return feature;
 }
