@@ -101,6 +101,7 @@ describe('baton eval with the fake agents', () => {
     expect(caught.outcome).toMatch(/escalated/);
     const held = find(results, 'enforced', 'sloppy');
     expect([held.delivered, held.heldout.failed]).toEqual([true, []]);
+    expect(held.repairs).toBeGreaterThan(0);
     expect(find(results, 'enforced', 'honest').mutationScore).toEqual(expect.any(Number));
 
     // Every figure is in the run's own ledger (an eval.run record at its head), and the enforced runs' counts are their build records'.

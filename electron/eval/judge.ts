@@ -24,7 +24,7 @@ const SKIPPED = /(^|[\\/])(node_modules|\.git|\.baton|reports)$/;
 const HELDOUT_DIR = 'heldout';
 const OWN_DIR = 'test';
 /** How a held-out test is written: `test('name', …)` or `it('name', …)` at the start of a line. */
-const TEST_CALL = /^\s*(?:test|it)\s*\(/gm;
+const TEST_CALL = /^\s*(?:test|it)\s*\(\s*(?:(['"`])(.*?)\1)?/gm;
 
 export interface JudgeRequest {
   readonly task: EvalTask;
@@ -55,9 +55,14 @@ async function judge(request: JudgeRequest, which: 'heldout' | 'own'): Promise<H
     if (which === 'heldout') await cp(task.heldout, join(repo, HELDOUT_DIR), { recursive: true });
     const dir = which === 'heldout' ? HELDOUT_DIR : OWN_DIR;
     const files = await testFiles(repo, dir);
-    const expected = which === 'heldout' ? await declaredTests(repo, files) : 0;
+    const declared = which === 'heldout' ? await declaredTests(repo, files) : [];
+    // A suite that could not run, or cannot be trusted, fails every test it declares.
+    const unrun = (error: string, ran: readonly string[] = []): HeldoutResult => {
+      const failed = [...new Set([...declared, ...ran])].sort();
+      return { total: failed.length, passed: 0, failed, ms: Date.now() - started, error };
+    };
     if (files.length === 0)
-      return { total: expected, passed: 0, failed: [], ms: Date.now() - started, error: which === 'own' ? null : 'the held-out suite has no test file' };
+      return which === 'own' ? { total: 0, passed: 0, failed: [], ms: Date.now() - started, error: null } : unrun('the held-out suite has no test file');
     await copyDependencies(join(packageRoot(import.meta.url), 'node_modules'), join(repo, 'node_modules'), ['pg']);
     const tree = await commitTree(repo);
     const settings = await settingsFor(task, dir);
@@ -82,26 +87,33 @@ async function judge(request: JudgeRequest, which: 'heldout' | 'own'): Promise<H
         ...(request.signal ? { signal: request.signal } : {}),
       });
       const cases = run.report.cases;
-      const failed = [...new Set(cases.filter((c) => c.status !== 'passed' && c.status !== 'skipped').map((c) => c.name))].sort();
-      const passed = cases.filter((c) => c.status === 'passed').length;
-      const total = Math.max(expected, cases.length);
+      if (cases.some((c) => c.id === '(migrations)')) return unrun(lastLine(run.stderr));
       if (run.integrity.length)
-        return {
-          total,
-          passed: 0,
-          failed: [...new Set(cases.map((c) => c.name))].sort(),
-          ms: Date.now() - started,
-          error: `the run cannot be trusted: ${run.integrity.join('; ')}`,
-        };
-      if (cases.length === 0) return { total, passed: 0, failed: [], ms: Date.now() - started, error: `no test ran: ${lastLine(run.stderr)}` };
-      return { total, passed, failed, ms: Date.now() - started, error: null };
+        return unrun(
+          `the run cannot be trusted: ${run.integrity.join('; ')}`,
+          cases.map((c) => c.name),
+        );
+      if (cases.length === 0) return unrun(`no test ran: ${lastLine(run.stderr)}`);
+      const failed = [...new Set(cases.filter((c) => c.status !== 'passed' && c.status !== 'skipped').map((c) => c.name))].sort();
+      // A declared test the report does not name (its file crashed before it) failed too.
+      const named = new Set(cases.map((c) => c.name));
+      const missing = declared.filter((name) => !named.has(name));
+      const passed = cases.filter((c) => c.status === 'passed').length;
+      return {
+        total: Math.max(declared.length, cases.length),
+        passed,
+        failed: [...new Set([...failed, ...missing])].sort(),
+        ms: Date.now() - started,
+        error: null,
+      };
     } finally {
       await provider.close();
     }
   } catch (error) {
     if (request.signal?.aborted) throw error;
-    const total = which === 'heldout' ? await declaredTests(join(task.heldout, '..'), await testFiles(join(task.heldout, '..'), HELDOUT_DIR)) : 0;
-    return { total, passed: 0, failed: [], ms: Date.now() - started, error: error instanceof Error ? error.message : String(error) };
+    const root = join(task.heldout, '..');
+    const failed = which === 'heldout' ? [...new Set(await declaredTests(root, await testFiles(root, HELDOUT_DIR)))].sort() : [];
+    return { total: failed.length, passed: 0, failed, ms: Date.now() - started, error: error instanceof Error ? error.message : String(error) };
   } finally {
     await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
   }
@@ -120,11 +132,11 @@ async function testFiles(root: string, dir: string): Promise<string[]> {
     .sort();
 }
 
-/** How many tests the files declare: a suite that cannot run still counts every one of them failed. */
-async function declaredTests(root: string, files: readonly string[]): Promise<number> {
-  let n = 0;
-  for (const file of files) n += ((await readFile(join(root, file), 'utf8')).match(TEST_CALL) ?? []).length;
-  return n;
+/** The names of the tests the files declare (a name that is not a plain string: the file and its number). */
+async function declaredTests(root: string, files: readonly string[]): Promise<string[]> {
+  const names: string[] = [];
+  for (const file of files) [...(await readFile(join(root, file), 'utf8')).matchAll(TEST_CALL)].forEach((m, i) => names.push(m[2] ?? `${file} test ${i + 1}`));
+  return names;
 }
 
 async function commitTree(repo: string): Promise<string> {
