@@ -5,6 +5,7 @@
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import process from 'node:process';
 import pg from 'pg';
 import * as wallet from '../src/wallet.js';
 
