@@ -41,3 +41,6 @@ export function jsonOf<T>(result: CliResult): T | null {
     return null;
   }
 }
+
+/** The last non-empty line of a command's output (where its error is), at most 300 characters. */
+export const lastLine = (text: string): string => text.trim().split('\n').filter(Boolean).slice(-1)[0]?.slice(0, 300) ?? '(no output)';

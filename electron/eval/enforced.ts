@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { featureBranch, storyBranch } from '../../shared/branches';
 import type { RunSummary } from '../../shared/run';
 import { approveDesignGates, DESIGN_GATES } from '../engine/prepare-demo';
-import { batonCli, jsonOf, type CliResult } from './baton-cli';
+import { batonCli, jsonOf, lastLine, type CliResult } from './baton-cli';
 import { copyTask, EVAL_APPROVER, linesOf } from './prepare-task';
 import type { WorkflowRun, WorkflowRunner } from './workflow-run';
 
@@ -82,8 +82,6 @@ function outcomeOf(built: CliResult, summary: (RunSummary & { error?: { message:
   if (summary.escalations.length) return `escalated: ${summary.escalations.map((e) => e.item ?? e.reason).join(', ')}`;
   return `stopped: ${summary.stoppedAt}`;
 }
-
-const lastLine = (text: string): string => text.trim().split('\n').filter(Boolean).slice(-1)[0]?.slice(0, 300) ?? '(no output)';
 
 /**
  * The code the run delivered, written out to `to`: the feature branch once the stories are merged

@@ -10,7 +10,7 @@
  * wholly on the other, inconclusive otherwise (or with too few runs). Pure.
  */
 import { createHash } from 'node:crypto';
-import { bootstrapDiffCI } from './stats';
+import { bootstrapDiffCI, type DiffInterval } from './stats';
 import type { EvalRunResult } from './types';
 
 export const METRICS = [
@@ -124,19 +124,12 @@ export const MIN_RUNS = 2;
 
 export type Verdict = 'supported' | 'contradicted' | 'inconclusive';
 
-export interface ClaimVerdict {
+/** A claim's verdict, with mean(a) − mean(b) over the runs with the figure and its bootstrap interval. */
+export interface ClaimVerdict extends DiffInterval {
   readonly claim: Claim;
   readonly verdict: Verdict;
   /** Why, in words. */
   readonly reason: string;
-  /** mean(a) − mean(b) over the runs with the figure, with its bootstrap interval. */
-  readonly diff: number | null;
-  readonly low: number | null;
-  readonly high: number | null;
-  readonly meanA: number | null;
-  readonly meanB: number | null;
-  readonly nA: number;
-  readonly nB: number;
 }
 
 /** Whether an interval [low, high] of a − b lies wholly on the claimed side (or wholly off it). */

@@ -17,6 +17,7 @@ import { runTree } from '../engine/test-run';
 import { packageRoot } from '../platform/package-root';
 import { readSettings } from '../project/read-settings';
 import type { ProjectSettings } from '../project/settings';
+import { lastLine } from './baton-cli';
 import type { EvalTask, HeldoutResult } from './types';
 
 const exec = promisify(execFile);
@@ -120,8 +121,6 @@ async function judge(request: JudgeRequest, which: 'heldout' | 'own'): Promise<H
 }
 
 const inside = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}${sep}`);
-
-const lastLine = (text: string): string => text.trim().split('\n').filter(Boolean).slice(-1)[0]?.slice(0, 300) ?? '(no output)';
 
 /** The test files under `dir` (repository-relative, `/`-separated). */
 async function testFiles(root: string, dir: string): Promise<string[]> {
