@@ -133,11 +133,46 @@ describe('baton eval bookkeeping', () => {
       return outcome(true, run.folder);
     };
     const options = await plan({ runners: { enforced: runner, 'single-turn': runner } });
-    const job = await runEval({ ...options, only: ['a/enforced/x/*'] });
-    expect([job.results.length, job.planned, ran.length]).toEqual([2, 16, 2]);
-    expect(job.results.map((r) => `${r.task}/${r.workflow}/${r.agent}/${r.rep}`)).toEqual(['a/enforced/x/1', 'a/enforced/x/2']);
+    const job = await runEval({ ...options, only: ['a/enforced/x/*', 'b/baseline/y/2'] });
+    expect([job.results.length, job.planned, ran.length]).toEqual([3, 16, 3]);
+    expect(job.results.map((r) => `${r.task}/${r.workflow}/${r.agent}/${r.rep}`)).toEqual(['a/enforced/x/1', 'a/enforced/x/2', 'b/baseline/y/2']);
     const report = await runEval({ ...options, only: [] });
-    expect([report.results.length, report.resumed, ran.length]).toEqual([2, 2, 2]);
+    expect([report.results.length, report.resumed, ran.length]).toEqual([3, 3, 3]);
+  });
+
+  it('keeps a finished run only when its ledger says the same: an edited, copied or unbacked result.json is refused by name', async () => {
+    const runner: WorkflowRunner = async (run) => outcome(true, run.folder);
+    const options = await plan({ reps: 1, runners: { enforced: runner, 'single-turn': runner } });
+    await runEval(options);
+    const [first, second] = runKeys(options).map((k) => join(runFolder(options.out, k), 'result.json'));
+    const original = await readFile(first!, 'utf8');
+    const edit = async (change: (r: Record<string, unknown>) => Record<string, unknown>) =>
+      writeFile(first!, JSON.stringify(change(JSON.parse(original) as Record<string, unknown>)));
+    const report = () => runEval({ ...options, only: [] });
+
+    await edit((r) => ({ ...r, heldout: { total: 4, passed: 4, failed: [], ms: 1, error: null } }));
+    await expect(report()).rejects.toThrow(
+      /runs\/a\/enforced\/x\/rep-1\/result\.json differs from its ledger's eval\.run record \(heldout\): .*Remove runs\/a\/enforced\/x\/rep-1/,
+    );
+    await edit((r) => ({ ...r, delivered: false, violations: 2 }));
+    await expect(report()).rejects.toThrow(/\(delivered, violations\)/);
+    // Another run's result, copied in: it names the other folder.
+    await writeFile(first!, await readFile(second!, 'utf8'));
+    await expect(report()).rejects.toThrow(/says it is the result of runs\/a\/enforced\/y\/rep-1/);
+    await edit((r) => ({ ...r, ledger: '../../../../../elsewhere' }));
+    await expect(report()).rejects.toThrow(/names a ledger outside its run/);
+    await writeFile(first!, '{"heldout": ');
+    await expect(report()).rejects.toThrow(/is not JSON/);
+    // The result as written, beside a ledger whose record was changed to match a forged figure.
+    await writeFile(first!, original);
+    const events = join(runFolder(options.out, runKeys(options)[0]!), 'evidence', 'ledger', 'events.jsonl');
+    const ledger = await readFile(events, 'utf8');
+    await writeFile(events, ledger.replace('"violations":0', '"violations":3'));
+    await expect(report()).rejects.toThrow(/has a ledger whose chain does not verify/);
+    await writeFile(events, ledger);
+    // Put back as written, the run is kept again; the harness's own time is not a recorded figure.
+    await edit((r) => ({ ...r, harnessMs: 999 }));
+    expect((await report()).resumed).toBe(8);
   });
 
   it('refuses to resume with another plan, or with a hypothesis changed after the first start', async () => {

@@ -13,6 +13,7 @@ import { matchesAny } from '../../shared/glob';
 import { RECORD_TYPES } from '../../shared/records';
 import { Ledger } from '../ledger';
 import type { EvalAgent } from './agents';
+import { readKeptResult, recordedFigures, runFolder } from './kept-result';
 import { runEnforced } from './enforced';
 import { runHeldout } from './judge';
 import { runSingleTurn } from './single-turn';
@@ -93,7 +94,7 @@ export function runKeys(plan: EvalPlan): EvalRunKey[] {
 /** A run's key as `--only` matches it: `task/workflow/agent/rep`. */
 export const keyPath = (key: Omit<EvalRunKey, 'seed'>): string => `${key.task}/${key.workflow}/${key.agent}/${key.rep}`;
 
-export const runFolder = (out: string, key: Omit<EvalRunKey, 'seed'>): string => join(out, 'runs', key.task, key.workflow, key.agent, `rep-${key.rep}`);
+export { runFolder };
 
 export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
   const say = options.onProgress ?? (() => undefined);
@@ -107,7 +108,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutcome> {
   const keys = runKeys(options);
   const results = new Map<string, EvalRunResult>();
   for (const key of keys) {
-    const kept = await readResult(runFolder(options.out, key));
+    const kept = await readKeptResult(options.out, key);
     if (kept) results.set(runFolder(options.out, key), kept);
   }
   const resumed = results.size;
@@ -156,7 +157,7 @@ async function runOne(options: EvalOptions, key: EvalRunKey): Promise<EvalRunRes
   const { deliveredTree: _tree, ledger, workMs, ...figures } = outcome;
   // The result goes into the run's ledger (the enforced run's own, after its build's records; else one of its own).
   const evidence = join(folder, ledger ?? 'evidence');
-  const { folder: _f, ledger: _l, ...data }: EvalRunResult = { ...key, ...figures, heldout, folder: '', ledger: null };
+  const data = recordedFigures({ ...key, ...figures, heldout, folder: '', ledger: null });
   await Ledger.forArtifactRoot(evidence).append({
     type: RECORD_TYPES.evalRun,
     actor: { kind: 'orchestrator', id: 'baton eval' },
@@ -175,16 +176,6 @@ async function runOne(options: EvalOptions, key: EvalRunKey): Promise<EvalRunRes
   await writeFile(`${file}.tmp`, `${JSON.stringify(result, null, 2)}\n`);
   await rename(`${file}.tmp`, file);
   return result;
-}
-
-async function readResult(folder: string): Promise<EvalRunResult | null> {
-  const text = await readFile(join(folder, 'result.json'), 'utf8').catch(() => null);
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as EvalRunResult;
-  } catch {
-    return null;
-  }
 }
 
 /**
