@@ -10,6 +10,7 @@ import { defineConfig } from 'vitest/config';
  * by file size, which puts the two longest last.
  */
 const LONGEST_FIRST = [
+  'electron/eval/eval-cli.test.ts',
   'electron/cli/agents.test.ts',
   'electron/cli/demo.test.ts',
   'electron/cli/ship-postgres.test.ts',
