@@ -54,7 +54,9 @@ export const evalCommand: Command = {
       io.err('baton eval: stopping; finished runs are kept. Run the same command again to resume.');
       controller.abort();
     };
+    // Ctrl+C, or a SIGTERM from a job runner: the runs in flight (child `baton run`s) are stopped too.
     process.once('SIGINT', onSigint);
+    process.once('SIGTERM', onSigint);
     try {
       const done = await (
         await evaluations()
@@ -90,6 +92,7 @@ export const evalCommand: Command = {
       return EXIT.problems;
     } finally {
       process.removeListener('SIGINT', onSigint);
+      process.removeListener('SIGTERM', onSigint);
     }
   },
 };
