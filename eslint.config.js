@@ -224,7 +224,7 @@ export default tseslint.config(
     rules: { 'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }] },
   },
   {
-    files: ['scripts/**/*.mjs', 'electron/**/fixtures/*.mjs', 'bin/**/*.mjs', '*.js', 'e2e/**/*.ts', '**/*.test.ts'],
+    files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'electron/**/fixtures/*.mjs', 'bin/**/*.mjs', '*.js', 'e2e/**/*.ts', '**/*.test.ts'],
     languageOptions: { globals: globals.node },
   },
 );

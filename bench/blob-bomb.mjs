@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `node --expose-gc scripts/bench-blob-bomb.mjs [MB] [--whole|--verify]`: memory while the host serves a gzip
+// `node --expose-gc bench/blob-bomb.mjs [MB] [--whole|--verify]`: memory while the host serves a gzip
 // bomb. Makes a Baton project whose one blob is a small gzip file inflating to MB megabytes of zeros
 // (default 500), opens it through the real Workbench and dispatch, asks `ledger:blob` for three
 // pages, and prints the process's RSS before and after (and its peak). Goal: under 300 MB.
@@ -8,6 +8,7 @@
 // holds) and runs `ledger:verify` three times instead: verify hashes a large gzip'd blob as it
 // inflates. A measurement, not a test (STYLE.md 17).
 import { register } from 'tsx/esm/api';
+import { summarize } from './summary.mjs';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,6 +78,9 @@ try {
   const ms = Math.round(performance.now() - started);
   const after = rss();
   await settle();
+  const peakMB = Math.round(process.resourceUsage().maxRSS / 1024);
+  const what = verifying ? 'verify' : whole ? 'whole reads' : 'ledger:blob pages';
+  summarize('blob-bomb', [{ figure: `peak RSS, ${what} x3 of a ${mb} MB gzip bomb`, value: peakMB, unit: 'MB', goal: '< 300 MB', met: peakMB < 300 }]);
   console.log(
     `${verifying ? 'verify' : whole ? 'whole reads' : 'ledger:blob pages'} x3 of a ${mb} MB bomb: RSS before ${before}, after ${after} (settled ${rss()}), peak ${Math.round(process.resourceUsage().maxRSS / 1024)} MB, ${ms} ms`,
   );

@@ -12,7 +12,7 @@
 //                   renders, apart as specsViewLongestTaskMs
 //   coldLoadMs      page load → Board painted, the project read over the host included (no goal),
 //                   with the longest task of the last load as coldLoadLongestTaskMs
-// Usage: node scripts/bench-board.mjs [--items N] [--samples N]
+// Usage: node bench/board.mjs [--items N] [--samples N]
 //        BATON_CHROMIUM names the browser (default /usr/bin/chromium).
 /* global window, document, requestAnimationFrame -- the functions passed to page.evaluate run in the page */
 import { register } from 'tsx/esm/api';
@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { summarize } from './summary.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const index = path.join(root, 'dist', 'renderer', 'index.html');
@@ -33,7 +34,7 @@ const { values } = parseArgs({ options: { items: { type: 'string', default: '200
 const count = Number(values.items);
 const samples = Number(values.samples);
 if (![count, samples].every((n) => Number.isInteger(n) && n > 0)) {
-  console.error('usage: node scripts/bench-board.mjs [--items N] [--samples N]  (whole numbers above 0)');
+  console.error('usage: node bench/board.mjs [--items N] [--samples N]  (whole numbers above 0)');
   process.exit(2);
 }
 
@@ -214,6 +215,20 @@ try {
     specsViewLongestTaskMs: longest(tasks.specsView),
     machine: { cpus: os.cpus().length, loadAverage: { '1m': Number(load1.toFixed(2)), '5m': Number(load5.toFixed(2)) }, chromium: browser.version() },
   };
+  const atP50 = (name, label) => ({
+    figure: `${label}, p50 (${total} items)`,
+    value: result[name].p50,
+    unit: 'ms',
+    goal: `≤ ${GOALS[name]} ms`,
+    met: result[name].met,
+  });
+  summarize('board', [
+    atP50('firstRenderMs', 'first render'),
+    atP50('filterChangeMs', 'filter change'),
+    atP50('drawerOpenMs', 'drawer open'),
+    { figure: 'longest main-thread task', value: result.longestTaskMs.max, unit: 'ms', goal: `≤ ${GOALS.longestTaskMs} ms`, met: result.longestTaskMs.met },
+    { figure: 'cold load, p50', value: result.coldLoadMs.p50, unit: 'ms' },
+  ]);
   console.log(JSON.stringify(result, null, 2));
 } finally {
   await browser?.close();

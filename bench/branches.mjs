@@ -4,15 +4,16 @@
 // not a test (STYLE.md 17). Goals: postgres warm create p50 ≤ 20 ms, cold ≤ 300 ms at 100 MB and
 // ≤ 1.3x a plain template copy of the same parent (measured interleaved, quiet and under --load);
 // pglite warm create ≤ 250 ms; point reads at depth 8 within 10% of depth 0, known to within 5%.
-// Usage: node scripts/bench-branches.mjs [--size-mb N | N] [--depth N] [--samples N] [--reads N]
+// Usage: node bench/branches.mjs [--size-mb N | N] [--depth N] [--samples N] [--reads N]
 //        [--load N] [--load-kind cpu|sql] [--json]   (BATON_BENCH_SIZE_MB also sets the size; default 100;
 //        --load N keeps N busy workers running while everything is measured; sql: postgres only)
 import { register } from 'tsx/esm/api';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import { summarize } from './summary.mjs';
 
 register();
-const { benchBranches } = await import('../bench/branches/branches.ts');
+const { benchBranches } = await import('./branches/branches.ts');
 const { formatBench } = await import('../electron/cli/commands/bench.ts');
 
 const { values, positionals } = parseArgs({
@@ -34,7 +35,7 @@ const reads = Number(values.reads);
 const load = { workers: Number(values.load), kind: values['load-kind'] };
 if (![sizeMb, depth, samples, reads].every((n) => Number.isFinite(n) && n > 0) || !(load.workers >= 0) || !['cpu', 'sql'].includes(load.kind)) {
   console.error(
-    'usage: node scripts/bench-branches.mjs [--size-mb N] [--depth N] [--samples N] [--reads N] [--load N] [--load-kind cpu|sql] [--json]  (numbers above 0)',
+    'usage: node bench/branches.mjs [--size-mb N] [--depth N] [--samples N] [--reads N] [--load N] [--load-kind cpu|sql] [--json]  (numbers above 0)',
   );
   process.exit(2);
 }
@@ -47,6 +48,21 @@ console.error(
   `branch benchmark: ${os.cpus().length} CPUs, ${os.tmpdir()}, ${sizeMb} MB parent, depth ${depth}, ${samples} creates per kind, load: ${load.workers ? `${load.workers} ${load.kind} worker(s)` : 'none'}`,
 );
 
+/** The headline figures of one provider's run (the goals in the header above). */
+function branchFigures(r) {
+  const pg = r.provider === 'postgres';
+  const { warm, cold } = r.create;
+  const reads = r.readRatioAtDepth;
+  const vs = r.coldVsTemplate;
+  return [
+    { figure: `${r.provider}: warm create, p50`, value: warm.p50Ms, unit: 'ms', goal: pg ? '≤ 20 ms' : '≤ 250 ms', met: warm.p50Ms <= (pg ? 20 : 250) },
+    { figure: `${r.provider}: cold create, p50`, value: cold.p50Ms, unit: 'ms', ...(pg ? { goal: '≤ 300 ms', met: cold.p50Ms <= 300 } : {}) },
+    ...(vs ? [{ figure: `${r.provider}: cold ÷ template copy`, value: vs.ratio, unit: '×', goal: `≤ ${vs.goal}`, met: vs.met }] : []),
+    { figure: `${r.provider}: read at depth ${reads.depth} ÷ depth 0`, value: reads.ratio, unit: '×', goal: '≤ 1.1', met: reads.ratio <= 1.1 },
+    { figure: `${r.provider}: read ratio noise`, value: reads.noisePct, unit: '%', goal: `< ${reads.noiseGoalPct} %`, met: reads.noiseMet },
+  ];
+}
+
 const results = [];
 for (const run of runs) {
   console.error(`${run.provider}:`);
@@ -55,5 +71,6 @@ for (const run of runs) {
   console.error(`  (${((performance.now() - started) / 1000).toFixed(0)} s)`);
   results.push(result);
 }
+summarize('branches', results.flatMap(branchFigures));
 if (values.json) console.log(JSON.stringify(results, null, 2));
 else for (const result of results) console.log(formatBench(result));

@@ -1,4 +1,4 @@
-// `node scripts/bench-bundle-bomb.mjs [MB]`: peak memory while Baton opens a review bundle that is a
+// `node bench/bundle-bomb.mjs [MB]`: peak memory while Baton opens a review bundle that is a
 // gzip bomb. Makes a bundle (a few hundred KB on disk) whose manifest lists one file of MB megabytes
 // of zeros (default 900, under the 1 GiB a bundle may inflate to, so it is unpacked and hashed in
 // full), then one that claims twice the limit (refused at the limit), opens each with the bundle
@@ -13,6 +13,7 @@ import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { register } from 'tsx/esm/api';
+import { summarize } from './summary.mjs';
 
 register();
 const { openBundle, MAX_BUNDLE_BYTES } = await import('../electron/ledger/open-bundle.ts');
@@ -88,6 +89,7 @@ try {
     rmSync(file, { force: true });
   }
   const peakMB = Math.round(process.resourceUsage().maxRSS / 1024);
+  summarize('bundle-bomb', [{ figure: `peak RSS opening a ${mb} MB bundle bomb`, value: peakMB, unit: 'MB', goal: '< 300 MB', met: peakMB < 300 }]);
   console.log(JSON.stringify({ results, peakRssMB: peakMB, goalMB: 300, met: peakMB < 300 }, null, 2));
 } finally {
   rmSync(scratch, { recursive: true, force: true });

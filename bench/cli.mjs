@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { summarize } from './summary.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const at = process.argv.indexOf('--samples');
@@ -86,6 +87,10 @@ try {
   const helpCpu = median(help.map((r) => r.cpuMs));
   const inspectWall = median(inspect.map((r) => r.wallMs));
   const ratio = Math.round((helpCpu / bareCpu) * 100) / 100;
+  summarize('cli', [
+    { figure: 'baton --help CPU ÷ node -e 0', value: ratio, unit: '×', goal: '≤ 2', met: ratio <= 2 },
+    { figure: 'baton inspect, 42 items (wall)', value: round(inspectWall) / 1000, unit: 's', goal: '≤ 0.5 s', met: inspectWall <= 500 },
+  ]);
   console.log(
     JSON.stringify(
       {

@@ -2,6 +2,7 @@
 // bench/cycle.ts), or with --parallel, N items in independent stories built with
 // `parallel: 1` and then `parallel: P`, and the speed-up. Prints one JSON document.
 import { register } from 'tsx/esm/api';
+import { summarize } from './summary.mjs';
 
 register();
 const option = (name, fallback) => {
@@ -16,5 +17,13 @@ const option = (name, fallback) => {
 };
 const items = option('--items', 5);
 const parallel = option('--parallel', null);
-const { benchCycle, benchParallel } = await import('../bench/cycle.ts');
-console.log(JSON.stringify(parallel === null ? await benchCycle(items) : await benchParallel(items, parallel), null, 2));
+const { benchCycle, benchParallel } = await import('./cycle.ts');
+const result = parallel === null ? await benchCycle(items) : await benchParallel(items, parallel);
+const overhead = result.overheadMs;
+summarize(
+  'cycle',
+  parallel === null
+    ? [{ figure: `orchestrator overhead per cycle, p50 (${items} items)`, value: overhead.p50, unit: 'ms', goal: `≤ ${overhead.goal} ms`, met: overhead.met }]
+    : [{ figure: `speed-up, parallel ${parallel} (${items} items)`, value: result.speedup, unit: '×', goal: '> 1', met: result.speedup > 1 }],
+);
+console.log(JSON.stringify(result, null, 2));

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { summarize } from './summary.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 if (!existsSync(join(root, 'dist/cli/main.mjs'))) {
@@ -50,6 +51,11 @@ console.log(
 );
 console.log(`${pad('run', 44)}${pad('wall ms', 10)}${pad('harness ms', 12)}held-out ms`);
 for (const r of rows) console.log(`${pad(r.run, 44)}${pad(r.wallMs, 10)}${pad(r.harnessMs ?? '—', 12)}${r.heldoutMs}`);
+const harness = median(rows.map((r) => r.harnessMs).filter((x) => x !== null));
+summarize('eval', [
+  { figure: `harness time per run, median (${rows.length} runs)`, value: harness === null ? null : harness / 1000, unit: 's' },
+  { figure: 'held-out suite per run, median', value: rows.length ? median(rows.map((r) => r.heldoutMs)) / 1000 : null, unit: 's' },
+]);
 console.log(
   JSON.stringify({
     runs: rows.length,

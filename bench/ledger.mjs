@@ -2,19 +2,20 @@
 // `npm run bench:ledger`: append N records (default 10,000), each with a small blob, into a temp
 // ledger, then verify the whole chain. Prints figures; it is a benchmark, not a test (STYLE.md 17).
 // Goal (issue 3): verify 10,000 records in under a second on a 2-core machine.
-// Usage: node scripts/bench-ledger.mjs [records]
+// Usage: node bench/ledger.mjs [records]
 import { register } from 'tsx/esm/api';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { summarize } from './summary.mjs';
 
 register();
 const { Ledger, verifyChain } = await import('../electron/ledger/index.ts');
 
 const count = Number.parseInt(process.argv[2] ?? '10000', 10);
 if (!Number.isInteger(count) || count < 1) {
-  console.error('usage: node scripts/bench-ledger.mjs [records]  (a whole number above 0)');
+  console.error('usage: node bench/ledger.mjs [records]  (a whole number above 0)');
   process.exit(2);
 }
 
@@ -48,6 +49,10 @@ try {
     `  verify: ${verifyMs.toFixed(0)} ms, ${perSecond(report.records, verifyMs)} records/s (chain ${report.chain.ok ? 'intact' : `BROKEN at #${report.chain.brokenAt}`}, ${report.problems.length} problems)`,
   );
   console.log(`  events.jsonl: ${(size / 1024 / 1024).toFixed(1)} MB`);
+  summarize('ledger', [
+    { figure: `verify ${count.toLocaleString('en-US')} records`, value: Math.round(verifyMs) / 1000, unit: 's', goal: '< 1 s', met: verifyMs < 1000 },
+    { figure: 'append (fsynced)', value: Math.round((count / appendMs) * 1000), unit: 'appends/s' },
+  ]);
   if (!report.chain.ok || report.records !== count) process.exitCode = 1;
 } finally {
   await fs.rm(root, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
+import { summarize } from './summary.mjs';
 
 register();
 // Record types are named through the one table (records.test.ts): never spelled here.
@@ -93,6 +94,19 @@ const items = records
     waitedS: seconds(Math.max(0, Date.parse(r.at) - buildEnd)),
   }));
 const mutants = items.reduce((n, i) => n + i.run, 0);
+const growthMs = withIt.wallMs - without.wallMs;
+summarize('mutation', [
+  turnSeconds > 0
+    ? {
+        figure: `demo growth with mutation (turns of ${turnSeconds} s)`,
+        value: Math.round((growthMs / without.wallMs) * 1000) / 10,
+        unit: '%',
+        goal: '≤ 5 %',
+        met: growthMs / without.wallMs <= 0.05,
+      }
+    : { figure: 'demo with mutation − without', value: seconds(growthMs), unit: 's', goal: '≤ 20 s', met: growthMs <= 20_000 },
+  { figure: 'mutants run', value: mutants, unit: '' },
+]);
 console.log(
   JSON.stringify(
     {

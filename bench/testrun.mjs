@@ -13,6 +13,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { register } from 'tsx/esm/api';
+import { summarize } from './summary.mjs';
 
 register();
 const exec = promisify(execFile);
@@ -112,6 +113,10 @@ try {
   }
 
   const ratio = Math.round((p50(single) / p50(direct)) * 100) / 100;
+  summarize('testrun', [
+    { figure: 'Baton run ÷ direct', value: ratio, unit: '×', goal: '≤ 1.5', met: ratio <= 1.5 },
+    { figure: 'pair of runs ÷ direct', value: Math.round((p50(pair) / p50(direct)) * 100) / 100, unit: '×' },
+  ]);
   console.log(
     JSON.stringify(
       {

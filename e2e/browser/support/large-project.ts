@@ -3,7 +3,7 @@
  * folder, plus `count` more items in features of their own, in every status and kind, a few of them
  * naming an AC id far longer than a card is wide. Consort statuses come from the test list, so each
  * column gets its share (a Baton project's come from its ledger). Deterministic: the same count
- * makes the same project, so a spec (and scripts/bench-board.mjs) can name the items it expects.
+ * makes the same project, so a spec (and bench/board.mjs) can name the items it expects.
  */
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
