@@ -21,7 +21,11 @@ export function recordedFigures(result: EvalRunResult): Omit<EvalRunResult, 'fol
   return figures;
 }
 
-const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
+/** A value as its JSON says it, field by field (an absent field and an undefined one are the same). */
+const fieldsOf = (value: unknown): Record<string, unknown> => {
+  const plain: unknown = JSON.parse(JSON.stringify(value));
+  return typeof plain === 'object' && plain !== null ? Object.fromEntries(Object.entries(plain)) : {};
+};
 
 /** The run's kept result; null when it has none yet (never run, or killed before its result was written). */
 export async function readKeptResult(out: string, key: Omit<EvalRunKey, 'seed'>): Promise<EvalRunResult | null> {
@@ -47,8 +51,8 @@ export async function readKeptResult(out: string, key: Omit<EvalRunKey, 'seed'>)
   if (!chain.chain.ok) return refuse(`has a ledger whose chain does not verify (${chain.problems[0]?.message ?? 'broken'})`);
   const recorded = recordsOf((await Ledger.forArtifactRoot(ledgerRoot).read()).records, RECORD_TYPES.evalRun).at(-1);
   if (!recorded) return refuse('has no eval.run record in its ledger');
-  const figures = plain(recordedFigures(result)) as Record<string, unknown>;
-  const data = plain(recorded.data) as Record<string, unknown>;
+  const figures = fieldsOf(recordedFigures(result));
+  const data = fieldsOf(recorded.data);
   if (!isDeepStrictEqual(figures, data)) {
     const differing = [...new Set([...Object.keys(figures), ...Object.keys(data)])].filter((k) => !isDeepStrictEqual(figures[k], data[k]));
     return refuse(`differs from its ledger's eval.run record (${differing.join(', ')})`);
