@@ -72,12 +72,15 @@ export function EvidencePanel({ entry, onDecided }: Props) {
   else if (!evidence.approvable.ok) approveBlocked = evidence.approvable.reason ?? 'This gate cannot be approved now.';
   else if (unviewed > 0) {
     approveBlocked = `Open every artifact to enable Approve (${artifacts.length - unviewed} of ${artifacts.length} opened).`;
-  } else if (loading) approveBlocked = 'Reloading the evidence…';
+  }
+  // A background reload (the project was re-read) does not disable Approve: a click then would be
+  // dropped unseen. What is approved is what is shown: its hashes go with the decision, and the
+  // backend refuses it if an artifact changed meanwhile (STALE_ARTIFACT, handled below).
 
   let exceptionsBlocked: string | null = null;
   if (unviewed > 0) {
     exceptionsBlocked = `Open every artifact to enable Approve with exceptions (${artifacts.length - unviewed} of ${artifacts.length} opened).`;
-  } else if (loading) exceptionsBlocked = 'Reloading the evidence…';
+  }
 
   const toggle = (key: string) => {
     const next = new Set(open);
